@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "afget",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "afget", targets: ["afget"]),
+        .library(name: "AFGetKit", targets: ["AFGetKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.70.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
+    ],
+    targets: [
+        // libcurl itself, found through pkg-config.
+        .systemLibrary(
+            name: "CLibcurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // Typed, non-variadic wrappers: Swift cannot call curl_easy_setopt and friends.
+        .target(name: "CCurl", dependencies: ["CLibcurl"]),
+        // Swift ownership of libcurl handles.
+        .target(name: "CurlCore", dependencies: ["CCurl"]),
+        // Requests, the task manager, downloads and progress.
+        .target(name: "AFGetKit", dependencies: ["CurlCore"]),
+        // The command line: argument parsing and wiring, no transfer logic.
+        .target(
+            name: "AFGetCLI",
+            dependencies: [
+                "AFGetKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "afget", dependencies: ["AFGetCLI"]),
+
+        // An HTTP server in the test process: real sockets, behaviour chosen per route.
+        .target(
+            name: "TestServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/TestServer"
+        ),
+        .testTarget(name: "CurlCoreTests", dependencies: ["CurlCore"]),
+        .testTarget(name: "AFGetKitTests", dependencies: ["AFGetKit", "TestServer"]),
+        .testTarget(name: "AFGetCLITests", dependencies: ["AFGetCLI"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestServer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

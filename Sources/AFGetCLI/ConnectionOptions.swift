@@ -1,0 +1,50 @@
+import AFGetKit
+import ArgumentParser
+
+/// How requests are made: headers, redirects, timeouts, verbosity.
+struct ConnectionOptions: ParsableArguments {
+    @Option(name: [.customShort("H"), .long], help: ArgumentHelp(
+        "Extra request header (repeatable); never sent to another origin after a redirect.",
+        valueName: "Name: value"))
+    var header: [String] = []
+
+    @Option(name: .customLong("max-redirects"), help: ArgumentHelp("Redirects to follow at most.", valueName: "n"))
+    var maxRedirects = 10
+
+    @Flag(name: .customLong("no-follow"), help: "Do not follow redirects.")
+    var noFollow = false
+
+    @Option(name: .customLong("connect-timeout"), help: ArgumentHelp(
+        "Seconds allowed to connect.", valueName: "seconds"))
+    var connectTimeout = 30.0
+
+    @Option(name: .customLong("stall-timeout"), help: ArgumentHelp(
+        "Seconds without receiving a byte before the transfer fails.", valueName: "seconds"))
+    var stallTimeout = 30.0
+
+    @Flag(name: [.short, .long], help: "Show request and response headers on stderr (secrets masked).")
+    var verbose = false
+
+    func validate() throws {
+        guard maxRedirects >= 0 else { throw ValidationError("--max-redirects must be 0 or more") }
+        guard connectTimeout > 0 else { throw ValidationError("--connect-timeout must be more than 0") }
+        guard stallTimeout > 0 else { throw ValidationError("--stall-timeout must be more than 0") }
+    }
+
+    /// The parsed `-H` headers; a malformed one is a usage error naming it.
+    func headers() throws(TransferFailure) -> [HTTPHeader] {
+        var parsed: [HTTPHeader] = []
+        for argument in header {
+            parsed.append(try HTTPHeader.parse(argument))
+        }
+        return parsed
+    }
+
+    var transferOptions: TransferOptions {
+        TransferOptions(
+            redirects: RedirectPolicy(follow: !noFollow, maxRedirects: maxRedirects),
+            connectTimeout: connectTimeout,
+            stallTimeout: stallTimeout,
+            verbose: verbose)
+    }
+}

@@ -1,0 +1,36 @@
+import AFGetKit
+import ArgumentParser
+
+/// Where downloads go.
+struct OutputOptions: ParsableArguments {
+    @Option(name: [.short, .long], help: ArgumentHelp(
+        "Destination for a single URL; \"-\" streams the body to stdout.", valueName: "path"))
+    var output: String?
+
+    @Option(name: [.short, .customLong("dir")], help: ArgumentHelp(
+        "Directory for downloads, created if missing (default: the current directory).", valueName: "dir"))
+    var directory: String?
+
+    @Option(name: .customLong("on-exists"), help: ArgumentHelp(
+        "When the destination exists: skip, overwrite, rename or error.", valueName: "mode"))
+    var onExists: OnExistsPolicy = .skip
+
+    func validate(urlCount: Int) throws {
+        if output != nil && urlCount > 1 {
+            throw ValidationError("-o/--output takes a single URL; use -d/--dir for several")
+        }
+        if output != nil && directory != nil {
+            throw ValidationError("-o/--output and -d/--dir cannot be combined")
+        }
+    }
+
+    var target: OutputTarget {
+        switch output {
+        case "-": .standardOutput
+        case let path?: .path(path)
+        case nil: .directory(directory ?? ".")
+        }
+    }
+}
+
+extension OnExistsPolicy: ExpressibleByArgument {}

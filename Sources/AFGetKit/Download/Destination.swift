@@ -1,0 +1,90 @@
+import CurlCore
+import Glibc
+
+/// Where a download goes once the output target and `--on-exists` have been applied.
+public enum Destination: Sendable, Equatable {
+    case standardOutput
+    case file(path: String)
+    /// The file is already there and the policy says leave it.
+    case skip(path: String, reason: String)
+
+    /// Resolves `target` for `url`. Only looks; creates nothing.
+    public static func resolve(_ target: OutputTarget, for url: CurlURL, onExists policy: OnExistsPolicy)
+        throws(TransferFailure) -> Destination
+    {
+        let path: String
+        switch target {
+        case .standardOutput:
+            return .standardOutput
+        case .path(let given):
+            path = given
+        case .directory(let directory):
+            path = joinPath(directory, FileNaming.name(forURLPath: url.path))
+        }
+        guard let kind = fileKind(at: path) else {
+            return .file(path: path)
+        }
+        if kind == S_IFDIR {
+            throw TransferFailure(.localFile, "\(path) is a directory")
+        }
+        switch policy {
+        case .skip:
+            return .skip(path: path, reason: "already exists")
+        case .overwrite:
+            return .file(path: path)
+        case .error:
+            throw TransferFailure(.destinationExists, "\(path) already exists (--on-exists error)")
+        case .rename:
+            return .file(path: firstFreeName(after: path))
+        }
+    }
+
+    /// `name.1.ext`, `name.2.ext`, ...: the first with neither a file nor a part file.
+    private static func firstFreeName(after path: String) -> String {
+        let (directory, name) = splitPath(path)
+        var number = 1
+        while true {
+            let candidate = joinPath(directory, FileNaming.numbered(name, number))
+            if fileKind(at: candidate) == nil && fileKind(at: candidate + PartFile.suffix) == nil {
+                return candidate
+            }
+            number += 1
+        }
+    }
+}
+
+/// The file type bits of whatever is at `path` (not following a final symlink), or nil.
+func fileKind(at path: String) -> mode_t? {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return nil }
+    return status.st_mode & S_IFMT
+}
+
+func joinPath(_ directory: String, _ name: String) -> String {
+    if directory.isEmpty || directory == "." { return name }
+    return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+}
+
+/// ("dir", "name") for "dir/name"; (".", "name") for "name".
+func splitPath(_ path: String) -> (directory: String, name: String) {
+    guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+    let directory = path[..<slash]
+    return (directory.isEmpty ? "/" : String(directory), String(path[path.index(after: slash)...]))
+}
+
+/// `mkdir -p`: creates `path` and its missing parents.
+func createDirectories(_ path: String) throws(TransferFailure) {
+    guard !path.isEmpty, fileKind(at: path) == nil else {
+        if let kind = fileKind(at: path), kind != S_IFDIR {
+            throw TransferFailure(.localFile, "cannot create directory \(path): a file is in the way")
+        }
+        return
+    }
+    let (parent, _) = splitPath(path)
+    if parent != path && parent != "." && parent != "/" {
+        try createDirectories(parent)
+    }
+    if mkdir(path, 0o777) != 0 && errno != EEXIST {
+        throw fileFailure("create directory", path, errno: errno)
+    }
+}

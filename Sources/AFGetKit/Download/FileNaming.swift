@@ -1,0 +1,87 @@
+/// Turns untrusted names (from a URL, later from Content-Disposition) into one safe file name
+/// component: never a path, never hidden, never `.` or `..`, no control or bidi characters,
+/// and short enough that `NAME.afpart` and `NAME.afresume` still fit the file system's limit.
+public enum FileNaming {
+    public static let fallbackName = "index.html"
+    /// NAME_MAX (255 bytes) minus the longest suffix afget adds (".afresume").
+    public static let maxNameBytes = 255 - ".afresume".utf8.count
+
+    /// The name for a download of `url`: the last segment of the path as given, percent-decoded.
+    public static func name(forURLPath path: String) -> String {
+        let lastSegment = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+        return safeComponent(percentDecoded(lastSegment) ?? lastSegment)
+    }
+
+    /// Reduces any string to a safe single path component.
+    public static func safeComponent(_ name: String) -> String {
+        var cleaned = String(String.UnicodeScalarView(name.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
+            if scalar == "/" || scalar == "\\" { return "_" }
+            return isUnsafe(scalar) ? nil : scalar
+        }))
+        cleaned = cleaned.trimmingWhitespace()
+        while cleaned.hasPrefix(".") { cleaned.removeFirst() }
+        if cleaned.isEmpty { return fallbackName }
+        return shortened(cleaned)
+    }
+
+    /// Control characters, and the bidirectional overrides that make a name read as another.
+    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// Names too long keep a prefix plus a short hash of the whole name, so the same long name
+    /// always maps to the same short one and a later run finds its part file again.
+    static func shortened(_ name: String) -> String {
+        guard name.utf8.count > maxNameBytes else { return name }
+        let suffix = "~" + String(fnv1a(name), radix: 16)
+        var prefix = Substring(name)
+        while prefix.utf8.count + suffix.utf8.count > maxNameBytes {
+            prefix.removeLast()
+        }
+        return prefix + suffix
+    }
+
+    private static func fnv1a(_ text: String) -> UInt64 {
+        text.utf8.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { hash, byte in
+            (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+    }
+
+    /// Percent-decodes `text`; nil when an escape is malformed or the bytes are not UTF-8.
+    static func percentDecoded(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// `name.ext` → `name.N.ext` (`--on-exists rename`).
+    public static func numbered(_ name: String, _ number: Int) -> String {
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            return "\(name[..<dot]).\(number)\(name[dot...])"
+        }
+        return "\(name).\(number)"
+    }
+}

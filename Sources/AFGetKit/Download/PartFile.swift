@@ -1,0 +1,117 @@
+import Glibc
+
+/// The file a download is written to until it is complete: `DEST.afpart` beside the
+/// destination, so the final rename is atomic. Created exclusively without following
+/// symlinks, mode 0600 while incomplete, and locked for the whole transfer.
+public final class PartFile {
+    public static let suffix = ".afpart"
+
+    public let destination: String
+    public let path: String
+    public let descriptor: Int32
+    private var isOpen = true
+
+    private init(destination: String, path: String, descriptor: Int32) {
+        self.destination = destination
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        if isOpen { close(descriptor) }
+    }
+
+    /// Opens `destination.afpart` for writing from the start, creating missing parent directories.
+    public static func open(for destination: String) throws(TransferFailure) -> PartFile {
+        let (directory, _) = splitPath(destination)
+        try createDirectories(directory)
+        let path = destination + suffix
+        var descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if descriptor < 0 && errno == EEXIST {
+            // Left by an earlier run; without resume data it is started over.
+            descriptor = Glibc.open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+            if descriptor < 0 && errno == ELOOP {
+                throw TransferFailure(.localFile, "\(path) is a symbolic link; refusing to write through it")
+            }
+        }
+        guard descriptor >= 0 else { throw fileFailure("create", path, errno: errno) }
+        let part = PartFile(destination: destination, path: path, descriptor: descriptor)
+
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw TransferFailure(.localFile, "\(path) is not a regular file")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            if errno == EWOULDBLOCK {
+                throw TransferFailure(.destinationBusy, "\(destination) is being downloaded by another afget")
+            }
+            throw fileFailure("lock", path, errno: errno)
+        }
+        guard ftruncate(descriptor, 0) == 0 else { throw fileFailure("truncate", path, errno: errno) }
+        return part
+    }
+
+    /// Makes the data durable and moves it into place: fsync, final mode, modification time,
+    /// rename over the destination, fsync of the directory. On failure the data stays in the
+    /// part file and the message says so.
+    public func commit(lastModified: Int64?) throws(TransferFailure) {
+        guard fsync(descriptor) == 0 else { throw keptFailure("sync", errno) }
+        guard fchmod(descriptor, finalMode()) == 0 else { throw keptFailure("set the mode of", errno) }
+        if let lastModified {
+            var times = [timespec(tv_sec: Int(lastModified), tv_nsec: 0), timespec(tv_sec: Int(lastModified), tv_nsec: 0)]
+            _ = futimens(descriptor, &times)
+        }
+        guard rename(path, destination) == 0 else {
+            throw TransferFailure(.localFile,
+                "cannot move \(path) to \(destination): \(describeErrno(errno)); the data is kept in \(path)")
+        }
+        syncDirectory(of: destination)
+        closeDescriptor()
+    }
+
+    /// Gives up on the transfer: an empty part file is removed, data is kept for a later run.
+    public func abandon() {
+        var status = stat()
+        if fstat(descriptor, &status) == 0 && status.st_size == 0 {
+            unlink(path)
+        }
+        closeDescriptor()
+    }
+
+    private func closeDescriptor() {
+        if isOpen {
+            close(descriptor)
+            isOpen = false
+        }
+    }
+
+    /// The replaced file's mode when overwriting, else what a new file gets: 0666 & ~umask.
+    private func finalMode() -> mode_t {
+        var existing = stat()
+        if stat(destination, &existing) == 0 {
+            return existing.st_mode & 0o777
+        }
+        return 0o666 & ~FileModes.umaskAtStart
+    }
+
+    private func keptFailure(_ action: String, _ code: Int32) -> TransferFailure {
+        TransferFailure(.localFile, "cannot \(action) \(path): \(describeErrno(code)); the data is kept there")
+    }
+}
+
+enum FileModes {
+    /// Read once at start-up: umask can only be read by setting it.
+    static let umaskAtStart: mode_t = {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
+    }()
+}
+
+/// fsync of the directory holding `path`, so a completed rename survives a power cut.
+func syncDirectory(of path: String) {
+    let descriptor = open(splitPath(path).directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    fsync(descriptor)
+    close(descriptor)
+}

@@ -1,0 +1,20 @@
+/// The wording of lines for people, shared by every renderer.
+enum HumanMessages {
+    static func failure(_ failure: ItemFailure) -> String {
+        "afget: \(failure.item): \(failure.failure.message)"
+    }
+
+    static func skipped(_ info: ItemInfo, reason: String) -> String {
+        "afget: skipping \(info.path): \(reason) (see --on-exists)"
+    }
+
+    static func done(_ info: ItemInfo, bytes: Int64, seconds: Double) -> String {
+        let speed = seconds > 0 ? ", " + Formatting.speed(Double(bytes) / seconds) : ""
+        return "\(info.path == "-" ? info.url : info.path): done, \(Formatting.bytes(bytes)) in \(Formatting.elapsed(seconds))\(speed)"
+    }
+
+    static func summary(_ summary: RunSummary) -> String {
+        "afget: \(summary.downloaded) downloaded, \(summary.skipped) skipped, \(summary.failed) failed; "
+            + "\(Formatting.bytes(summary.bytes)) in \(Formatting.elapsed(summary.seconds))"
+    }
+}

@@ -1,0 +1,50 @@
+/// What the renderers are told about items: the `--progress json` vocabulary (DESIGN.md §8).
+public struct ItemInfo: Sendable, Equatable {
+    /// Position in input order.
+    public let id: Int
+    public let url: String
+    /// Where the data goes: a file path, or "-" for standard output.
+    public let path: String
+
+    public init(id: Int, url: String, path: String) {
+        self.id = id
+        self.url = url
+        self.path = path
+    }
+
+    /// The short name shown on a progress bar.
+    public var displayName: String {
+        path == "-" ? "(stdout)" : splitPath(path).name
+    }
+}
+
+public enum ItemEvent: Sendable, Equatable {
+    case queued(ItemInfo)
+    case started(ItemInfo, total: Int64?)
+    case progress(ItemInfo, bytes: Int64, total: Int64?, speed: Double)
+    case done(ItemInfo, bytes: Int64, seconds: Double)
+    case skipped(ItemInfo, reason: String)
+    case failed(ItemInfo, ItemFailure)
+    /// A line people asked for (a `--verbose` header line): shown whatever the progress style.
+    case notice(String)
+    case summary(RunSummary)
+}
+
+/// Totals of a run, for the last line and the `summary` event.
+public struct RunSummary: Sendable, Equatable {
+    public var downloaded = 0
+    public var skipped = 0
+    public var failed = 0
+    public var bytes: Int64 = 0
+    public var seconds = 0.0
+    public var exitCode: Int32 = 0
+
+    public init() {}
+}
+
+/// Draws progress and reports items. Renderers are driven from one task at a time.
+public protocol ProgressRenderer: AnyObject {
+    func handle(_ event: ItemEvent)
+    /// Leaves the terminal clean: called once, at the end of the run.
+    func finish()
+}

@@ -1,0 +1,56 @@
+/// Progress for logs and pipes: whole lines only (no carriage returns), a status line every
+/// few seconds per item.
+public final class LineRenderer: ProgressRenderer {
+    private let stream: OutputStream
+    private let statusInterval: Double
+    private let showsSummary: Bool
+    private var lastStatusAt: [Int: Double] = [:]
+
+    public init(stream: OutputStream = .standardError, statusInterval: Double = 5, showsSummary: Bool) {
+        self.stream = stream
+        self.statusInterval = statusInterval
+        self.showsSummary = showsSummary
+    }
+
+    public func handle(_ event: ItemEvent) {
+        switch event {
+        case .queued:
+            break
+        case .started(let info, let total):
+            let size = total.map { " (\(Formatting.bytes($0)))" } ?? ""
+            stream.writeLine("\(info.displayName): started\(size) from \(info.url)")
+            lastStatusAt[info.id] = monotonicSeconds()
+        case .progress(let info, let bytes, let total, let speed):
+            let now = monotonicSeconds()
+            guard now - (lastStatusAt[info.id] ?? 0) >= statusInterval else { return }
+            lastStatusAt[info.id] = now
+            stream.writeLine(status(info, bytes: bytes, total: total, speed: speed))
+        case .done(let info, let bytes, let seconds):
+            lastStatusAt[info.id] = nil
+            stream.writeLine(HumanMessages.done(info, bytes: bytes, seconds: seconds))
+        case .skipped(let info, let reason):
+            stream.writeLine(HumanMessages.skipped(info, reason: reason))
+        case .failed(let info, let failure):
+            lastStatusAt[info.id] = nil
+            stream.writeLine(HumanMessages.failure(failure))
+        case .notice(let text):
+            stream.writeLine(text)
+        case .summary(let summary):
+            if showsSummary { stream.writeLine(HumanMessages.summary(summary)) }
+        }
+    }
+
+    public func finish() {}
+
+    private func status(_ info: ItemInfo, bytes: Int64, total: Int64?, speed: Double) -> String {
+        var parts = [Formatting.bytes(bytes)]
+        if let total, total > 0 {
+            parts = ["\(Formatting.percent(bytes, of: total))%", "\(Formatting.bytes(bytes)) of \(Formatting.bytes(total))"]
+        }
+        parts.append(Formatting.speed(speed))
+        if let total, speed > 0, total >= bytes {
+            parts.append("ETA " + Formatting.duration(Double(total - bytes) / speed))
+        }
+        return "\(info.displayName): " + parts.joined(separator: ", ")
+    }
+}

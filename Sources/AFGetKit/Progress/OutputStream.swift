@@ -1,0 +1,48 @@
+import Glibc
+
+/// A file descriptor people read (stderr) or scripts read (stdout), written whole lines at a time.
+public struct OutputStream: Sendable {
+    public let descriptor: Int32
+
+    public static let standardOutput = OutputStream(descriptor: 1)
+    public static let standardError = OutputStream(descriptor: 2)
+
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    public var isTerminal: Bool { isatty(descriptor) == 1 }
+
+    /// The terminal's width in columns, or 80 when it cannot be told.
+    public var columns: Int {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
+    /// Writes all of `text`; errors (a closed pipe) are ignored, as there is nowhere to report them.
+    public func write(_ text: String) {
+        var text = text
+        text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let result = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if result < 0 && errno == EINTR { continue }
+                guard result > 0 else { return }
+                offset += result
+            }
+        }
+    }
+
+    public func writeLine(_ line: String) {
+        write(line + "\n")
+    }
+}
+
+/// Whether colour may be used: a terminal, and NO_COLOR unset or empty (no-color.org).
+public func colorAllowed(on stream: OutputStream) -> Bool {
+    guard stream.isTerminal else { return false }
+    if let noColor = getenv("NO_COLOR"), noColor.pointee != 0 { return false }
+    if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
+    return true
+}

@@ -1,0 +1,30 @@
+/// Speed over a sliding window of recent samples, so the figure follows changes quickly
+/// without jumping on every sample.
+public struct SpeedEstimator: Sendable {
+    private var samples: [(time: Double, bytes: Int64)] = []
+    private let window: Double
+
+    public init(window: Double = 5) {
+        self.window = window
+    }
+
+    public mutating func add(bytes: Int64, at time: Double) {
+        samples.append((time, bytes))
+        while let first = samples.first, time - first.time > window, samples.count > 2 {
+            samples.removeFirst()
+        }
+    }
+
+    /// Bytes per second across the window; 0 until two samples span some time.
+    public var bytesPerSecond: Double {
+        guard let first = samples.first, let last = samples.last, last.time > first.time else { return 0 }
+        return Double(last.bytes - first.bytes) / (last.time - first.time)
+    }
+
+    /// Seconds left at the current speed, or nil when it cannot be told.
+    public func secondsRemaining(bytes: Int64, total: Int64?) -> Double? {
+        let speed = bytesPerSecond
+        guard let total, speed > 0, total >= bytes else { return nil }
+        return Double(total - bytes) / speed
+    }
+}

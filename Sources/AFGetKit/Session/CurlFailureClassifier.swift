@@ -1,0 +1,33 @@
+import CCurl
+import CurlCore
+
+/// Maps libcurl's result codes onto afget's failure classes.
+enum CurlFailureClassifier {
+    static func failure(for error: CurlError) -> TransferFailure {
+        TransferFailure(kind(of: error.curlCode), error.message)
+    }
+
+    static func kind(of code: CURLcode) -> FailureClass {
+        switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            .usage
+        case CURLE_WRITE_ERROR, CURLE_READ_ERROR, CURLE_FILE_COULDNT_READ_FILE:
+            .localFile
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
+            CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+            CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE,
+            CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_USE_SSL_FAILED:
+            .tls
+        case CURLE_LOGIN_DENIED:
+            .authentication
+        case CURLE_TOO_MANY_REDIRECTS, CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_HTTP2_STREAM,
+            CURLE_BAD_CONTENT_ENCODING, CURLE_FILESIZE_EXCEEDED, CURLE_HTTP3:
+            .protocolViolation
+        case CURLE_OUT_OF_MEMORY, CURLE_BAD_FUNCTION_ARGUMENT, CURLE_FAILED_INIT, CURLE_UNKNOWN_OPTION:
+            .internalError
+        default:
+            // Connection refused or reset, DNS, timeouts, short bodies, empty replies.
+            .network
+        }
+    }
+}

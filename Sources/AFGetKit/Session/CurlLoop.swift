@@ -1,0 +1,203 @@
+import CCurl
+import CurlCore
+
+/// The curl thread's work: one multi handle, the table of task contexts, and the
+/// poll → perform → info_read loop. Everything here runs on that one thread.
+final class CurlLoop {
+    private let multi = MultiHandle()
+    private let inbox: CommandInbox
+    private let events: AsyncStream<TaskEvent>.Continuation
+    private var tasks: [TaskID: TransferContext] = [:]
+    private var stopping = false
+    private var lastHousekeeping = 0.0
+    private var lastProgressReport = 0.0
+
+    private static let housekeepingInterval = 0.1
+    private static let progressInterval = 0.25
+
+    init(inbox: CommandInbox, events: AsyncStream<TaskEvent>.Continuation) {
+        self.inbox = inbox
+        self.events = events
+    }
+
+    func run() {
+        inbox.attach(multi.wakeup)
+        while !stopping {
+            for command in inbox.takeAll() {
+                handle(command)
+            }
+            if stopping { break }
+            multi.perform()
+            for (easy, result) in multi.completedTransfers() {
+                finish(easy: easy, result: result)
+            }
+            housekeeping()
+            multi.poll(timeoutMilliseconds: 100)
+        }
+        for context in tasks.values {
+            cancel(context)
+        }
+        inbox.attach(nil)
+        events.finish()
+    }
+
+    // MARK: Commands
+
+    private func handle(_ command: TaskCommand) {
+        switch command {
+        case .create(let id, let kind, let request, let options):
+            tasks[id] = TransferContext(id: id, kind: kind, request: request, options: options, events: events)
+        case .resume(let id):
+            guard let context = tasks[id], context.machine.state == .suspended else { return }
+            if context.isAttached {
+                _ = context.easy.pause(false)
+                transition(context, to: .running)
+                context.emit(.resumed(id))
+            } else {
+                transition(context, to: .running)
+                start(context)
+            }
+        case .suspend(let id):
+            guard let context = tasks[id], context.machine.state == .running else { return }
+            _ = context.easy.pause(true)
+            transition(context, to: .suspended)
+            context.emit(.suspended(id))
+        case .cancel(let id):
+            if let context = tasks[id] { cancel(context) }
+        case .shutdown:
+            stopping = true
+        }
+    }
+
+    private func start(_ context: TransferContext) {
+        do {
+            try context.prepareAttempt()
+        } catch {
+            fail(context, error)
+            return
+        }
+        let status = multi.add(context.easy)
+        guard status == CURLM_OK else {
+            fail(context, TransferFailure(.internalError, "cannot add transfer: \(String(cString: curl_multi_strerror(status)))"))
+            return
+        }
+        context.isAttached = true
+    }
+
+    private func cancel(_ context: TransferContext) {
+        guard context.machine.state != .completed else { return }
+        transition(context, to: .canceling)
+        detach(context)
+        transition(context, to: .completed)
+        tasks[context.id] = nil
+        context.emit(.canceled(context.id, context.progress))
+    }
+
+    // MARK: Completion
+
+    private func finish(easy: UnsafeMutableRawPointer, result: CURLcode) {
+        guard let pointer = EasyHandle.privatePointer(of: easy) else { return }
+        let context = Unmanaged<TransferContext>.fromOpaque(pointer).takeUnretainedValue()
+        detach(context)
+
+        if let reason = context.abortReason {
+            fail(context, reason)
+        } else if result != CURLE_OK {
+            let error = CurlError(code: result, detail: context.easy.lastErrorDetail)
+            fail(context, CurlFailureClassifier.failure(for: error))
+        } else if context.head.isRedirect, let target = context.easy.info(string: CURLINFO_REDIRECT_URL) {
+            followRedirect(context, to: target)
+        } else {
+            complete(context)
+        }
+    }
+
+    private func followRedirect(_ context: TransferContext, to target: String) {
+        let decision = context.options.redirects.next(
+            after: context.request, status: context.head.status, target: target,
+            redirectsSoFar: context.redirectsSoFar)
+        switch decision {
+        case .follow(let next):
+            context.emit(.redirected(context.id, from: context.request.url.absoluteString, to: next.url.absoluteString))
+            context.request = next
+            context.redirectsSoFar += 1
+            start(context)
+        case .deliver:
+            complete(context)
+        case .refuse(let failure):
+            fail(context, failure)
+        }
+    }
+
+    private func complete(_ context: TransferContext) {
+        transition(context, to: .completed)
+        tasks[context.id] = nil
+        context.emit(.completed(context.id, context.response()))
+    }
+
+    private func fail(_ context: TransferContext, _ failure: TransferFailure) {
+        detach(context)
+        if context.machine.state == .suspended {
+            transition(context, to: .canceling)
+        }
+        transition(context, to: .completed)
+        tasks[context.id] = nil
+        context.emit(.failed(context.id, failure, context.progress))
+    }
+
+    private func detach(_ context: TransferContext) {
+        if context.isAttached {
+            multi.remove(context.easy)
+            context.isAttached = false
+        }
+    }
+
+    private func transition(_ context: TransferContext, to state: TaskState) {
+        do {
+            try context.machine.transition(to: state)
+        } catch {
+            // Only reachable through a bug in this loop; the checked transition makes it loud.
+            preconditionFailure("\(context.id): \(error)")
+        }
+    }
+
+    // MARK: Housekeeping: stalls and progress reports
+
+    private func housekeeping() {
+        let now = monotonicSeconds()
+        guard now - lastHousekeeping >= Self.housekeepingInterval else { return }
+        lastHousekeeping = now
+        let reportProgress = now - lastProgressReport >= Self.progressInterval
+        if reportProgress { lastProgressReport = now }
+
+        for context in Array(tasks.values) where context.machine.state == .running && context.isAttached {
+            if let stall = stallFailure(context, now: now) {
+                fail(context, stall)
+            } else if reportProgress && (context.headersComplete || context.progress.sent > 0) {
+                context.emit(.progress(context.id, context.progress))
+            }
+        }
+    }
+
+    /// A stall ends the attempt: no byte for `stallTimeout` seconds, or response headers
+    /// not complete that long after the request was sent, however slowly they drip.
+    private func stallFailure(_ context: TransferContext, now: Double) -> TransferFailure? {
+        let limit = context.options.stallTimeout
+        let activity = context.activityCount
+        if activity != context.lastActivityCount {
+            context.lastActivityCount = activity
+            context.lastActivityAt = now
+        }
+        if !context.headersComplete {
+            let sentAfter = Double(context.easy.info(offset: CURLINFO_PRETRANSFER_TIME_T)) / 1_000_000
+            guard sentAfter > 0, now - (context.attemptStartedAt + sentAfter) > limit else { return nil }
+            return TransferFailure(.network, "stalled: no complete response headers within \(formatSeconds(limit))")
+        }
+        guard now - context.lastActivityAt > limit else { return nil }
+        return TransferFailure(.network, "stalled: no data received for \(formatSeconds(limit))")
+    }
+}
+
+private func formatSeconds(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+}

@@ -1,0 +1,29 @@
+/// The status line and headers of one response.
+public struct ResponseHead: Sendable, Equatable {
+    public var status: Int
+    public var reason: String
+    public var headers: [(name: String, value: String)]
+
+    public init(status: Int = 0, reason: String = "", headers: [(name: String, value: String)] = []) {
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+    }
+
+    /// The last value of a header, matched case-insensitively.
+    public func value(of name: String) -> String? {
+        headers.last { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    public var contentLength: Int64? {
+        value(of: "Content-Length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
+    }
+
+    public var isSuccess: Bool { (200..<300).contains(status) }
+    public var isRedirect: Bool { [301, 302, 303, 307, 308].contains(status) }
+
+    public static func == (lhs: ResponseHead, rhs: ResponseHead) -> Bool {
+        lhs.status == rhs.status && lhs.reason == rhs.reason
+            && lhs.headers.elementsEqual(rhs.headers) { $0.name == $1.name && $0.value == $1.value }
+    }
+}

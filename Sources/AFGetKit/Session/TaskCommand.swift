@@ -1,0 +1,50 @@
+import Dispatch
+import Synchronization
+import CurlCore
+
+/// What other threads ask the curl thread to do.
+enum TaskCommand: Sendable {
+    case create(TaskID, TaskKind, HTTPRequest, TransferOptions)
+    case resume(TaskID)
+    case suspend(TaskID)
+    case cancel(TaskID)
+    case shutdown
+}
+
+/// The locked inbox through which commands reach the curl thread. Posting wakes the thread
+/// out of `curl_multi_poll`; the wakeup is attached only while the multi handle exists, and is
+/// called under the lock, so it can never reach a handle that is being destroyed.
+final class CommandInbox: Sendable {
+    private struct State {
+        var commands: [TaskCommand] = []
+        var wakeup: MultiWakeup?
+        var nextID = 1
+    }
+
+    private let state = Mutex(State())
+
+    func post(_ command: TaskCommand) {
+        state.withLock { state in
+            state.commands.append(command)
+            state.wakeup?()
+        }
+    }
+
+    func makeID() -> TaskID {
+        state.withLock { state in
+            defer { state.nextID += 1 }
+            return TaskID(rawValue: state.nextID)
+        }
+    }
+
+    func takeAll() -> [TaskCommand] {
+        state.withLock { state in
+            defer { state.commands.removeAll() }
+            return state.commands
+        }
+    }
+
+    func attach(_ wakeup: MultiWakeup?) {
+        state.withLock { $0.wakeup = wakeup }
+    }
+}

@@ -1,0 +1,24 @@
+/// The three kinds of task, as NSURLSession has them.
+public enum TaskKind: Sendable, Equatable {
+    /// The response body is collected in memory (up to a limit) and handed over on completion.
+    case data(bodyLimit: Int)
+    /// The request body is sent from `HTTPRequest.body`; the response body is collected as for data.
+    case upload(bodyLimit: Int)
+    /// The response body of a successful (2xx) final response is written to a file descriptor
+    /// the caller owns; bodies of redirects and errors are discarded.
+    case download(to: FileDescriptorSink)
+}
+
+/// A file descriptor a download writes to, owned (opened and closed) by the caller.
+public struct FileDescriptorSink: Sendable, Equatable {
+    public let descriptor: Int32
+    /// What to call the file in messages ("cannot write NAME: ...").
+    public let name: String
+
+    public init(descriptor: Int32, name: String) {
+        self.descriptor = descriptor
+        self.name = name
+    }
+
+    public static let standardOutput = FileDescriptorSink(descriptor: 1, name: "standard output")
+}

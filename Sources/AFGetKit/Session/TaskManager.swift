@@ -1,0 +1,59 @@
+import Dispatch
+import Foundation
+
+/// Creates and drives data, upload and download tasks over one libcurl multi handle.
+///
+/// The manager is the AFURLSessionManager of afget: callers on any thread create tasks and
+/// resume, suspend or cancel them; a single curl thread owns every libcurl handle and reports
+/// what happens on `events`, in order for each task.
+public final class TaskManager: Sendable {
+    public let events: AsyncStream<TaskEvent>
+    private let inbox = CommandInbox()
+    private let stopped = DispatchSemaphore(value: 0)
+
+    public init() {
+        let (stream, continuation) = AsyncStream.makeStream(of: TaskEvent.self)
+        events = stream
+        let thread = Thread { [inbox, stopped] in
+            CurlLoop(inbox: inbox, events: continuation).run()
+            stopped.signal()
+        }
+        thread.name = "afget-curl"
+        thread.start()
+    }
+
+    /// A task whose response body is collected in memory, up to `bodyLimit` bytes.
+    public func dataTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions()) -> TaskID {
+        makeTask(.data(bodyLimit: bodyLimit), request, options)
+    }
+
+    /// A task that sends `request.body` and collects the response body like a data task.
+    public func uploadTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions()) -> TaskID {
+        makeTask(.upload(bodyLimit: bodyLimit), request, options)
+    }
+
+    /// A task that writes a successful response's body to `sink`.
+    public func downloadTask(with request: HTTPRequest, to sink: FileDescriptorSink, options: TransferOptions = TransferOptions()) -> TaskID {
+        makeTask(.download(to: sink), request, options)
+    }
+
+    /// Starts a new task or continues a suspended one.
+    public func resume(_ id: TaskID) { inbox.post(.resume(id)) }
+
+    /// Pauses a running task; its connection stays open.
+    public func suspend(_ id: TaskID) { inbox.post(.suspend(id)) }
+
+    public func cancel(_ id: TaskID) { inbox.post(.cancel(id)) }
+
+    /// Cancels what is left, stops the curl thread and waits for it; `events` then ends.
+    public func invalidate() {
+        inbox.post(.shutdown)
+        stopped.wait()
+    }
+
+    private func makeTask(_ kind: TaskKind, _ request: HTTPRequest, _ options: TransferOptions) -> TaskID {
+        let id = inbox.makeID()
+        inbox.post(.create(id, kind, request, options))
+        return id
+    }
+}

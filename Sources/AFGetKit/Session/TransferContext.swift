@@ -1,0 +1,282 @@
+import CCurl
+import CurlCore
+import Glibc
+
+/// Everything the curl thread knows about one task: its easy handle, state machine, current
+/// request, the response being received and its counters. Created, used and destroyed on the
+/// curl thread only; libcurl's callbacks reach it through an unretained pointer while the task
+/// table keeps it alive.
+final class TransferContext {
+    let id: TaskID
+    let kind: TaskKind
+    let options: TransferOptions
+    let easy = EasyHandle()
+    private let events: AsyncStream<TaskEvent>.Continuation
+
+    var machine = TaskStateMachine()
+    var request: HTTPRequest
+    var redirectsSoFar = 0
+    /// Whether the handle is currently added to the multi handle.
+    var isAttached = false
+
+    // The response of the current hop.
+    private(set) var head = ResponseHead()
+    private(set) var headersComplete = false
+    private var headerBytes = 0
+    private var headerLines = 0
+    private var acceptsBody = false
+    private(set) var progress = TransferProgress()
+    private(set) var body: [UInt8] = []
+    private var upload: UploadSource?
+    /// Set by a callback that aborts the transfer, to say why.
+    private(set) var abortReason: TransferFailure?
+
+    // Stall detection, sampled by the loop's housekeeping.
+    var attemptStartedAt = 0.0
+    var lastActivityAt = 0.0
+    var lastActivityCount: Int64 = -1
+
+    init(id: TaskID, kind: TaskKind, request: HTTPRequest, options: TransferOptions,
+         events: AsyncStream<TaskEvent>.Continuation) {
+        self.id = id
+        self.kind = kind
+        self.request = request
+        self.options = options
+        self.events = events
+    }
+
+    func emit(_ event: TaskEvent) {
+        events.yield(event)
+    }
+
+    /// Everything moved through the connection so far, for stall detection.
+    var activityCount: Int64 { progress.received + progress.sent + Int64(headerBytes) }
+
+    // MARK: Setting up an attempt
+
+    /// Sets the handle up for the current request: called for the first hop and after each redirect.
+    func prepareAttempt() throws(TransferFailure) {
+        head = ResponseHead()
+        headersComplete = false
+        headerBytes = 0
+        headerLines = 0
+        acceptsBody = false
+        abortReason = nil
+        body.removeAll(keepingCapacity: true)
+        progress = TransferProgress()
+        easy.clearErrorDetail()
+
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        if !isConfigured {
+            configureOnce(context)
+            isConfigured = true
+        }
+        easy.set(CURLOPT_URL, request.url.absoluteString)
+        try configureMethodAndBody()
+        easy.set(CURLOPT_HTTPHEADER, headers: request.headers.map(\.line))
+        attemptStartedAt = monotonicSeconds()
+        lastActivityAt = attemptStartedAt
+        lastActivityCount = -1
+    }
+
+    private var isConfigured = false
+
+    private func configureOnce(_ context: UnsafeMutableRawPointer) {
+        easy.set(CURLOPT_PRIVATE, pointer: context)
+        easy.set(CURLOPT_NOSIGNAL, true)
+        // Redirects are followed by the task manager, under afget's own rules (RedirectPolicy).
+        easy.set(CURLOPT_FOLLOWLOCATION, false)
+        easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        easy.set(CURLOPT_USERAGENT, "afget/\(AFGetVersion.current)")
+        easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
+        easy.set(CURLOPT_FILETIME, true)
+        easy.set(CURLOPT_PIPEWAIT, true)
+        easy.set(CURLOPT_BUFFERSIZE, 512 * 1024)
+        easy.set(CURLOPT_WRITEFUNCTION, callback: receiveBodyCallback)
+        easy.set(CURLOPT_WRITEDATA, pointer: context)
+        easy.set(CURLOPT_HEADERFUNCTION, callback: receiveHeaderCallback)
+        easy.set(CURLOPT_HEADERDATA, pointer: context)
+        if case .upload = kind {
+            easy.set(CURLOPT_READFUNCTION, callback: sendBodyCallback)
+            easy.set(CURLOPT_READDATA, pointer: context)
+            easy.setProgressCallback(uploadProgressCallback)
+            easy.set(CURLOPT_XFERINFODATA, pointer: context)
+        }
+        if options.verbose {
+            easy.setDebugCallback(verboseCallback)
+            easy.set(CURLOPT_DEBUGDATA, pointer: context)
+        }
+    }
+
+    private func configureMethodAndBody() throws(TransferFailure) {
+        easy.set(CURLOPT_CUSTOMREQUEST, nil as String?)
+        upload = nil
+        let method = request.method
+        if case .upload = kind, request.body != .none {
+            let source = try UploadSource(request.body)
+            upload = source
+            if method == "POST" {
+                easy.set(CURLOPT_POST, true)
+                easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: source.length)
+            } else {
+                easy.set(CURLOPT_UPLOAD, true)
+                easy.set(CURLOPT_INFILESIZE_LARGE, offset: source.length)
+                if method != "PUT" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
+            }
+            progress.expectedToSend = source.length
+            return
+        }
+        // HTTPGET also clears NOBODY and UPLOAD left from an earlier hop.
+        easy.set(CURLOPT_HTTPGET, true)
+        if method == "HEAD" {
+            easy.set(CURLOPT_NOBODY, true)
+        } else if method != "GET" {
+            easy.set(CURLOPT_CUSTOMREQUEST, method)
+        }
+    }
+
+    // MARK: Callbacks (curl thread)
+
+    func receiveHeader(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        headerBytes += count
+        headerLines += 1
+        let limits = options.limits
+        guard count <= limits.maxHeaderLineBytes, headerBytes <= limits.maxHeaderBytes,
+            headerLines <= limits.maxHeaderLines
+        else {
+            abortReason = TransferFailure(.protocolViolation, "response headers exceed afget's limits "
+                + "(\(limits.maxHeaderLines) lines, \(limits.maxHeaderLineBytes / 1024) KiB per line, "
+                + "\(limits.maxHeaderBytes / 1024) KiB in all)")
+            return 0
+        }
+        if headersComplete {
+            return count  // trailers after a chunked body
+        }
+        var length = count
+        while length > 0 && (data[length - 1] == 0x0A || data[length - 1] == 0x0D) { length -= 1 }
+        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+
+        if line.hasPrefix("HTTP/") {
+            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+            head = ResponseHead(
+                status: parts.count > 1 ? Int(parts[1]) ?? 0 : 0,
+                reason: parts.count > 2 ? String(parts[2]) : "")
+        } else if line.isEmpty {
+            // The end of a header block; interim (1xx) responses are followed by the real one.
+            if !(100..<200).contains(head.status) {
+                headersComplete = true
+                headersDidComplete()
+            }
+        } else if line.first == " " || line.first == "\t", let last = head.headers.popLast() {
+            head.headers.append((last.name, last.value + " " + line.trimmingWhitespace()))
+        } else if let colon = line.firstIndex(of: ":") {
+            head.headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingWhitespace()))
+        }
+        return count
+    }
+
+    private func headersDidComplete() {
+        if head.isRedirect && head.value(of: "Location") != nil && options.redirects.follow {
+            return  // a hop: its body is discarded and the next request follows
+        }
+        if case .download = kind {
+            acceptsBody = head.isSuccess
+        } else {
+            acceptsBody = true
+        }
+        progress.expected = request.method == "HEAD" ? nil : head.contentLength
+        emit(.started(id, head))
+    }
+
+    func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        guard acceptsBody else { return count }
+        switch kind {
+        case .download(let sink):
+            var written = 0
+            while written < count {
+                let result = write(sink.descriptor, data + written, count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    abortReason = fileFailure("write", sink.name, errno: errno)
+                    return 0
+                }
+                written += result
+            }
+        case .data(let limit), .upload(let limit):
+            guard body.count + count <= limit else {
+                abortReason = TransferFailure(.protocolViolation, "response body larger than \(limit) bytes")
+                return 0
+            }
+            body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
+        }
+        progress.received += Int64(count)
+        return count
+    }
+
+    func sendBody(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
+        guard let upload else { return 0 }
+        let count = upload.read(into: buffer, capacity: capacity)
+        if count < 0 {
+            abortReason = TransferFailure(.localFile, "cannot read the request body: \(describeErrno(errno))")
+            return Int(CURL_READFUNC_ABORT)
+        }
+        return count
+    }
+
+    func uploadProgress(sent: Int64) {
+        progress.sent = sent
+    }
+
+    func verbose(_ type: curl_infotype, _ data: UnsafeMutablePointer<CChar>, _ count: Int) {
+        let prefix: String
+        switch type {
+        case CURLINFO_TEXT: prefix = "* "
+        case CURLINFO_HEADER_IN: prefix = "< "
+        case CURLINFO_HEADER_OUT: prefix = "> "
+        default: return
+        }
+        let text = String(decoding: UnsafeRawBufferPointer(start: data, count: count), as: UTF8.self)
+        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\r\n" || $0 == "\n" }) {
+            emit(.verbose(id, prefix + HeaderMasking.mask(String(line))))
+        }
+    }
+
+    /// The outcome of a finished exchange, for the `.completed` event.
+    func response() -> TaskResponse {
+        let fileTime = easy.info(offset: CURLINFO_FILETIME_T)
+        return TaskResponse(
+            head: head,
+            finalURL: request.url.absoluteString,
+            progress: progress,
+            lastModified: fileTime >= 0 ? fileTime : nil,
+            body: body)
+    }
+}
+
+// libcurl calls these C functions; each turns the user pointer back into its context.
+
+private func context(_ pointer: UnsafeMutableRawPointer?) -> TransferContext {
+    Unmanaged<TransferContext>.fromOpaque(pointer!).takeUnretainedValue()
+}
+
+private let receiveBodyCallback: afc_data_callback = { data, size, count, user in
+    context(user).receiveBody(data!, size * count)
+}
+
+private let receiveHeaderCallback: afc_data_callback = { data, size, count, user in
+    context(user).receiveHeader(data!, size * count)
+}
+
+private let sendBodyCallback: afc_data_callback = { buffer, size, count, user in
+    context(user).sendBody(into: buffer!, capacity: size * count)
+}
+
+private let uploadProgressCallback: afc_xferinfo_callback = { user, _, _, _, sent in
+    context(user).uploadProgress(sent: Int64(sent))
+    return 0
+}
+
+private let verboseCallback: afc_debug_callback = { _, type, data, size, user in
+    context(user).verbose(type, data!, size)
+    return 0
+}

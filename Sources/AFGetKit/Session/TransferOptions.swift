@@ -1,0 +1,35 @@
+/// Per-task settings that shape how a transfer is carried out.
+public struct TransferOptions: Sendable, Equatable {
+    public var redirects: RedirectPolicy
+    /// Seconds allowed for the TCP (and TLS) connection.
+    public var connectTimeout: Double
+    /// Seconds without a received byte after which an attempt ends; the response headers must
+    /// also be complete within this time after the request was sent.
+    public var stallTimeout: Double
+    /// Request and response headers are reported as `.verbose` events (secrets masked).
+    public var verbose: Bool
+    public var limits: ResponseLimits
+
+    public init(
+        redirects: RedirectPolicy = RedirectPolicy(),
+        connectTimeout: Double = 30,
+        stallTimeout: Double = 30,
+        verbose: Bool = false,
+        limits: ResponseLimits = ResponseLimits()
+    ) {
+        self.redirects = redirects
+        self.connectTimeout = connectTimeout
+        self.stallTimeout = stallTimeout
+        self.verbose = verbose
+        self.limits = limits
+    }
+}
+
+/// Limits afget enforces itself, whatever the libcurl build does.
+public struct ResponseLimits: Sendable, Equatable {
+    public var maxHeaderLineBytes = 100 * 1024
+    public var maxHeaderBytes = 300 * 1024
+    public var maxHeaderLines = 2000
+
+    public init() {}
+}

@@ -1,0 +1,27 @@
+/// Why something failed, classified so it maps onto an exit status.
+public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public let kind: FailureClass
+    public let message: String
+
+    public init(_ kind: FailureClass, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// A failure together with the item it happened to (a URL, a path, a list line):
+/// what every message for people names.
+public struct ItemFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public let item: String
+    public let failure: TransferFailure
+
+    public init(item: String, _ failure: TransferFailure) {
+        self.item = item
+        self.failure = failure
+    }
+
+    public var exitCode: Int32 { failure.kind.exitCode }
+    public var description: String { "\(item): \(failure.message)" }
+}

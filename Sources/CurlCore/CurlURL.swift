@@ -1,0 +1,48 @@
+import CCurl
+
+/// A URL parsed by libcurl's own parser (CURLU), so afget judges URLs exactly as libcurl
+/// will fetch them.
+public struct CurlURL: Sendable, Equatable {
+    public let absoluteString: String
+    public let scheme: String
+    public let host: String
+    public let port: Int
+    /// The path as given, still percent-encoded.
+    public let path: String
+
+    public enum ParseError: Error, Equatable {
+        case malformed(String)
+    }
+
+    public init(_ string: String) throws(ParseError) {
+        guard let handle = curl_url() else { fatalError("curl_url failed: out of memory") }
+        defer { curl_url_cleanup(handle) }
+        let status = curl_url_set(handle, CURLUPART_URL, string, UInt32(CURLU_NON_SUPPORT_SCHEME))
+        guard status == CURLUE_OK else {
+            throw .malformed(String(cString: curl_url_strerror(status)))
+        }
+        func part(_ what: CURLUPart, _ flags: Int32 = 0) -> String? {
+            var value: UnsafeMutablePointer<CChar>?
+            guard curl_url_get(handle, what, &value, UInt32(flags)) == CURLUE_OK, let value else {
+                return nil
+            }
+            defer { curl_free(value) }
+            return String(cString: value)
+        }
+        guard let url = part(CURLUPART_URL), let scheme = part(CURLUPART_SCHEME),
+            let host = part(CURLUPART_HOST)
+        else {
+            throw .malformed("no host")
+        }
+        absoluteString = url
+        self.scheme = scheme.lowercased()
+        self.host = host.lowercased()
+        port = part(CURLUPART_PORT, CURLU_DEFAULT_PORT).flatMap { Int($0) } ?? 0
+        path = part(CURLUPART_PATH) ?? "/"
+    }
+
+    /// Scheme, host and port: what must match for credentials to travel along.
+    public var origin: String { "\(scheme)://\(host):\(port)" }
+
+    public var isHTTP: Bool { scheme == "http" || scheme == "https" }
+}

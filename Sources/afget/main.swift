@@ -1,0 +1,4 @@
+import AFGetCLI
+import Glibc
+
+exit(await Entry.run())

@@ -1,0 +1,177 @@
+import Foundation
+import TestServer
+import XCTest
+
+/// Single downloads through the real binary: bytes on disk, files left, exit status, streams.
+final class DownloadTests: XCTestCase {
+    var server: TestHTTPServer!
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        server = try TestHTTPServer()
+        directory = try makeScratchDirectory()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+        server = nil
+    }
+
+    func testDownloadsFileNamedAfterURLWithExactBytes() throws {
+        let result = try Afget.run(["--progress", "none", server.url("/file/data.bin?size=300000")], in: directory)
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(listing(directory), ["data.bin"])
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("data.bin").path), TestPayload.sha256(count: 300_000))
+        XCTAssertTrue(result.stdout.isEmpty, "stdout carries data only")
+        XCTAssertEqual(result.stderr, "")
+    }
+
+    func testCompletedFileTakesLastModifiedAndUmaskMode() throws {
+        let result = try Afget.run(["-q", server.url("/file/dated.bin?size=10")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("dated.bin").path)
+        let modified = try XCTUnwrap(attributes[.modificationDate] as? Date)
+        XCTAssertEqual(Int(modified.timeIntervalSince1970), Route.lastModifiedEpoch)
+        let mode = try XCTUnwrap(attributes[.posixPermissions] as? Int)
+        let mask = umask(0o022)
+        umask(mask)
+        XCTAssertEqual(mode, 0o666 & ~Int(mask))
+    }
+
+    func testEmptyLastSegmentIsSavedAsIndexHTML() throws {
+        let result = try Afget.run(["-q", server.url("/file/?size=5")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(listing(directory), ["index.html"])
+    }
+
+    func testNameIsPercentDecodedAndKeptInsideTheDirectory() throws {
+        let result = try Afget.run(["-q", server.url("/file/my%20report%2F..%2Fx.pdf?size=5")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(listing(directory), ["my report_.._x.pdf"])
+    }
+
+    func testOutputPathAndMissingDirectoriesAreCreated() throws {
+        let result = try Afget.run(["-q", "-o", "a/b/out.bin", server.url("/file/x?size=4096")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("a/b/out.bin").path), TestPayload.sha256(count: 4096))
+
+        let intoDirectory = try Afget.run(["-q", "-d", "new/dir", server.url("/file/y.bin?size=10")], in: directory)
+        XCTAssertEqual(intoDirectory.status, 0, intoDirectory.stderr)
+        XCTAssertEqual(listing(directory.appendingPathComponent("new/dir")), ["y.bin"])
+    }
+
+    func testStdoutCarriesTheBodyAndNothingElse() throws {
+        let result = try Afget.run(["-o", "-", "--progress", "line", server.url("/file/s.bin?size=200000")], in: directory)
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(result.stdout), TestPayload.sha256(count: 200_000))
+        XCTAssertEqual(listing(directory), [], "streaming to stdout writes no file")
+        XCTAssertTrue(result.stderr.contains("done"), result.stderr)
+    }
+
+    func testNotFoundLeavesNoFileAndExits8() throws {
+        let url = server.url("/status/404")
+        let result = try Afget.run(["--progress", "line", "-o", "page.html", url], in: directory)
+
+        XCTAssertEqual(result.status, 8)
+        XCTAssertEqual(listing(directory), [], "no file, no empty file, no part file")
+        XCTAssertEqual(result.stderrLines, ["afget: \(url): HTTP 404 Not Found"])
+    }
+
+    func testServerErrorExits8() throws {
+        let result = try Afget.run(["-q", server.url("/status/500")], in: directory)
+        XCTAssertEqual(result.status, 8)
+        XCTAssertEqual(listing(directory), [])
+    }
+
+    func testConnectionRefusedExits4() throws {
+        let closedPort = try unusedPort()
+        let result = try Afget.run(["-q", "http://127.0.0.1:\(closedPort)/file"], in: directory)
+        XCTAssertEqual(result.status, 4)
+        XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+        XCTAssertEqual(listing(directory), [])
+    }
+
+    func testDroppedConnectionExits4AndNeverCreatesDestination() throws {
+        let result = try Afget.run(["-q", server.url("/drop/cut.bin?size=500000&after=100000")], in: directory)
+
+        XCTAssertEqual(result.status, 4, result.stderr)
+        XCTAssertFalse(listing(directory).contains("cut.bin"), "DEST exists only when complete")
+        let part = directory.appendingPathComponent("cut.bin.afpart").path
+        let kept = try FileManager.default.attributesOfItem(atPath: part)[.size] as? Int
+        XCTAssertEqual(kept, 100_000, "received data is kept for a later run")
+    }
+
+    func testStallTimeoutEndsATransferThatStopsSending() throws {
+        let result = try Afget.run(
+            ["-q", "--stall-timeout", "1", server.url("/stall/slow.bin?size=100000&after=1000")], in: directory)
+        XCTAssertEqual(result.status, 4)
+        XCTAssertTrue(result.stderr.contains("stalled: no data received for 1 s"), result.stderr)
+        XCTAssertFalse(listing(directory).contains("slow.bin"))
+    }
+
+    func testHeadersThatNeverArriveCountAsAStall() throws {
+        let result = try Afget.run(["-q", "--stall-timeout", "1", server.url("/silent")], in: directory)
+        XCTAssertEqual(result.status, 4)
+        XCTAssertTrue(result.stderr.contains("no complete response headers within 1 s"), result.stderr)
+    }
+
+    func testMalformedURLIsAUsageErrorOnOneLine() throws {
+        let result = try Afget.run(["-q", "http://[::1"], in: directory)
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("afget: http://[::1: malformed URL"), result.stderr)
+    }
+
+    func testUnsupportedSchemeIsAUsageError() throws {
+        let result = try Afget.run(["-q", "ftp://127.0.0.1/file"], in: directory)
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("unsupported scheme \"ftp\""), result.stderr)
+    }
+
+    func testBadOptionsAreUsageErrors() throws {
+        for arguments in [["--no-such-option", "http://x/"], ["--on-exists", "sometimes", "http://x/"],
+                          ["-o", "a", "http://x/1", "http://x/2"], ["-H", "NoColon", "http://x/"], []] {
+            let result = try Afget.run(arguments, in: directory)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderrLines.count, 1, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("afget: "), result.stderr)
+        }
+    }
+
+    func testHelpAndVersionGoToStdout() throws {
+        let help = try Afget.run(["download", "--help"], in: directory)
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdoutText.contains("--on-exists"), help.stdoutText)
+        XCTAssertEqual(help.stderr, "")
+
+        let version = try Afget.run(["--version"], in: directory)
+        XCTAssertEqual(version.status, 0)
+        XCTAssertTrue(version.stdoutText.hasPrefix("0."), version.stdoutText)
+    }
+
+    func testUnwritableDirectoryIsALocalFileError() throws {
+        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("blocker").path, contents: Data("x".utf8))
+        let result = try Afget.run(["-q", "-d", "blocker/sub", server.url("/file/f.bin?size=10")], in: directory)
+        XCTAssertEqual(result.status, 3)
+        XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("blocker"), result.stderr)
+    }
+
+    func testSeveralURLsReportTheLowestFailureCode() throws {
+        let result = try Afget.run(
+            ["--progress", "line", server.url("/file/one.bin?size=10"), server.url("/status/404"), "http://[bad"],
+            in: directory)
+        XCTAssertEqual(result.status, 2, "usage (2) is lower than HTTP (8)")
+        XCTAssertEqual(listing(directory), ["one.bin"])
+        XCTAssertTrue(result.stderr.contains("1 downloaded, 0 skipped, 2 failed"), result.stderr)
+    }
+}
+
+/// A port on 127.0.0.1 with nothing listening.
+func unusedPort() throws -> Int {
+    let probe = try TestHTTPServer()
+    return probe.port  // the server is shut down when `probe` goes away
+}

@@ -1,0 +1,76 @@
+import Foundation
+import TestServer
+import XCTest
+
+/// `--on-exists`: what happens to a destination that is already there.
+final class OnExistsTests: XCTestCase {
+    var server: TestHTTPServer!
+    var directory: URL!
+    var existing: URL!
+
+    override func setUpWithError() throws {
+        server = try TestHTTPServer()
+        directory = try makeScratchDirectory()
+        existing = directory.appendingPathComponent("f.bin")
+        try Data("old".utf8).write(to: existing)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private var url: String { server.url("/file/f.bin?size=5000") }
+
+    func testSkipIsTheDefaultWithANotice() throws {
+        let result = try Afget.run(["--progress", "line", url], in: directory)
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(try String(contentsOf: existing, encoding: .utf8), "old")
+        XCTAssertEqual(result.stderrLines, ["afget: skipping f.bin: already exists (see --on-exists)"])
+        XCTAssertEqual(server.log.all.count, 0, "nothing is requested")
+    }
+
+    func testErrorExits11AndKeepsTheFile() throws {
+        let result = try Afget.run(["-q", "--on-exists", "error", url], in: directory)
+        XCTAssertEqual(result.status, 11)
+        XCTAssertEqual(try String(contentsOf: existing, encoding: .utf8), "old")
+        XCTAssertEqual(listing(directory), ["f.bin"])
+    }
+
+    func testOverwriteReplacesTheFile() throws {
+        let result = try Afget.run(["-q", "--on-exists", "overwrite", url], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: existing.path), TestPayload.sha256(count: 5000))
+        XCTAssertEqual(listing(directory), ["f.bin"])
+    }
+
+    func testRenamePicksTheFirstFreeNumberedName() throws {
+        try Data("older".utf8).write(to: directory.appendingPathComponent("f.1.bin"))
+        let result = try Afget.run(["-q", "--on-exists", "rename", url], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(listing(directory), ["f.1.bin", "f.2.bin", "f.bin"])
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("f.2.bin").path), TestPayload.sha256(count: 5000))
+        XCTAssertEqual(try String(contentsOf: existing, encoding: .utf8), "old")
+    }
+
+    func testPartFileLeftByAnEarlierRunIsStartedOver() throws {
+        try FileManager.default.removeItem(at: existing)
+        try Data(repeating: 0xEE, count: 9000).write(to: directory.appendingPathComponent("f.bin.afpart"))
+        let result = try Afget.run(["-q", url], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(listing(directory), ["f.bin"])
+        XCTAssertEqual(sha256Hex(ofFile: existing.path), TestPayload.sha256(count: 5000))
+    }
+
+    func testSymlinkAtThePartPathIsNotFollowed() throws {
+        try FileManager.default.removeItem(at: existing)
+        let victim = directory.appendingPathComponent("victim.txt")
+        try Data("precious".utf8).write(to: victim)
+        try FileManager.default.createSymbolicLink(
+            at: directory.appendingPathComponent("f.bin.afpart"), withDestinationURL: victim)
+
+        let result = try Afget.run(["-q", url], in: directory)
+        XCTAssertEqual(result.status, 3)
+        XCTAssertTrue(result.stderr.contains("symbolic link"), result.stderr)
+        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "precious")
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import TestServer
+import XCTest
+
+/// What progress looks like on a terminal, in a log, and for scripts.
+final class ProgressOutputTests: XCTestCase {
+    var server: TestHTTPServer!
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        server = try TestHTTPServer()
+        directory = try makeScratchDirectory()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A download that takes about a second, so a terminal bar is redrawn several times.
+    private var slowURL: String { server.url("/drip/slow.bin?size=200000&chunk=20000&ms=100") }
+
+    func testTerminalGetsALiveBarThatIsCleanedUp() throws {
+        // script(1) runs afget on a pseudo-terminal and copies what it draws.
+        let command = "\(Afget.binary.path) '\(slowURL)'"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qefc", command, "/dev/null"]
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        environment["TERM"] = "xterm"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let drawn = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+
+        XCTAssertEqual(process.terminationStatus, 0, drawn)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("slow.bin").path), TestPayload.sha256(count: 200_000))
+        let frames = drawn.components(separatedBy: "\r").filter { $0.contains("% [") }
+        XCTAssertGreaterThanOrEqual(frames.count, 2, "the bar is redrawn in place: \(drawn.debugDescription)")
+        XCTAssertTrue(frames.contains { $0.hasPrefix("slow.bin") && $0.contains("KiB/s") }, drawn.debugDescription)
+        XCTAssertTrue(drawn.contains("\r\u{1B}[K"), "the bar line is cleared before the final line")
+        XCTAssertTrue(drawn.contains("slow.bin: done, 195.3 KiB"), drawn.debugDescription)
+        XCTAssertFalse(drawn.contains("\u{1B}[32m"), "NO_COLOR is honoured")
+    }
+
+    func testNonTerminalProgressIsWholeLines() throws {
+        let result = try Afget.run([slowURL], in: directory)  // auto: stderr is a file here
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertFalse(result.stderr.contains("\r"), result.stderr.debugDescription)
+        XCTAssertFalse(result.stderr.contains("\u{1B}"), result.stderr.debugDescription)
+        XCTAssertTrue(result.stderrLines.first?.hasPrefix("slow.bin: started (195.3 KiB) from http://") ?? false, result.stderr)
+        XCTAssertTrue(result.stderrLines.last?.hasPrefix("slow.bin: done, 195.3 KiB in ") ?? false, result.stderr)
+    }
+
+    func testJSONProgressIsOneObjectPerLineOnStdout() throws {
+        let result = try Afget.run(["--progress", "json", slowURL, server.url("/status/404")], in: directory)
+        XCTAssertEqual(result.status, 8)
+
+        let objects = try result.stdoutText.split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let events = objects.compactMap { $0["event"] as? String }
+        XCTAssertEqual(events.first, "queued")
+        XCTAssertTrue(events.contains("started"))
+        XCTAssertTrue(events.contains("progress"))
+        XCTAssertEqual(events.filter { $0 == "done" }.count, 1)
+        XCTAssertEqual(events.last, "summary")
+
+        let done = try XCTUnwrap(objects.first { $0["event"] as? String == "done" })
+        XCTAssertEqual(done["id"] as? Int, 0)
+        XCTAssertEqual(done["bytes"] as? Int, 200_000)
+        XCTAssertEqual(done["path"] as? String, "slow.bin")
+        let failed = try XCTUnwrap(objects.first { $0["event"] as? String == "failed" })
+        XCTAssertEqual(failed["id"] as? Int, 1)
+        XCTAssertEqual(failed["exit"] as? Int, 8)
+        XCTAssertEqual(failed["class"] as? String, "http")
+        let summary = try XCTUnwrap(objects.last)
+        XCTAssertEqual(summary["downloaded"] as? Int, 1)
+        XCTAssertEqual(summary["failed"] as? Int, 1)
+        XCTAssertEqual(summary["exit"] as? Int, 8)
+        XCTAssertEqual(result.stderrLines.count, 1, "the failure is told to people on stderr too")
+    }
+
+    func testJSONProgressMovesToStderrWhenStdoutCarriesData() throws {
+        let result = try Afget.run(["--progress", "json", "-o", "-", server.url("/file/x?size=1000")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(result.stdout), TestPayload.sha256(count: 1000))
+        XCTAssertTrue(result.stderr.contains("\"event\":\"done\""), result.stderr)
+    }
+
+    func testVerboseShowsHeadersWithSecretsMasked() throws {
+        let result = try Afget.run(
+            ["-v", "--progress", "none", "-H", "Authorization: Bearer top-secret", server.url("/file/v.bin?size=10")],
+            in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("> GET /file/v.bin?size=10 HTTP/1.1"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("> Authorization: Bearer ***"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("< HTTP/1.1 200 OK"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("top-secret"), result.stderr)
+        XCTAssertTrue(result.stdout.isEmpty)
+    }
+}

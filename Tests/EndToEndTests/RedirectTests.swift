@@ -1,0 +1,82 @@
+import Foundation
+import TestServer
+import XCTest
+
+/// Redirects are followed under afget's own rules, checked on what reached each server.
+final class RedirectTests: XCTestCase {
+    var origin: TestHTTPServer!
+    var other: TestHTTPServer!
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        origin = try TestHTTPServer()
+        other = try TestHTTPServer()
+        directory = try makeScratchDirectory()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func redirect(to target: String, code: Int = 302) -> String {
+        origin.url("/redirect/start.txt?code=\(code)&to=" + target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+    }
+
+    func testFileIsNamedAfterTheURLAsGivenNotTheTarget() throws {
+        let result = try Afget.run(["-q", redirect(to: origin.url("/file/target.bin?size=1000"))], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(listing(directory), ["start.txt"])
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("start.txt").path), TestPayload.sha256(count: 1000))
+    }
+
+    func testUserHeadersAreNotSentToAnotherOrigin() throws {
+        let result = try Afget.run(
+            ["-q", "-H", "Authorization: Bearer secret-token", "-H", "Cookie: session=s3cr3t", "-H", "X-Custom: mine",
+             "-o", "echo.txt", redirect(to: other.url("/echo-headers"))],
+            in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+
+        let first = try XCTUnwrap(origin.log.all.first)
+        XCTAssertEqual(first.header("Authorization"), "Bearer secret-token", "the origin asked for gets them")
+        XCTAssertEqual(first.header("X-Custom"), "mine")
+        let second = try XCTUnwrap(other.log.all.first)
+        XCTAssertNil(second.header("Authorization"))
+        XCTAssertNil(second.header("Cookie"))
+        XCTAssertNil(second.header("X-Custom"))
+        let echoed = try String(contentsOf: directory.appendingPathComponent("echo.txt"), encoding: .utf8)
+        XCTAssertFalse(echoed.contains("secret"), echoed)
+    }
+
+    func testUserHeadersStayOnSameOriginRedirect() throws {
+        let result = try Afget.run(
+            ["-q", "-H", "Authorization: Bearer secret-token", "-o", "echo.txt", redirect(to: origin.url("/echo-headers"))],
+            in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let echoed = try String(contentsOf: directory.appendingPathComponent("echo.txt"), encoding: .utf8)
+        XCTAssertTrue(echoed.contains("Authorization: Bearer secret-token"), echoed)
+    }
+
+    func testTooManyRedirectsExits7() throws {
+        let loop = origin.url("/redirect/loop")
+        let result = try Afget.run(["-q", "--max-redirects", "3", loop], in: directory)
+        XCTAssertEqual(result.status, 7)
+        XCTAssertTrue(result.stderr.contains("too many redirects (more than 3)"), result.stderr)
+        XCTAssertEqual(origin.log.all.count, 4, "the first request and three redirects")
+        XCTAssertEqual(listing(directory), [])
+    }
+
+    func testNoFollowStopsAtTheRedirect() throws {
+        let result = try Afget.run(["-q", "--no-follow", redirect(to: origin.url("/file/x?size=10"))], in: directory)
+        XCTAssertEqual(result.status, 7)
+        XCTAssertTrue(result.stderr.contains("not followed"), result.stderr)
+        XCTAssertEqual(origin.log.all.count, 1)
+        XCTAssertEqual(listing(directory), [])
+    }
+
+    func testRedirectToAnotherSchemeIsRefused() throws {
+        let result = try Afget.run(["-q", redirect(to: "file:///etc/passwd")], in: directory)
+        XCTAssertEqual(result.status, 7)
+        XCTAssertTrue(result.stderr.contains("refusing redirect to file"), result.stderr)
+        XCTAssertEqual(listing(directory), [])
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// The behaviours the test server offers, chosen by path and query:
+///
+/// - `/file/NAME?size=N`: N payload bytes with ETag and Last-Modified (`lastModified`).
+/// - `/status/CODE`: that status with a small error document.
+/// - `/redirect?to=URL&code=302`: a redirect (URL percent-encoded; without `to`, to itself).
+/// - `/echo-headers`: the request's headers as the body, one "Name: value" per line.
+/// - `/drop?size=N&after=M`: announces N bytes, sends M, then closes the connection.
+/// - `/drip?size=N&chunk=K&ms=T`: N bytes in chunks of K, one every T milliseconds.
+/// - `/stall?size=N&after=M`: announces N bytes, sends M, then sends nothing more.
+/// - `/silent`: reads the request and never answers.
+/// - `/headers?count=N&bytes=B`: N extra headers of B bytes each.
+/// - `/upload` (PUT/POST): answers with the byte count and SHA-256 of the body received.
+public enum Route {
+    /// The Last-Modified every payload carries: 2015-10-21 07:28:00 UTC.
+    public static let lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
+    public static let lastModifiedEpoch: Int = 1_445_412_480
+
+    public static func etag(size: Int) -> String { "\"payload-\(size)\"" }
+}
+
+/// A parsed request target: path segments and query items.
+struct RequestTarget {
+    let path: String
+    let query: [String: String]
+
+    init(_ uri: String) {
+        let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        path = String(parts[0])
+        var query: [String: String] = [:]
+        if parts.count > 1 {
+            for pair in parts[1].split(separator: "&") {
+                let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let value = keyValue.count > 1 ? String(keyValue[1]) : ""
+                query[String(keyValue[0])] = value.removingPercentEncoding ?? value
+            }
+        }
+        self.query = query
+    }
+
+    func int(_ key: String, default value: Int) -> Int {
+        query[key].flatMap { Int($0) } ?? value
+    }
+}
+
+

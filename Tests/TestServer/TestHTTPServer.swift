@@ -1,0 +1,38 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A real HTTP/1.1 server on 127.0.0.1 with a random port, run in the test process.
+/// Each route exercises one behaviour (see `Route`); every request is logged.
+public final class TestHTTPServer: Sendable {
+    public let port: Int
+    public let log = RequestLog()
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: Channel
+
+    public init() throws {
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let log = self.log
+        channel = try ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(RouteHandler(log: log))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .wait()
+        port = channel.localAddress?.port ?? 0
+    }
+
+    deinit {
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    public func url(_ path: String) -> String { baseURL + path }
+}
