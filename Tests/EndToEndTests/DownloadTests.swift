@@ -175,3 +175,19 @@ func unusedPort() throws -> Int {
     let probe = try TestHTTPServer()
     return probe.port  // the server is shut down when `probe` goes away
 }
+
+/// Devices and FIFOs named with -o are written in place, never replaced by a file.
+final class SpecialOutputTests: XCTestCase {
+    func testOutputToDevNullWritesThroughIt() throws {
+        let server = try TestHTTPServer()
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let result = try Afget.run(["-q", "-o", "/dev/null", server.url("/file/x?size=100000")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        var status = stat()
+        XCTAssertEqual(stat("/dev/null", &status), 0)
+        XCTAssertEqual(status.st_mode & S_IFMT, S_IFCHR, "/dev/null is still a device")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/dev/null.afpart"))
+    }
+}

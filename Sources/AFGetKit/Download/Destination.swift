@@ -5,6 +5,9 @@ import Glibc
 public enum Destination: Sendable, Equatable {
     case standardOutput
     case file(path: String)
+    /// An existing character device or FIFO given with `-o` (`-o /dev/null`): written in place,
+    /// as there is no file to complete and rename over it.
+    case stream(path: String)
     /// The file is already there and the policy says leave it.
     case skip(path: String, reason: String)
 
@@ -21,11 +24,19 @@ public enum Destination: Sendable, Equatable {
         case .directory(let directory):
             path = joinPath(directory, FileNaming.name(forURLPath: url.path))
         }
-        guard let kind = fileKind(at: path) else {
+        guard let kind = fileKind(at: path, followingSymlinks: true) else {
             return .file(path: path)
         }
-        if kind == S_IFDIR {
+        switch kind {
+        case S_IFDIR:
             throw TransferFailure(.localFile, "\(path) is a directory")
+        case S_IFCHR, S_IFIFO:
+            if case .path = target { return .stream(path: path) }
+            throw TransferFailure(.localFile, "\(path) exists and is not a regular file")
+        case S_IFREG, S_IFLNK:
+            break
+        default:
+            throw TransferFailure(.localFile, "\(path) exists and is not a regular file")
         }
         switch policy {
         case .skip:
@@ -53,9 +64,13 @@ public enum Destination: Sendable, Equatable {
     }
 }
 
-/// The file type bits of whatever is at `path` (not following a final symlink), or nil.
-func fileKind(at path: String) -> mode_t? {
+/// The file type bits of whatever is at `path`, or nil. A final symlink is itself the answer
+/// unless `followingSymlinks` (a dangling one then counts as nothing there).
+func fileKind(at path: String, followingSymlinks: Bool = false) -> mode_t? {
     var status = stat()
+    if followingSymlinks && stat(path, &status) == 0 {
+        return status.st_mode & S_IFMT
+    }
     guard lstat(path, &status) == 0 else { return nil }
     return status.st_mode & S_IFMT
 }

@@ -62,6 +62,7 @@ public final class DownloadRunner {
         manager.resume(id)
         let startedAt = monotonicSeconds()
         var speed = SpeedEstimator()
+        defer { download.closeStream() }
 
         while let event = await events.next() {
             guard event.taskID == id else { continue }

@@ -1,15 +1,33 @@
 import CurlCore
+import Glibc
 
-/// An item checked and ready to transfer: its request, and the open part file (or stdout).
+/// An item checked and ready to transfer: its request, and where the body is written.
 struct PreparedDownload {
     let info: ItemInfo
     let request: HTTPRequest
-    /// nil when the body streams to standard output.
-    let part: PartFile?
+    let output: Output
+
+    /// A part file completed into the destination, or a stream written as the bytes come
+    /// (stdout, or a device or FIFO given with `-o`), which cannot be resumed.
+    enum Output {
+        case part(PartFile)
+        case stream(FileDescriptorSink, closesWhenDone: Bool)
+    }
 
     var sink: FileDescriptorSink {
-        guard let part else { return .standardOutput }
-        return FileDescriptorSink(descriptor: part.descriptor, name: part.path)
+        switch output {
+        case .part(let part): FileDescriptorSink(descriptor: part.descriptor, name: part.path)
+        case .stream(let sink, _): sink
+        }
+    }
+
+    var part: PartFile? {
+        if case .part(let part) = output { part } else { nil }
+    }
+
+    /// Closes a stream afget opened; part files are committed or abandoned by their owner.
+    func closeStream() {
+        if case .stream(let sink, true) = output { close(sink.descriptor) }
     }
 
     /// What becomes of an item before any byte is transferred.
@@ -28,17 +46,23 @@ struct PreparedDownload {
         } catch {
             return .fail(info, error)
         }
-        do {
+        do throws(TransferFailure) {
             switch try Destination.resolve(item.output, for: request.url, onExists: settings.onExists) {
             case .standardOutput:
                 info = ItemInfo(id: item.index, url: item.url, path: "-")
-                return .ready(PreparedDownload(info: info, request: request, part: nil))
+                return .ready(PreparedDownload(info: info, request: request, output: .stream(.standardOutput, closesWhenDone: false)))
+            case .stream(let path):
+                info = ItemInfo(id: item.index, url: item.url, path: path)
+                let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+                guard descriptor >= 0 else { throw fileFailure("open", path, errno: errno) }
+                let sink = FileDescriptorSink(descriptor: descriptor, name: path)
+                return .ready(PreparedDownload(info: info, request: request, output: .stream(sink, closesWhenDone: true)))
             case .skip(let path, let reason):
                 return .skip(ItemInfo(id: item.index, url: item.url, path: path), reason: reason)
             case .file(let path):
                 info = ItemInfo(id: item.index, url: item.url, path: path)
                 let part = try PartFile.open(for: path)
-                return .ready(PreparedDownload(info: info, request: request, part: part))
+                return .ready(PreparedDownload(info: info, request: request, output: .part(part)))
             }
         } catch {
             return .fail(info, ItemFailure(item: info.path.isEmpty ? item.url : info.path, error))

@@ -93,7 +93,10 @@ public struct BarLayout {
         let tail = [figures, Formatting.speed(speed), eta].filter { !$0.isEmpty }.joined(separator: "  ")
         let head = percent.isEmpty ? "" : " " + String(repeating: " ", count: 4 - percent.count) + percent
 
-        let nameWidth = min(name.count, max(8, width / 3))
+        // The name gives way first, down to a few characters, so the figures stay readable.
+        var nameWidth = min(name.count, max(8, width / 3))
+        let figuresWidth = head.count + 2 + tail.count
+        if nameWidth + figuresWidth > width { nameWidth = min(name.count, max(4, width - figuresWidth)) }
         let shortName = name.count > nameWidth ? String(name.prefix(nameWidth - 1)) + "…" : name
         let fixed = shortName.count + head.count + 2 + tail.count
         let barWidth = width - fixed - 3

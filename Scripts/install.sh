@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds afget in release mode and installs the binary and the manual page:
+#   Scripts/install.sh                 # into /usr/local
+#   PREFIX=$HOME/.local Scripts/install.sh
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+prefix="${PREFIX:-/usr/local}"
+source "$root/Scripts/packages.sh"
+ensure_packages "${BUILD_PACKAGES[@]}"
+swift build -c release --package-path "$root" --product afget
+install -d "$prefix/bin" "$prefix/share/man/man1"
+install -m 0755 "$root/.build/release/afget" "$prefix/bin/afget"
+install -m 0644 "$root/man/afget.1" "$prefix/share/man/man1/afget.1"
+echo "installed $prefix/bin/afget and $prefix/share/man/man1/afget.1"

@@ -1,0 +1,53 @@
+@testable import AFGetCLI
+import AFGetKit
+import ArgumentParser
+import XCTest
+
+/// Arguments → the plan of a download, without running anything.
+final class ParsingTests: XCTestCase {
+    private func download(_ arguments: [String]) throws -> DownloadCommand {
+        let command = try AFGetCommand.parseAsRoot(arguments)
+        return try XCTUnwrap(command as? DownloadCommand, "download is the default subcommand")
+    }
+
+    func testDefaults() throws {
+        let command = try download(["http://h/f"])
+        XCTAssertEqual(command.urls, ["http://h/f"])
+        XCTAssertEqual(command.output.target, .directory("."))
+        XCTAssertEqual(command.output.onExists, .skip)
+        XCTAssertEqual(command.progress.style, .auto)
+        let options = command.connection.transferOptions
+        XCTAssertEqual(options.redirects, RedirectPolicy(follow: true, maxRedirects: 10))
+        XCTAssertEqual(options.connectTimeout, 30)
+        XCTAssertEqual(options.stallTimeout, 30)
+        XCTAssertFalse(options.verbose)
+    }
+
+    func testEveryDownloadOption() throws {
+        let command = try download([
+            "download", "-o", "-", "--on-exists", "rename", "-H", "A: 1", "--header", "B: 2",
+            "--max-redirects", "3", "--no-follow", "--connect-timeout", "2.5", "--stall-timeout", "9",
+            "-v", "--progress", "json", "http://h/f",
+        ])
+        XCTAssertEqual(command.output.target, .standardOutput)
+        XCTAssertEqual(command.output.onExists, .rename)
+        XCTAssertEqual(try command.connection.headers().map(\.line), ["A: 1", "B: 2"])
+        XCTAssertEqual(command.connection.transferOptions,
+                       TransferOptions(redirects: RedirectPolicy(follow: false, maxRedirects: 3),
+                                       connectTimeout: 2.5, stallTimeout: 9, verbose: true))
+        XCTAssertEqual(command.progress.style, .json)
+        XCTAssertEqual(try download(["-q", "--progress", "bar", "http://h/"]).progress.style, .none)
+        XCTAssertEqual(try download(["-d", "out", "http://h/"]).output.target, .directory("out"))
+        XCTAssertEqual(try download(["-o", "x.bin", "http://h/"]).output.target, .path("x.bin"))
+    }
+
+    func testRejectedCombinations() {
+        for arguments in [
+            [], ["-o", "a", "http://h/1", "http://h/2"], ["-o", "a", "-d", "b", "http://h/"],
+            ["--on-exists", "maybe", "http://h/"], ["--progress", "fancy", "http://h/"],
+            ["--max-redirects", "-1", "http://h/"], ["--stall-timeout", "0", "http://h/"],
+        ] {
+            XCTAssertThrowsError(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")
+        }
+    }
+}

@@ -1,0 +1,41 @@
+@testable import AFGetKit
+import XCTest
+
+final class FileNamingTests: XCTestCase {
+    func testLastSegmentPercentDecoded() {
+        XCTAssertEqual(FileNaming.name(forURLPath: "/dir/file.iso"), "file.iso")
+        XCTAssertEqual(FileNaming.name(forURLPath: "/a/my%20file%C3%A9.txt"), "my fileé.txt")
+        XCTAssertEqual(FileNaming.name(forURLPath: "/a/"), "index.html")
+        XCTAssertEqual(FileNaming.name(forURLPath: "/"), "index.html")
+        XCTAssertEqual(FileNaming.name(forURLPath: ""), "index.html")
+    }
+
+    func testUndecodableEscapesAreKeptAsGiven() {
+        XCTAssertEqual(FileNaming.name(forURLPath: "/x/%FF%FE.bin"), "%FF%FE.bin")
+        XCTAssertEqual(FileNaming.name(forURLPath: "/x/100%.txt"), "100%.txt")
+    }
+
+    func testNamesNeverLeaveTheDirectoryOrHide() {
+        XCTAssertEqual(FileNaming.name(forURLPath: "/x/..%2F..%2Fetc%2Fpasswd"), "_.._etc_passwd")
+        XCTAssertEqual(FileNaming.safeComponent(".."), "index.html")
+        XCTAssertEqual(FileNaming.safeComponent("."), "index.html")
+        XCTAssertEqual(FileNaming.safeComponent(".bashrc"), "bashrc")
+        XCTAssertEqual(FileNaming.safeComponent("a\\b"), "a_b")
+        XCTAssertEqual(FileNaming.safeComponent("evil\u{202E}gpj.exe"), "evilgpj.exe")
+        XCTAssertEqual(FileNaming.safeComponent("line\nbreak\u{7}"), "linebreak")
+    }
+
+    func testLongNamesAreShortenedDeterministically() {
+        let long = String(repeating: "n", count: 400) + ".bin"
+        let short = FileNaming.safeComponent(long)
+        XCTAssertLessThanOrEqual((short + ".afresume").utf8.count, 255)
+        XCTAssertEqual(short, FileNaming.safeComponent(long), "the same name maps to the same short one")
+        XCTAssertNotEqual(short, FileNaming.safeComponent(String(repeating: "n", count: 401) + ".bin"))
+    }
+
+    func testNumberedNames() {
+        XCTAssertEqual(FileNaming.numbered("a.tar.gz", 1), "a.tar.1.gz")
+        XCTAssertEqual(FileNaming.numbered("README", 2), "README.2")
+        XCTAssertEqual(FileNaming.numbered(".hidden", 3), ".hidden.3")
+    }
+}

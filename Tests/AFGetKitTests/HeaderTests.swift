@@ -1,0 +1,36 @@
+import AFGetKit
+import XCTest
+
+final class HeaderTests: XCTestCase {
+    func testParsesUserHeaders() throws {
+        XCTAssertEqual(try HTTPHeader.parse("X-Token:  abc "), HTTPHeader(name: "X-Token", value: "abc"))
+        XCTAssertEqual(try HTTPHeader.parse("X-Empty:").line, "X-Empty;")
+        XCTAssertEqual(try HTTPHeader.parse("Accept: a/b").line, "Accept: a/b")
+    }
+
+    func testRejectsMalformedHeaders() {
+        for bad in ["NoColon", ": novalue", "Bad Name: x", "X-A: a\r\nInjected: 1"] {
+            XCTAssertThrowsError(try HTTPHeader.parse(bad), bad) { error in
+                XCTAssertEqual((error as? TransferFailure)?.kind, .usage)
+            }
+        }
+    }
+
+    func testVerboseMasksSecrets() {
+        XCTAssertEqual(HeaderMasking.mask("Authorization: Basic dXNlcjpwYXNz"), "Authorization: Basic ***")
+        XCTAssertEqual(HeaderMasking.mask("proxy-authorization: Bearer abc"), "proxy-authorization: Bearer ***")
+        XCTAssertEqual(HeaderMasking.mask("Cookie: a=b; c=d"), "Cookie: ***")
+        XCTAssertEqual(HeaderMasking.mask("Set-Cookie: id=1"), "Set-Cookie: ***")
+        XCTAssertEqual(HeaderMasking.mask("Authorization: tokenonly"), "Authorization: ***")
+        XCTAssertEqual(HeaderMasking.mask("Accept: */*"), "Accept: */*")
+        XCTAssertEqual(HeaderMasking.mask("GET / HTTP/1.1"), "GET / HTTP/1.1")
+    }
+
+    func testResponseHeadLookups() {
+        let head = ResponseHead(status: 200, reason: "OK", headers: [("content-length", "12"), ("ETag", "\"x\"")])
+        XCTAssertEqual(head.contentLength, 12)
+        XCTAssertEqual(head.value(of: "etag"), "\"x\"")
+        XCTAssertTrue(head.isSuccess)
+        XCTAssertNil(ResponseHead(status: 200, headers: [("Content-Length", "-1")]).contentLength)
+    }
+}

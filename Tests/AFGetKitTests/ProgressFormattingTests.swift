@@ -1,0 +1,68 @@
+import AFGetKit
+import XCTest
+
+final class ProgressFormattingTests: XCTestCase {
+    func testSizesSpeedsAndDurations() {
+        XCTAssertEqual(Formatting.bytes(0), "0 B")
+        XCTAssertEqual(Formatting.bytes(1023), "1023 B")
+        XCTAssertEqual(Formatting.bytes(1536), "1.5 KiB")
+        XCTAssertEqual(Formatting.bytes(5 * 1024 * 1024 * 1024), "5.0 GiB")
+        XCTAssertEqual(Formatting.speed(2 * 1024 * 1024), "2.0 MiB/s")
+        XCTAssertEqual(Formatting.duration(42), "0:42")
+        XCTAssertEqual(Formatting.duration(725), "12:05")
+        XCTAssertEqual(Formatting.duration(3723), "1:02:03")
+        XCTAssertEqual(Formatting.duration(.infinity), "--:--")
+        XCTAssertEqual(Formatting.percent(50, of: 200), 25)
+    }
+
+    func testBarFitsTheWidthAndShowsEverything() {
+        for width in [60, 80, 200] {
+            let line = BarLayout(width: width, useColor: false)
+                .line(name: "ubuntu-24.04-desktop-amd64.iso", bytes: 512 << 20, total: 1 << 30, speed: 8 * 1024 * 1024)
+            XCTAssertLessThanOrEqual(line.count, width, line)
+            XCTAssertTrue(line.contains("50%"), line)
+            XCTAssertTrue(line.contains("512.0 MiB/1.0 GiB"), line)
+            XCTAssertTrue(line.contains("8.0 MiB/s"), line)
+            XCTAssertTrue(line.contains("ETA 1:04"), line)
+        }
+        let narrow = BarLayout(width: 30, useColor: false).line(name: "long-name.iso", bytes: 5, total: 10, speed: 1)
+        XCTAssertLessThanOrEqual(narrow.count, 30, narrow)
+        let wide = BarLayout(width: 100, useColor: false).line(name: "f", bytes: 1, total: 4, speed: 1)
+        XCTAssertTrue(wide.contains("[======"), wide)
+    }
+
+    func testBarWithoutTotalOrColor() {
+        let unknown = BarLayout(width: 80, useColor: true).line(name: "stream", bytes: 2048, total: nil, speed: 1024)
+        XCTAssertEqual(unknown, "stream  2.0 KiB  1.0 KiB/s")
+        let colored = BarLayout(width: 80, useColor: true).line(name: "f", bytes: 1, total: 2, speed: 1)
+        XCTAssertTrue(colored.contains("\u{1B}[32m"))
+    }
+
+    func testSpeedFollowsTheWindow() {
+        var speed = SpeedEstimator(window: 2)
+        XCTAssertEqual(speed.bytesPerSecond, 0)
+        speed.add(bytes: 0, at: 10)
+        speed.add(bytes: 1000, at: 11)
+        XCTAssertEqual(speed.bytesPerSecond, 1000)
+        speed.add(bytes: 1000, at: 14)
+        speed.add(bytes: 1000, at: 15)
+        XCTAssertEqual(speed.bytesPerSecond, 0, "old samples leave the window")
+        XCTAssertNil(speed.secondsRemaining(bytes: 1000, total: 2000))
+    }
+
+    func testJSONLinesEscapeAndKeepKeyOrder() {
+        var line = JSONLine()
+        line.add("event", "failed")
+        line.add("id", 3)
+        line.add("message", "bad \"name\"\n\u{1}")
+        line.add("total", optional: nil)
+        line.add("seconds", 1.5)
+        XCTAssertEqual(line.text, #"{"event":"failed","id":3,"message":"bad \"name\"\n\u0001","total":null,"seconds":1.5}"#)
+    }
+
+    func testExitStatusOfABatchIsTheLowestFailure() {
+        XCTAssertEqual(ExitStatus.combined([]), 0)
+        XCTAssertEqual(ExitStatus.combined([0, 8, 4, 0]), 4)
+        XCTAssertEqual(FailureClass.allCases.map(\.exitCode), Array(1...12))
+    }
+}

@@ -1,0 +1,179 @@
+import AFGetKit
+import CurlCore
+import Foundation
+import TestServer
+import XCTest
+
+/// The three task kinds, their events and state changes, over real sockets to the test server.
+final class TaskManagerTests: XCTestCase {
+    var server: TestHTTPServer!
+    var manager: TaskManager!
+
+    override func setUpWithError() throws {
+        server = try TestHTTPServer()
+        manager = TaskManager()
+    }
+
+    override func tearDown() {
+        manager.invalidate()
+    }
+
+    private func request(_ path: String, method: String = "GET", body: RequestBody = .none) throws -> HTTPRequest {
+        HTTPRequest(method: method, url: try CurlURL(server.url(path)), body: body)
+    }
+
+    func testDataTaskCollectsTheBody() async throws {
+        let id = manager.dataTask(with: try request("/file/d?size=70000"))
+        manager.resume(id)
+        let events = try await collectEvents(until: id)
+
+        guard case .completed(_, let response) = events.last else { return XCTFail("\(events)") }
+        XCTAssertEqual(response.head.status, 200)
+        XCTAssertEqual(sha256Hex(response.body), TestPayload.sha256(count: 70_000))
+        XCTAssertEqual(response.progress.received, 70_000)
+        XCTAssertEqual(response.lastModified, Int64(Route.lastModifiedEpoch))
+        XCTAssertTrue(events.contains { if case .started(_, let head) = $0 { head.status == 200 } else { false } })
+    }
+
+    func testUploadTaskSendsBytesAndFiles() async throws {
+        let bytes = TestPayload.bytes(0..<123_456)
+        let put = manager.uploadTask(with: try request("/upload", method: "PUT", body: .bytes(bytes)))
+        manager.resume(put)
+        guard case .completed(_, let putResponse) = try await collectEvents(until: put).last else { return XCTFail() }
+        XCTAssertEqual(putResponse.head.status, 201)
+        XCTAssertEqual(String(decoding: putResponse.body, as: UTF8.self), "123456 \(sha256Hex(bytes))\n")
+        XCTAssertEqual(putResponse.progress.sent, 123_456)
+
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID().uuidString)")
+        try Data(bytes.prefix(5000)).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let post = manager.uploadTask(with: try request("/upload", method: "POST", body: .file(path: file.path)))
+        manager.resume(post)
+        guard case .completed(_, let postResponse) = try await collectEvents(until: post).last else { return XCTFail() }
+        XCTAssertEqual(String(decoding: postResponse.body, as: UTF8.self), "5000 \(sha256Hex(bytes.prefix(5000)))\n")
+        XCTAssertEqual(server.log.all.map(\.method), ["PUT", "POST"])
+    }
+
+    func testDownloadTaskWritesOnlyASuccessfulBody() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("download-\(UUID().uuidString)")
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer {
+            close(descriptor)
+            try? FileManager.default.removeItem(at: file)
+        }
+        let sink = FileDescriptorSink(descriptor: descriptor, name: file.path)
+
+        let missing = manager.downloadTask(with: try request("/status/404"), to: sink)
+        manager.resume(missing)
+        guard case .completed(_, let notFound) = try await collectEvents(until: missing).last else { return XCTFail() }
+        XCTAssertEqual(notFound.head.status, 404)
+        XCTAssertEqual(try Data(contentsOf: file).count, 0, "an error page is not written")
+
+        let redirected = "/redirect/x?to=" + server.url("/file/x?size=50000").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let id = manager.downloadTask(with: try request(redirected), to: sink)
+        manager.resume(id)
+        let events = try await collectEvents(until: id)
+        XCTAssertTrue(events.contains { if case .redirected = $0 { true } else { false } }, "\(events)")
+        guard case .completed(_, let response) = events.last else { return XCTFail("\(events)") }
+        XCTAssertEqual(response.finalURL, server.url("/file/x?size=50000"))
+        XCTAssertEqual(sha256Hex(try Data(contentsOf: file)), TestPayload.sha256(count: 50_000), "the redirect body is not written either")
+    }
+
+    func testSuspendAndResumeARunningTask() async throws {
+        let id = manager.dataTask(with: try request("/drip/d?size=60000&chunk=10000&ms=50"))
+        manager.resume(id)
+        var seen: [String] = []
+        var response: TaskResponse?
+        for await event in manager.events where event.taskID == id {
+            switch event {
+            case .started:
+                seen.append("started")
+                manager.suspend(id)
+            case .suspended:
+                seen.append("suspended")
+                manager.resume(id)
+            case .resumed:
+                seen.append("resumed")
+            case .completed(_, let finished):
+                seen.append("completed")
+                response = finished
+            case .failed(_, let failure, _):
+                XCTFail("\(failure)")
+            default:
+                continue
+            }
+            if response != nil { break }
+        }
+        XCTAssertEqual(seen, ["started", "suspended", "resumed", "completed"])
+        XCTAssertEqual(response.map { sha256Hex($0.body) }, TestPayload.sha256(count: 60_000))
+    }
+
+    func testCancelEndsATaskThatWouldNeverFinish() async throws {
+        let id = manager.dataTask(with: try request("/silent"))
+        manager.resume(id)
+        manager.cancel(id)
+        let events = try await collectEvents(until: id)
+        guard case .canceled = events.last else { return XCTFail("\(events)") }
+    }
+
+    func testFailuresAreClassified() async throws {
+        let refused = manager.dataTask(with: HTTPRequest(url: try CurlURL("http://127.0.0.1:\(try unusedPort())/")))
+        manager.resume(refused)
+        guard case .failed(_, let failure, _) = try await collectEvents(until: refused).last else { return XCTFail() }
+        XCTAssertEqual(failure.kind, .network)
+
+        let bomb = manager.dataTask(with: try request("/headers?count=2100&bytes=10"))
+        manager.resume(bomb)
+        guard case .failed(_, let tooMany, _) = try await collectEvents(until: bomb).last else { return XCTFail() }
+        XCTAssertEqual(tooMany.kind, .protocolViolation)
+        XCTAssertTrue(tooMany.message.contains("response headers exceed"), tooMany.message)
+    }
+
+    func testManyTasksShareOneManager() async throws {
+        let ids = try (0..<6).map { index in
+            let id = manager.dataTask(with: try request("/file/m\(index)?size=\(10_000 + index)"))
+            manager.resume(id)
+            return id
+        }
+        var finished: [TaskID: Int] = [:]
+        for await event in manager.events {
+            if case .completed(let id, let response) = event {
+                finished[id] = response.body.count
+            }
+            if finished.count == ids.count { break }
+        }
+        XCTAssertEqual(Set(finished.keys), Set(ids))
+        XCTAssertEqual(finished.values.sorted(), (0..<6).map { 10_000 + $0 })
+    }
+
+    /// Every event of one task up to its last (completed, failed or canceled), or a failure
+    /// after 20 seconds instead of a hang.
+    private func collectEvents(until id: TaskID) async throws -> [TaskEvent] {
+        let stream = manager.events
+        return try await withThrowingTaskGroup(of: [TaskEvent]?.self) { group in
+            group.addTask {
+                var events: [TaskEvent] = []
+                for await event in stream where event.taskID == id {
+                    events.append(event)
+                    switch event {
+                    case .completed, .failed, .canceled: return events
+                    default: continue
+                    }
+                }
+                return events
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(20))
+                return nil
+            }
+            let first = try await group.next()!
+            group.cancelAll()
+            return try XCTUnwrap(first, "task \(id) did not finish within 20 s")
+        }
+    }
+}
+
+/// A port on 127.0.0.1 with nothing listening.
+func unusedPort() throws -> Int {
+    try TestHTTPServer().port
+}

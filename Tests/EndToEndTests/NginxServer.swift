@@ -1,0 +1,118 @@
+import Foundation
+import Glibc
+import XCTest
+
+/// A real nginx (Debian's package) on a free loopback port, serving a directory of the test's,
+/// with WebDAV PUT under /dav/. Scripts/test.sh installs nginx.
+final class NginxServer {
+    let root: URL
+    let port: Int
+    private let process: Process
+    private let prefix: URL
+
+    init() throws {
+        let executable = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let executable else {
+            throw NginxError(message: "nginx is not installed; Scripts/test.sh installs it")
+        }
+        prefix = try makeScratchDirectory()
+        root = prefix.appendingPathComponent("www")
+        for directory in ["www", "www/dav", "tmp", "logs"] {
+            try FileManager.default.createDirectory(at: prefix.appendingPathComponent(directory), withIntermediateDirectories: true)
+        }
+        port = try freePort()
+        let temp = prefix.appendingPathComponent("tmp").path
+        let configuration = """
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(prefix.path)/nginx.pid;
+            error_log \(prefix.path)/logs/error.log;
+            events { worker_connections 256; }
+            http {
+                access_log off;
+                client_body_temp_path \(temp)/body;
+                proxy_temp_path \(temp)/proxy;
+                fastcgi_temp_path \(temp)/fastcgi;
+                uwsgi_temp_path \(temp)/uwsgi;
+                scgi_temp_path \(temp)/scgi;
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(root.path);
+                    location /dav/ {
+                        dav_methods PUT DELETE;
+                        create_full_put_path on;
+                        client_max_body_size 0;
+                    }
+                }
+            }
+            """
+        let configFile = prefix.appendingPathComponent("nginx.conf")
+        try configuration.write(to: configFile, atomically: true, encoding: .utf8)
+
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["-p", prefix.path, "-c", configFile.path, "-e", prefix.appendingPathComponent("logs/error.log").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try waitUntilListening()
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: prefix)
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// Polls the port until nginx accepts connections (or fails after 10 s).
+    private func waitUntilListening() throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            guard process.isRunning else {
+                let log = (try? String(contentsOf: prefix.appendingPathComponent("logs/error.log"), encoding: .utf8)) ?? ""
+                throw NginxError(message: "nginx exited: \(log)")
+            }
+            if canConnect(port: port) { return }
+            usleep(20_000)
+        }
+        throw NginxError(message: "nginx did not listen on port \(port) within 10 s")
+    }
+}
+
+struct NginxError: Error {
+    let message: String
+}
+
+private func canConnect(port: Int) -> Bool {
+    let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socketDescriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
+}
+
+/// A loopback port nothing listens on right now: bound to port 0, read back, released.
+func freePort() throws -> Int {
+    let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socketDescriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(socketDescriptor, $0, length) == 0 && getsockname(socketDescriptor, $0, &length) == 0
+        }
+    }
+    guard bound else { throw NginxError(message: "cannot find a free port") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
