@@ -22,10 +22,12 @@ let package = Package(
         ),
         // Typed, non-variadic wrappers: Swift cannot call curl_easy_setopt and friends.
         .target(name: "CCurl", dependencies: ["CLibcurl"]),
+        // Linux calls Swift's Glibc module lacks.
+        .target(name: "CPlatform"),
         // Swift ownership of libcurl handles.
         .target(name: "CurlCore", dependencies: ["CCurl"]),
         // Requests, the task manager, downloads and progress.
-        .target(name: "AFGetKit", dependencies: ["CurlCore"]),
+        .target(name: "AFGetKit", dependencies: ["CurlCore", "CPlatform"]),
         // The command line: argument parsing and wiring, no transfer logic.
         .target(
             name: "AFGetCLI",

@@ -21,6 +21,7 @@ afget="$root/.build/release/afget"
 mkdir -p "$work/www" "$work/tmp" "$work/out"
 chmod 755 "$work" "$work/www"  # nginx workers run as an unprivileged user
 head -c "$((size_mib << 20))" /dev/urandom > "$work/www/file.bin"
+sync  # the source is on disk before any timing starts
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 cat > "$work/nginx.conf" <<CONF
 worker_processes 1;
@@ -54,7 +55,7 @@ results="$work/results.txt"
 : > "$results"
 for tool in "${order[@]}"; do
     command="${commands[$tool]}"
-    hyperfine --style none --runs "$runs" --warmup 1 --prepare "rm -f $out $out.afpart" \
+    hyperfine --style none --runs "$runs" --warmup 1 --prepare "rm -f $out $out.afpart; sync" \
         --export-json "$work/$tool.json" "$command" > /dev/null
     rm -f "$out" "$out.afpart"
     peak_kib="$(/usr/bin/time -f %M sh -c "$command" 2>&1 >/dev/null | tail -n 1)"

@@ -88,6 +88,7 @@ final class CurlLoop {
         guard context.machine.state != .completed else { return }
         transition(context, to: .canceling)
         detach(context)
+        context.writer?.flush()
         transition(context, to: .completed)
         tasks[context.id] = nil
         context.emit(.canceled(context.id, context.progress))
@@ -99,9 +100,13 @@ final class CurlLoop {
         guard let pointer = EasyHandle.privatePointer(of: easy) else { return }
         let context = Unmanaged<TransferContext>.fromOpaque(pointer).takeUnretainedValue()
         detach(context)
+        // Received data reaches the file whatever the outcome: a failed transfer keeps its bytes.
+        let flushed = context.writer?.flush() ?? true
 
         if let reason = context.abortReason {
             fail(context, reason)
+        } else if !flushed, let failure = context.writer?.failure {
+            fail(context, failure)
         } else if result != CURLE_OK {
             let error = CurlError(code: result, detail: context.easy.lastErrorDetail)
             fail(context, CurlFailureClassifier.failure(for: error))
@@ -171,7 +176,9 @@ final class CurlLoop {
         if reportProgress { lastProgressReport = now }
 
         for context in Array(tasks.values) where context.machine.state == .running && context.isAttached {
-            if let stall = stallFailure(context, now: now) {
+            if context.writer?.flush() == false, let failure = context.writer?.failure {
+                fail(context, failure)
+            } else if let stall = stallFailure(context, now: now) {
                 fail(context, stall)
             } else if reportProgress && (context.headersComplete || context.progress.sent > 0) {
                 context.emit(.progress(context.id, context.progress))

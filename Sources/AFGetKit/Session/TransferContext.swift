@@ -28,6 +28,8 @@ final class TransferContext {
     private(set) var progress = TransferProgress()
     private(set) var body: [UInt8] = []
     private var upload: UploadSource?
+    /// The download's body on its way to the sink.
+    let writer: BufferedFileWriter?
     /// Set by a callback that aborts the transfer, to say why.
     private(set) var abortReason: TransferFailure?
 
@@ -43,6 +45,11 @@ final class TransferContext {
         self.request = request
         self.options = options
         self.events = events
+        if case .download(let sink) = kind {
+            writer = BufferedFileWriter(sink: sink)
+        } else {
+            writer = nil
+        }
     }
 
     func emit(_ event: TaskEvent) {
@@ -191,16 +198,10 @@ final class TransferContext {
     func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
         guard acceptsBody else { return count }
         switch kind {
-        case .download(let sink):
-            var written = 0
-            while written < count {
-                let result = write(sink.descriptor, data + written, count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    abortReason = fileFailure("write", sink.name, errno: errno)
-                    return 0
-                }
-                written += result
+        case .download:
+            guard writer!.append(data, count) else {
+                abortReason = writer!.failure
+                return 0
             }
         case .data(let limit), .upload(let limit):
             guard body.count + count <= limit else {

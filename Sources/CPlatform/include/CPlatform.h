@@ -1,0 +1,11 @@
+// Linux calls the Glibc module does not expose to Swift (they need _GNU_SOURCE).
+#ifndef AFGET_CPLATFORM_H
+#define AFGET_CPLATFORM_H
+
+#include <sys/types.h>
+
+/// Starts writeback of a byte range without waiting for it (sync_file_range with
+/// SYNC_FILE_RANGE_WRITE). Returns 0, or -1 with errno set (e.g. ESPIPE on a pipe).
+int afp_start_writeback(int descriptor, off_t offset, off_t length);
+
+#endif

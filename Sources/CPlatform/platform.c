@@ -1,0 +1,7 @@
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include "CPlatform.h"
+
+int afp_start_writeback(int descriptor, off_t offset, off_t length) {
+    return sync_file_range(descriptor, offset, length, SYNC_FILE_RANGE_WRITE);
+}
