@@ -13,6 +13,12 @@ public enum Entry {
     public static func run(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Int32 {
         // A closed pipe is a write error to report, not a reason to die silently.
         signal(SIGPIPE, SIG_IGN)
+        if arguments == ["--help"] || arguments == ["-h"] {
+            // `afget --help` shows the default command's options too: that is what people look for.
+            OutputStream.standardOutput.writeLine(
+                AFGetCommand.helpMessage() + "\n\n" + AFGetCommand.helpMessage(for: DownloadCommand.self))
+            return 0
+        }
         var command: ParsableCommand
         do {
             command = try AFGetCommand.parseAsRoot(arguments)
