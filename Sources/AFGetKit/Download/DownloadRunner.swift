@@ -62,14 +62,17 @@ public final class DownloadRunner {
         manager.resume(id)
         let startedAt = monotonicSeconds()
         var speed = SpeedEstimator()
+        var bodyStarted = false
         defer { download.closeStream() }
 
         while let event = await events.next() {
             guard event.taskID == id else { continue }
             switch event {
             case .started(_, let head):
-                if head.isSuccess { renderer.handle(.started(info, total: head.contentLength)) }
+                bodyStarted = head.isSuccess
+                if bodyStarted { renderer.handle(.started(info, total: head.contentLength)) }
             case .progress(_, let progress):
+                guard bodyStarted else { continue }
                 speed.add(bytes: progress.received, at: monotonicSeconds())
                 renderer.handle(.progress(info, bytes: progress.received, total: progress.expected, speed: speed.bytesPerSecond))
             case .verbose(_, let line):

@@ -180,7 +180,7 @@ final class CurlLoop {
                 fail(context, failure)
             } else if let stall = stallFailure(context, now: now) {
                 fail(context, stall)
-            } else if reportProgress && (context.headersComplete || context.progress.sent > 0) {
+            } else if reportProgress && (context.isFinalResponse || context.progress.sent > 0) {
                 context.emit(.progress(context.id, context.progress))
             }
         }

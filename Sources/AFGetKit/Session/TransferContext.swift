@@ -22,6 +22,8 @@ final class TransferContext {
     // The response of the current hop.
     private(set) var head = ResponseHead()
     private(set) var headersComplete = false
+    /// The headers that completed belong to the final response (not a redirect hop).
+    private(set) var isFinalResponse = false
     private var headerBytes = 0
     private var headerLines = 0
     private var acceptsBody = false
@@ -65,6 +67,7 @@ final class TransferContext {
     func prepareAttempt() throws(TransferFailure) {
         head = ResponseHead()
         headersComplete = false
+        isFinalResponse = false
         headerBytes = 0
         headerLines = 0
         acceptsBody = false
@@ -186,6 +189,7 @@ final class TransferContext {
         if head.isRedirect && head.value(of: "Location") != nil && options.redirects.follow {
             return  // a hop: its body is discarded and the next request follows
         }
+        isFinalResponse = true
         if case .download = kind {
             acceptsBody = head.isSuccess
         } else {
