@@ -13,6 +13,7 @@ struct DownloadCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
+    @OptionGroup(title: "Resume and retry") var resume: ResumeOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
@@ -21,25 +22,39 @@ struct DownloadCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let headers: [HTTPHeader]
-        do {
-            headers = try connection.headers()
-        } catch {
-            throw UsageFailure(message: error.message)
-        }
-        let settings = DownloadSettings(
-            onExists: output.onExists, headers: headers, transfer: connection.transferOptions)
         let target = output.target
         let items = urls.enumerated().map { DownloadItem(index: $0.offset, url: $0.element, output: target) }
-        let renderer = progress.style.makeRenderer(
-            stdoutCarriesData: target == .standardOutput, showsSummary: items.count > 1)
+        try await runDownloads(items, connection: connection, resume: resume, onExists: output.onExists,
+                               progress: progress, stdoutCarriesData: target == .standardOutput)
+    }
+}
 
-        let manager = TaskManager()
-        let summary = await DownloadRunner(manager: manager, renderer: renderer, settings: settings).run(items)
-        renderer.finish()
-        manager.invalidate()
-        if summary.exitCode != 0 {
-            throw ExitCode(summary.exitCode)
-        }
+/// Runs download items with the options every downloading command shares, and exits with the
+/// run's status.
+func runDownloads(
+    _ items: [DownloadItem], alreadyFailed: [ItemFailure] = [], connection: ConnectionOptions, resume: ResumeOptions, onExists: OnExistsPolicy,
+    progress: ProgressOptions, stdoutCarriesData: Bool
+) async throws {
+    let headers: [HTTPHeader]
+    do {
+        headers = try connection.headers()
+    } catch {
+        throw UsageFailure(message: error.message)
+    }
+    let settings = DownloadSettings(
+        onExists: onExists, headers: headers, transfer: connection.transferOptions, retry: resume.retryPolicy,
+        discardsResumeData: resume.restart, refusesRestart: resume.noRestart)
+    let renderer = progress.style.makeRenderer(
+        stdoutCarriesData: stdoutCarriesData, showsSummary: items.count + alreadyFailed.count > 1)
+
+    let manager = TaskManager()
+    // Ctrl-C and SIGTERM cancel the transfers; the runner then checkpoints and reports.
+    let interrupts = InterruptMonitor { manager.cancelAll() }
+    let summary = await DownloadRunner(manager: manager, renderer: renderer, settings: settings, interrupts: interrupts)
+        .run(items, alreadyFailed: alreadyFailed)
+    renderer.finish()
+    manager.invalidate()
+    if summary.exitCode != 0 {
+        throw ExitCode(summary.exitCode)
     }
 }

@@ -81,21 +81,21 @@ final class DownloadTests: XCTestCase {
     }
 
     func testServerErrorExits8() throws {
-        let result = try Afget.run(["-q", server.url("/status/500")], in: directory)
+        let result = try Afget.run(["-q", "--retry", "0", server.url("/status/500")], in: directory)
         XCTAssertEqual(result.status, 8)
         XCTAssertEqual(listing(directory), [])
     }
 
     func testConnectionRefusedExits4() throws {
         let closedPort = try unusedPort()
-        let result = try Afget.run(["-q", "http://127.0.0.1:\(closedPort)/file"], in: directory)
+        let result = try Afget.run(["-q", "--retry", "0", "http://127.0.0.1:\(closedPort)/file"], in: directory)
         XCTAssertEqual(result.status, 4)
         XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
         XCTAssertEqual(listing(directory), [])
     }
 
     func testDroppedConnectionExits4AndNeverCreatesDestination() throws {
-        let result = try Afget.run(["-q", server.url("/drop/cut.bin?size=500000&after=100000")], in: directory)
+        let result = try Afget.run(["-q", "--retry", "0", server.url("/drop/cut.bin?size=500000&after=100000")], in: directory)
 
         XCTAssertEqual(result.status, 4, result.stderr)
         XCTAssertFalse(listing(directory).contains("cut.bin"), "DEST exists only when complete")
@@ -106,14 +106,14 @@ final class DownloadTests: XCTestCase {
 
     func testStallTimeoutEndsATransferThatStopsSending() throws {
         let result = try Afget.run(
-            ["-q", "--stall-timeout", "1", server.url("/stall/slow.bin?size=100000&after=1000")], in: directory)
+            ["-q", "--retry", "0", "--stall-timeout", "1", server.url("/stall/slow.bin?size=100000&after=1000")], in: directory)
         XCTAssertEqual(result.status, 4)
         XCTAssertTrue(result.stderr.contains("stalled: no data received for 1 s"), result.stderr)
         XCTAssertFalse(listing(directory).contains("slow.bin"))
     }
 
     func testHeadersThatNeverArriveCountAsAStall() throws {
-        let result = try Afget.run(["-q", "--stall-timeout", "1", server.url("/silent")], in: directory)
+        let result = try Afget.run(["-q", "--retry", "0", "--stall-timeout", "1", server.url("/silent")], in: directory)
         XCTAssertEqual(result.status, 4)
         XCTAssertTrue(result.stderr.contains("no complete response headers within 1 s"), result.stderr)
     }

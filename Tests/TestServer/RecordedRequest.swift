@@ -24,3 +24,26 @@ public final class RequestLog: Sendable {
         entries.withLock { $0 }
     }
 }
+
+/// What routes remember between requests: per-name request counts (for routes that fail the
+/// first few times) and per-name query overrides a test sets to change a file behind a URL.
+final class ServerState: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+    private let overrides = Mutex<[String: [String: String]]>([:])
+
+    /// Counts one more request for `key` and returns the new count (1 for the first).
+    func next(_ key: String) -> Int {
+        counts.withLock { counts in
+            counts[key, default: 0] += 1
+            return counts[key]!
+        }
+    }
+
+    func override(_ name: String, with query: [String: String]) {
+        overrides.withLock { $0[name, default: [:]].merge(query) { $1 } }
+    }
+
+    func overrides(for name: String) -> [String: String] {
+        overrides.withLock { $0[name] ?? [:] }
+    }
+}

@@ -2,7 +2,15 @@ import Foundation
 
 /// The behaviours the test server offers, chosen by path and query:
 ///
-/// - `/file/NAME?size=N`: N payload bytes with ETag and Last-Modified (`lastModified`).
+/// - `/file/NAME?size=N`: N payload bytes with ETag and Last-Modified (`lastModified`), honouring
+///   `Range: bytes=A-` and `If-Range`. Options: `v=K` (a changed file: other bytes, other ETag),
+///   `ranges=ignore` (always 200), `ranges=wrong` (206 starting one byte late),
+///   `ranges=always` (206 even when If-Range does not match), `noetag=1`, `nolm=1`, `weak=1`
+///   (a weak ETag), `claim=M` (announce M bytes, send N, close), `chunk=K&ms=T` (drip the body
+///   in chunks of K bytes every T milliseconds). `TestHTTPServer.change` overrides these per NAME.
+/// - `/flaky/NAME?size=N&fail=K&mode=M`: the first K requests for NAME fail, the rest behave as
+///   `/file`: `mode=drop` (half the body, then close), `reset` (half, then a TCP reset), `503` or
+///   `429` (with `retryafter=S` as Retry-After).
 /// - `/status/CODE`: that status with a small error document.
 /// - `/redirect?to=URL&code=302`: a redirect (URL percent-encoded; without `to`, to itself).
 /// - `/echo-headers`: the request's headers as the body, one "Name: value" per line.
@@ -17,7 +25,7 @@ public enum Route {
     public static let lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
     public static let lastModifiedEpoch: Int = 1_445_412_480
 
-    public static func etag(size: Int) -> String { "\"payload-\(size)\"" }
+    public static func etag(size: Int, version: Int = 0) -> String { "\"payload-\(size)-v\(version)\"" }
 }
 
 /// A parsed request target: path segments and query items.
@@ -37,6 +45,15 @@ struct RequestTarget {
             }
         }
         self.query = query
+    }
+
+    private init(path: String, query: [String: String]) {
+        self.path = path
+        self.query = query
+    }
+
+    func overridden(by overrides: [String: String]) -> RequestTarget {
+        RequestTarget(path: path, query: query.merging(overrides) { $1 })
     }
 
     func int(_ key: String, default value: Int) -> Int {

@@ -1,3 +1,4 @@
+import Glibc
 import NIOCore
 import NIOHTTP1
 
@@ -7,11 +8,13 @@ final class RouteHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let log: RequestLog
+    private let state: ServerState
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
 
-    init(log: RequestLog) {
+    init(log: RequestLog, state: ServerState) {
         self.log = log
+        self.state = state
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -35,11 +38,13 @@ final class RouteHandler: ChannelInboundHandler {
         let segments = target.path.split(separator: "/").map(String.init)
         switch segments.first ?? "" {
         case "file":
-            let size = target.int("size", default: 1024)
-            var headers = payloadHeaders(size: size)
-            headers.add(name: "Content-Length", value: "\(size)")
-            sendHead(context, .ok, headers)
-            sendPayload(context, 0..<size, then: .end)
+            let name = segments.dropFirst().joined(separator: "/")
+            serveFile(head, target.overridden(by: state.overrides(for: name)), context, failing: nil)
+        case "flaky":
+            let name = segments.dropFirst().joined(separator: "/")
+            let target = target.overridden(by: state.overrides(for: name))
+            let failing = state.next(name) <= target.int("fail", default: 1) ? target.query["mode"] ?? "drop" : nil
+            serveFile(head, target, context, failing: failing)
         case "status":
             let code = Int(segments.dropFirst().first ?? "") ?? 500
             let page = Array("error page \(code)\n".utf8)
@@ -88,10 +93,64 @@ final class RouteHandler: ChannelInboundHandler {
         }
     }
 
+    // MARK: Files with ranges
+
+    private func serveFile(_ head: HTTPRequestHead, _ target: RequestTarget, _ context: ChannelHandlerContext, failing mode: String?) {
+        let size = target.int("size", default: 1024)
+        let version = target.int("v", default: 0)
+        let etag = target.query["weak"] == "1" ? "W/" + Route.etag(size: size, version: version) : Route.etag(size: size, version: version)
+        var headers: HTTPHeaders = ["Content-Type": "application/octet-stream", "Accept-Ranges": "bytes"]
+        if target.query["noetag"] != "1" { headers.add(name: "ETag", value: etag) }
+        if target.query["nolm"] != "1" { headers.add(name: "Last-Modified", value: Route.lastModified) }
+
+        if let mode, mode == "503" || mode == "429" {
+            var failure: HTTPHeaders = ["Content-Length": "5"]
+            if let after = target.query["retryafter"] { failure.add(name: "Retry-After", value: after) }
+            sendHead(context, HTTPResponseStatus(statusCode: Int(mode)!), failure)
+            sendBytes(context, Array("busy\n".utf8), then: .end)
+            return
+        }
+
+        var start = 0
+        let ranges = target.query["ranges"] ?? "honour"
+        if let range = head.headers.first(name: "Range"), ranges != "ignore",
+            range.hasPrefix("bytes="), let first = Int(range.dropFirst(6).split(separator: "-").first ?? "")
+        {
+            let ifRange = head.headers.first(name: "If-Range")
+            let matches = ifRange == nil || ifRange == etag || ifRange == Route.lastModified
+            if matches || ranges == "always" {
+                if first >= size {
+                    sendHead(context, .rangeNotSatisfiable, headers.adding("Content-Range", "bytes */\(size)").adding("Content-Length", "0"))
+                    finish(context, .end)
+                    return
+                }
+                start = ranges == "wrong" ? first + 1 : first
+                headers.add(name: "Content-Range", value: "bytes \(start)-\(size - 1)/\(size)")
+            }
+        }
+        let length = size - start
+        headers.add(name: "Content-Length", value: "\(target.int("claim", default: length))")
+        sendHead(context, start > 0 || headers.contains(name: "Content-Range") ? .partialContent : .ok, headers)
+        switch mode {
+        case "drop":
+            sendPayload(context, start..<(start + length / 2), version: version, then: .close)
+        case "reset":
+            sendPayload(context, start..<(start + length / 2), version: version, then: .reset)
+        default:
+            if let chunk = target.query["chunk"].flatMap({ Int($0) }) {
+                drip(context, from: start, size: size, chunk: chunk,
+                     interval: .milliseconds(Int64(target.int("ms", default: 100))), version: version)
+                return
+            }
+            let ending: Ending = target.query["claim"] == nil ? .end : .close
+            sendPayload(context, start..<size, version: version, then: ending)
+        }
+    }
+
     // MARK: Writing
 
     private enum Ending {
-        case end, close, nothing
+        case end, close, reset, nothing
     }
 
     private func payloadHeaders(size: Int) -> HTTPHeaders {
@@ -103,14 +162,14 @@ final class RouteHandler: ChannelInboundHandler {
         context.write(wrapOutboundOut(.head(head)), promise: nil)
     }
 
-    private func sendPayload(_ context: ChannelHandlerContext, _ range: Range<Int>, then ending: Ending) {
+    private func sendPayload(_ context: ChannelHandlerContext, _ range: Range<Int>, version: Int = 0, then ending: Ending) {
         // Written in slices so a large payload never sits in memory twice.
         let slice = 256 * 1024
         var start = range.lowerBound
         while start < range.upperBound {
             let end = min(start + slice, range.upperBound)
             var buffer = context.channel.allocator.buffer(capacity: end - start)
-            buffer.writeBytes(TestPayload.bytes(start..<end))
+            buffer.writeBytes(TestPayload.bytes(start..<end, version: version))
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
             start = end
         }
@@ -133,18 +192,30 @@ final class RouteHandler: ChannelInboundHandler {
             context.flush()
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer()))), promise: flushed)
             flushed.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        case .reset:
+            let flushed = context.eventLoop.makePromise(of: Void.self)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer()))), promise: flushed)
+            flushed.futureResult.assumeIsolated().whenComplete { _ in
+                // SO_LINGER 0 makes close() send a TCP reset instead of a clean end.
+                if let socket = context.channel as? SocketOptionProvider {
+                    socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+                } else {
+                    context.close(promise: nil)
+                }
+            }
         case .nothing:
             context.flush()
         }
     }
 
-    private func drip(_ context: ChannelHandlerContext, from start: Int, size: Int, chunk: Int, interval: TimeAmount) {
+    private func drip(_ context: ChannelHandlerContext, from start: Int, size: Int, chunk: Int, interval: TimeAmount,
+                      version: Int = 0) {
         guard context.channel.isActive else { return }
         let end = min(start + chunk, size)
-        sendPayload(context, start..<end, then: end == size ? .end : .nothing)
+        sendPayload(context, start..<end, version: version, then: end == size ? .end : .nothing)
         guard end < size else { return }
         context.eventLoop.assumeIsolated().scheduleTask(in: interval) {
-            self.drip(context, from: end, size: size, chunk: chunk, interval: interval)
+            self.drip(context, from: end, size: size, chunk: chunk, interval: interval, version: version)
         }
     }
 }

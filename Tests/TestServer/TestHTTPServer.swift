@@ -7,19 +7,21 @@ import NIOPosix
 public final class TestHTTPServer: Sendable {
     public let port: Int
     public let log = RequestLog()
+    private let state = ServerState()
     private let group: MultiThreadedEventLoopGroup
     private let channel: Channel
 
     public init() throws {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let log = self.log
+        let state = self.state
         channel = try ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(RouteHandler(log: log))
+                    try channel.pipeline.syncOperations.addHandler(RouteHandler(log: log, state: state))
                 }
             }
             .bind(host: "127.0.0.1", port: 0)
@@ -35,4 +37,10 @@ public final class TestHTTPServer: Sendable {
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     public func url(_ path: String) -> String { baseURL + path }
+
+    /// Changes how `/file/NAME` and `/flaky/NAME` behave from now on, as if query items were
+    /// added to every request for NAME: `["v": "1"]` changes the file behind the same URL.
+    public func change(_ name: String, _ query: [String: String]) {
+        state.override(name, with: query)
+    }
 }

@@ -4,10 +4,21 @@ public struct DownloadSettings: Sendable {
     /// User headers (`-H`), sent to the URL's own origin only.
     public var headers: [HTTPHeader]
     public var transfer: TransferOptions
+    public var retry: RetryPolicy
+    /// `--restart`: resume data is discarded and every download starts from zero.
+    public var discardsResumeData: Bool
+    /// `--no-restart`: when a continue turns out impossible, fail (exit 9) instead of starting over.
+    public var refusesRestart: Bool
 
-    public init(onExists: OnExistsPolicy = .skip, headers: [HTTPHeader] = [], transfer: TransferOptions = TransferOptions()) {
+    public init(
+        onExists: OnExistsPolicy = .skip, headers: [HTTPHeader] = [], transfer: TransferOptions = TransferOptions(),
+        retry: RetryPolicy = RetryPolicy(), discardsResumeData: Bool = false, refusesRestart: Bool = false
+    ) {
         self.onExists = onExists
         self.headers = headers
         self.transfer = transfer
+        self.retry = retry
+        self.discardsResumeData = discardsResumeData
+        self.refusesRestart = refusesRestart
     }
 }

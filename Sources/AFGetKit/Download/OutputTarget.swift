@@ -14,10 +14,14 @@ public struct DownloadItem: Sendable, Equatable {
     public let index: Int
     public let url: String
     public let output: OutputTarget
+    /// Resume data recorded for this other URL may be continued against `url`
+    /// (`afget resume --url`: an expired signed link replaced by a fresh one).
+    public let replacesURL: String?
 
-    public init(index: Int, url: String, output: OutputTarget) {
+    public init(index: Int, url: String, output: OutputTarget, replacesURL: String? = nil) {
         self.index = index
         self.url = url
         self.output = output
+        self.replacesURL = replacesURL
     }
 }

@@ -21,14 +21,15 @@ public final class PartFile {
         if isOpen { close(descriptor) }
     }
 
-    /// Opens `destination.afpart` for writing from the start, creating missing parent directories.
+    /// Opens (or creates) `destination.afpart` and locks it, creating missing parent directories.
+    /// The content is left as it is: the caller decides where writing continues.
     public static func open(for destination: String) throws(TransferFailure) -> PartFile {
         let (directory, _) = splitPath(destination)
         try createDirectories(directory)
         let path = destination + suffix
         var descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if descriptor < 0 && errno == EEXIST {
-            // Left by an earlier run; without resume data it is started over.
+            // Left by an earlier run: continued from its resume data, or started over.
             descriptor = Glibc.open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
             if descriptor < 0 && errno == ELOOP {
                 throw TransferFailure(.localFile, "\(path) is a symbolic link; refusing to write through it")
@@ -47,8 +48,27 @@ public final class PartFile {
             }
             throw fileFailure("lock", path, errno: errno)
         }
-        guard ftruncate(descriptor, 0) == 0 else { throw fileFailure("truncate", path, errno: errno) }
         return part
+    }
+
+    /// Bytes in the part file now.
+    public func size() throws(TransferFailure) -> Int64 {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw fileFailure("inspect", path, errno: errno) }
+        return Int64(status.st_size)
+    }
+
+    /// Cuts the part file to `length` and positions writing there: a continue starts from
+    /// bytes known good (after a power cut the tail past the last checkpoint may hold zeros).
+    public func truncate(to length: Int64) throws(TransferFailure) {
+        guard ftruncate(descriptor, off_t(length)) == 0, lseek(descriptor, off_t(length), SEEK_SET) == length else {
+            throw fileFailure("truncate", path, errno: errno)
+        }
+    }
+
+    /// Makes everything written so far durable before resume data may count it.
+    public func syncData() throws(TransferFailure) {
+        guard fdatasync(descriptor) == 0 else { throw fileFailure("sync", path, errno: errno) }
     }
 
     /// Makes the data durable and moves it into place: fsync, final mode, modification time,

@@ -6,6 +6,8 @@ struct PreparedDownload {
     let info: ItemInfo
     let request: HTTPRequest
     let output: Output
+    /// Resume data found for a part file (already checked against the URL).
+    var resumeData: ResumeData?
 
     /// A part file completed into the destination, or a stream written as the bytes come
     /// (stdout, or a device or FIFO given with `-o`), which cannot be resumed.
@@ -50,19 +52,27 @@ struct PreparedDownload {
             switch try Destination.resolve(item.output, for: request.url, onExists: settings.onExists) {
             case .standardOutput:
                 info = ItemInfo(id: item.index, url: item.url, path: "-")
-                return .ready(PreparedDownload(info: info, request: request, output: .stream(.standardOutput, closesWhenDone: false)))
+                return .ready(PreparedDownload(info: info, request: request, output: .stream(.standardOutput, closesWhenDone: false), resumeData: nil))
             case .stream(let path):
                 info = ItemInfo(id: item.index, url: item.url, path: path)
                 let descriptor = open(path, O_WRONLY | O_CLOEXEC)
                 guard descriptor >= 0 else { throw fileFailure("open", path, errno: errno) }
                 let sink = FileDescriptorSink(descriptor: descriptor, name: path)
-                return .ready(PreparedDownload(info: info, request: request, output: .stream(sink, closesWhenDone: true)))
+                return .ready(PreparedDownload(info: info, request: request, output: .stream(sink, closesWhenDone: true), resumeData: nil))
             case .skip(let path, let reason):
                 return .skip(ItemInfo(id: item.index, url: item.url, path: path), reason: reason)
             case .file(let path):
                 info = ItemInfo(id: item.index, url: item.url, path: path)
+                let store = ResumeStore(destination: path)
+                // Bad or foreign resume data stops the item before anything is touched.
+                let resumeData = settings.discardsResumeData ? nil : try store.load()
+                if let resumeData, resumeData.url != item.url && resumeData.url != item.replacesURL {
+                    throw TransferFailure(.resumeConflict,
+                        "\(store.path) is resume data for \(resumeData.url), not this URL; use --restart to discard it")
+                }
                 let part = try PartFile.open(for: path)
-                return .ready(PreparedDownload(info: info, request: request, output: .part(part)))
+                if settings.discardsResumeData { store.remove() }
+                return .ready(PreparedDownload(info: info, request: request, output: .part(part), resumeData: resumeData))
             }
         } catch {
             return .fail(info, ItemFailure(item: info.path.isEmpty ? item.url : info.path, error))

@@ -19,8 +19,8 @@ public final class BarRenderer: ProgressRenderer {
         switch event {
         case .queued:
             break
-        case .started(let info, let total):
-            active = (info, 0, total, 0)
+        case .started(let info, let total, let offset):
+            active = (info, offset ?? 0, total, 0)
             draw()
         case .progress(let info, let bytes, let total, let speed):
             active = (info, bytes, total, speed)
@@ -33,8 +33,15 @@ public final class BarRenderer: ProgressRenderer {
         case .failed(let info, let failure):
             if active?.info == info { active = nil }
             printLine(HumanMessages.failure(failure))
+        case .retrying(let info, let attempt, let delay, let reason):
+            printLine(HumanMessages.retrying(info, attempt: attempt, delay: delay, reason: reason))
+        case .restarting(let info, let reason):
+            printLine(HumanMessages.restarting(info, reason: reason))
         case .notice(let text):
             printLine(text)
+        case .interrupted:
+            active = nil
+            printLine(HumanMessages.interrupted)
         case .summary(let summary):
             if showsSummary { printLine(HumanMessages.summary(summary)) }
         }

@@ -13,6 +13,16 @@ enum HumanMessages {
         return "\(info.path == "-" ? info.url : info.path): done, \(Formatting.bytes(bytes)) in \(Formatting.elapsed(seconds))\(speed)"
     }
 
+    static func retrying(_ info: ItemInfo, attempt: Int, delay: Double, reason: String) -> String {
+        "afget: \(info.url): \(reason); retrying in \(Formatting.elapsed(delay)) (attempt \(attempt + 1))"
+    }
+
+    static func restarting(_ info: ItemInfo, reason: String) -> String {
+        "afget: \(info.path): cannot continue (\(reason)); starting over"
+    }
+
+    static let interrupted = "afget: interrupted; resume data saved. Run the same command again to continue."
+
     static func summary(_ summary: RunSummary) -> String {
         "afget: \(summary.downloaded) downloaded, \(summary.skipped) skipped, \(summary.failed) failed; "
             + "\(Formatting.bytes(summary.bytes)) in \(Formatting.elapsed(summary.seconds))"

@@ -20,13 +20,20 @@ public struct ItemInfo: Sendable, Equatable {
 
 public enum ItemEvent: Sendable, Equatable {
     case queued(ItemInfo)
-    case started(ItemInfo, total: Int64?)
+    /// The body is arriving; `offset` is where a continued download picks up.
+    case started(ItemInfo, total: Int64?, offset: Int64?)
     case progress(ItemInfo, bytes: Int64, total: Int64?, speed: Double)
     case done(ItemInfo, bytes: Int64, seconds: Double)
     case skipped(ItemInfo, reason: String)
+    /// Attempt `attempt` failed transiently; the next starts after `delay` seconds.
+    case retrying(ItemInfo, attempt: Int, delay: Double, reason: String)
+    /// A continue was impossible; the download starts again from zero.
+    case restarting(ItemInfo, reason: String)
     case failed(ItemInfo, ItemFailure)
     /// A line people asked for (a `--verbose` header line): shown whatever the progress style.
     case notice(String)
+    /// The run was stopped by a signal after saving resume data.
+    case interrupted(exitStatus: Int32)
     case summary(RunSummary)
 }
 

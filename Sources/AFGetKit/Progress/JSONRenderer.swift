@@ -14,9 +14,10 @@ public final class JSONRenderer: ProgressRenderer {
         switch event {
         case .queued(let info):
             describe(&line, "queued", info)
-        case .started(let info, let total):
+        case .started(let info, let total, let offset):
             describe(&line, "started", info)
             if let total { line.add("total", total) }
+            if let offset { line.add("offset", offset) }
         case .progress(let info, let bytes, let total, let speed):
             describe(&line, "progress", info)
             line.add("bytes", bytes)
@@ -35,9 +36,21 @@ public final class JSONRenderer: ProgressRenderer {
             line.add("class", failure.failure.kind.rawValue)
             line.add("message", failure.failure.message)
             errors.writeLine(HumanMessages.failure(failure))
+        case .retrying(let info, let attempt, let delay, let reason):
+            describe(&line, "retry", info)
+            line.add("attempt", attempt + 1)
+            line.add("delay", delay)
+            line.add("error", reason)
+        case .restarting(let info, let reason):
+            errors.writeLine(HumanMessages.restarting(info, reason: reason))
+            return
         case .notice(let text):
             errors.writeLine(text)
             return
+        case .interrupted(let status):
+            errors.writeLine(HumanMessages.interrupted)
+            line.add("event", "interrupted")
+            line.add("exit", Int(status))
         case .summary(let summary):
             line.add("event", "summary")
             line.add("downloaded", summary.downloaded)

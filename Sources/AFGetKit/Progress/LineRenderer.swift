@@ -16,9 +16,10 @@ public final class LineRenderer: ProgressRenderer {
         switch event {
         case .queued:
             break
-        case .started(let info, let total):
+        case .started(let info, let total, let offset):
             let size = total.map { " (\(Formatting.bytes($0)))" } ?? ""
-            stream.writeLine("\(info.displayName): started\(size) from \(info.url)")
+            let verb = offset.map { "continuing at \(Formatting.bytes($0))" } ?? "started"
+            stream.writeLine("\(info.displayName): \(verb)\(size) from \(info.url)")
             lastStatusAt[info.id] = monotonicSeconds()
         case .progress(let info, let bytes, let total, let speed):
             let now = monotonicSeconds()
@@ -33,8 +34,14 @@ public final class LineRenderer: ProgressRenderer {
         case .failed(let info, let failure):
             lastStatusAt[info.id] = nil
             stream.writeLine(HumanMessages.failure(failure))
+        case .retrying(let info, let attempt, let delay, let reason):
+            stream.writeLine(HumanMessages.retrying(info, attempt: attempt, delay: delay, reason: reason))
+        case .restarting(let info, let reason):
+            stream.writeLine(HumanMessages.restarting(info, reason: reason))
         case .notice(let text):
             stream.writeLine(text)
+        case .interrupted:
+            stream.writeLine(HumanMessages.interrupted)
         case .summary(let summary):
             if showsSummary { stream.writeLine(HumanMessages.summary(summary)) }
         }

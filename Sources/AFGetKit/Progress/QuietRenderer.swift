@@ -13,6 +13,8 @@ public final class QuietRenderer: ProgressRenderer {
             errors.writeLine(HumanMessages.failure(failure))
         case .notice(let text):
             errors.writeLine(text)
+        case .interrupted:
+            errors.writeLine(HumanMessages.interrupted)
         default:
             break
         }

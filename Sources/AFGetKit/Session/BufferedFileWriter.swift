@@ -19,8 +19,26 @@ final class BufferedFileWriter {
     /// Why the last write failed; the writer refuses data from then on.
     private(set) var failure: TransferFailure?
 
-    init(sink: FileDescriptorSink) {
+    /// Bytes handed to the file so far (after `restart`, from its start).
+    private(set) var written: Int64 = 0
+
+    /// `offset` is where the descriptor is positioned: writeback stretches count from there.
+    init(sink: FileDescriptorSink, offset: Int64) {
         self.sink = sink
+        unsyncedStart = offset
+    }
+
+    /// Empties the file to write it again from the start (a 200 answering a ranged request).
+    func restart() -> Bool {
+        pending = 0
+        written = 0
+        unsynced = 0
+        unsyncedStart = 0
+        guard ftruncate(sink.descriptor, 0) == 0, lseek(sink.descriptor, 0, SEEK_SET) == 0 else {
+            failure = fileFailure("truncate", sink.name, errno: errno)
+            return false
+        }
+        return true
     }
 
     deinit {
@@ -50,16 +68,17 @@ final class BufferedFileWriter {
 
     private func write(_ data: UnsafeRawPointer, _ count: Int) -> Bool {
         guard failure == nil else { return false }
-        var written = 0
-        while written < count {
-            let result = Glibc.write(sink.descriptor, data + written, count - written)
+        var done = 0
+        while done < count {
+            let result = Glibc.write(sink.descriptor, data + done, count - done)
             if result < 0 {
                 if errno == EINTR { continue }
                 failure = fileFailure("write", sink.name, errno: errno)
                 return false
             }
-            written += result
+            done += result
         }
+        written += Int64(count)
         startWriteback(after: count)
         return true
     }

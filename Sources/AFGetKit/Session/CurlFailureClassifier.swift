@@ -4,7 +4,19 @@ import CurlCore
 /// Maps libcurl's result codes onto afget's failure classes.
 enum CurlFailureClassifier {
     static func failure(for error: CurlError) -> TransferFailure {
-        TransferFailure(kind(of: error.curlCode), error.message)
+        TransferFailure(kind(of: error.curlCode), error.message, transient: isTransient(error.curlCode))
+    }
+
+    /// Failures another attempt may get past. An unknown host is not one of them: libcurl
+    /// cannot tell a temporary DNS failure from a name that does not exist.
+    static func isTransient(_ code: CURLcode) -> Bool {
+        switch code {
+        case CURLE_COULDNT_CONNECT, CURLE_OPERATION_TIMEDOUT, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING,
+            CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            true
+        default:
+            false
+        }
     }
 
     static func kind(of code: CURLcode) -> FailureClass {

@@ -64,6 +64,8 @@ final class CurlLoop {
             context.emit(.suspended(id))
         case .cancel(let id):
             if let context = tasks[id] { cancel(context) }
+        case .cancelAll:
+            for context in Array(tasks.values) { cancel(context) }
         case .shutdown:
             stopping = true
         }
@@ -91,7 +93,7 @@ final class CurlLoop {
         context.writer?.flush()
         transition(context, to: .completed)
         tasks[context.id] = nil
-        context.emit(.canceled(context.id, context.progress))
+        context.emit(.canceled(context.id, context.currentProgress))
     }
 
     // MARK: Completion
@@ -147,7 +149,7 @@ final class CurlLoop {
         }
         transition(context, to: .completed)
         tasks[context.id] = nil
-        context.emit(.failed(context.id, failure, context.progress))
+        context.emit(.failed(context.id, failure, context.currentProgress))
     }
 
     private func detach(_ context: TransferContext) {
@@ -181,7 +183,7 @@ final class CurlLoop {
             } else if let stall = stallFailure(context, now: now) {
                 fail(context, stall)
             } else if reportProgress && (context.isFinalResponse || context.progress.sent > 0) {
-                context.emit(.progress(context.id, context.progress))
+                context.emit(.progress(context.id, context.currentProgress))
             }
         }
     }
@@ -198,10 +200,10 @@ final class CurlLoop {
         if !context.headersComplete {
             let sentAfter = Double(context.easy.info(offset: CURLINFO_PRETRANSFER_TIME_T)) / 1_000_000
             guard sentAfter > 0, now - (context.attemptStartedAt + sentAfter) > limit else { return nil }
-            return TransferFailure(.network, "stalled: no complete response headers within \(formatSeconds(limit))")
+            return TransferFailure(.network, "stalled: no complete response headers within \(formatSeconds(limit))", transient: true)
         }
         guard now - context.lastActivityAt > limit else { return nil }
-        return TransferFailure(.network, "stalled: no data received for \(formatSeconds(limit))")
+        return TransferFailure(.network, "stalled: no data received for \(formatSeconds(limit))", transient: true)
     }
 }
 

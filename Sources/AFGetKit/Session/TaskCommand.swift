@@ -8,6 +8,7 @@ enum TaskCommand: Sendable {
     case resume(TaskID)
     case suspend(TaskID)
     case cancel(TaskID)
+    case cancelAll
     case shutdown
 }
 

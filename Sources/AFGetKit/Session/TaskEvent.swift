@@ -8,6 +8,8 @@ public struct TaskID: Hashable, Sendable, CustomStringConvertible {
 public struct TransferProgress: Sendable, Equatable {
     /// Body bytes received from the final response.
     public var received: Int64 = 0
+    /// Of those, the bytes a download has handed to its file (the rest are still buffered).
+    public var written: Int64 = 0
     /// The final response's announced body length, when known.
     public var expected: Int64?
     public var sent: Int64 = 0

@@ -5,8 +5,9 @@ public enum TaskKind: Sendable, Equatable {
     /// The request body is sent from `HTTPRequest.body`; the response body is collected as for data.
     case upload(bodyLimit: Int)
     /// The response body of a successful (2xx) final response is written to a file descriptor
-    /// the caller owns; bodies of redirects and errors are discarded.
-    case download(to: FileDescriptorSink)
+    /// the caller owns; bodies of redirects and errors are discarded. When continuing
+    /// (`resume` set), the response must match the expectation before anything is written.
+    case download(to: FileDescriptorSink, resume: ResumeExpectation?)
 }
 
 /// A file descriptor a download writes to, owned (opened and closed) by the caller.

@@ -32,9 +32,13 @@ public final class TaskManager: Sendable {
         makeTask(.upload(bodyLimit: bodyLimit), request, options)
     }
 
-    /// A task that writes a successful response's body to `sink`.
-    public func downloadTask(with request: HTTPRequest, to sink: FileDescriptorSink, options: TransferOptions = TransferOptions()) -> TaskID {
-        makeTask(.download(to: sink), request, options)
+    /// A task that writes a successful response's body to `sink`, positioned where writing
+    /// starts. With `resume`, the request must carry the matching Range header.
+    public func downloadTask(
+        with request: HTTPRequest, to sink: FileDescriptorSink, resume: ResumeExpectation? = nil,
+        options: TransferOptions = TransferOptions()
+    ) -> TaskID {
+        makeTask(.download(to: sink, resume: resume), request, options)
     }
 
     /// Starts a new task or continues a suspended one.
@@ -44,6 +48,9 @@ public final class TaskManager: Sendable {
     public func suspend(_ id: TaskID) { inbox.post(.suspend(id)) }
 
     public func cancel(_ id: TaskID) { inbox.post(.cancel(id)) }
+
+    /// Cancels every task; safe from a signal handler's queue.
+    public func cancelAll() { inbox.post(.cancelAll) }
 
     /// Cancels what is left, stops the curl thread and waits for it; `events` then ends.
     public func invalidate() {

@@ -47,8 +47,8 @@ final class TransferContext {
         self.request = request
         self.options = options
         self.events = events
-        if case .download(let sink) = kind {
-            writer = BufferedFileWriter(sink: sink)
+        if case .download(let sink, let resume) = kind {
+            writer = BufferedFileWriter(sink: sink, offset: resume?.offset ?? 0)
         } else {
             writer = nil
         }
@@ -56,6 +56,13 @@ final class TransferContext {
 
     func emit(_ event: TaskEvent) {
         events.yield(event)
+    }
+
+    /// The counters with what has reached the file so far.
+    var currentProgress: TransferProgress {
+        var current = progress
+        current.written = writer?.written ?? progress.received
+        return current
     }
 
     /// Everything moved through the connection so far, for stall detection.
@@ -175,7 +182,7 @@ final class TransferContext {
             // The end of a header block; interim (1xx) responses are followed by the real one.
             if !(100..<200).contains(head.status) {
                 headersComplete = true
-                headersDidComplete()
+                guard headersDidComplete() else { return 0 }
             }
         } else if line.first == " " || line.first == "\t", let last = head.headers.popLast() {
             head.headers.append((last.name, last.value + " " + line.trimmingWhitespace()))
@@ -185,18 +192,37 @@ final class TransferContext {
         return count
     }
 
-    private func headersDidComplete() {
+    /// Decides what becomes of the body; false aborts the transfer (`abortReason` says why).
+    private func headersDidComplete() -> Bool {
         if head.isRedirect && head.value(of: "Location") != nil && options.redirects.follow {
-            return  // a hop: its body is discarded and the next request follows
+            return true  // a hop: its body is discarded and the next request follows
         }
         isFinalResponse = true
-        if case .download = kind {
+        switch kind {
+        case .download(_, let resume?):
+            switch resume.verdict(for: head) {
+            case .append:
+                acceptsBody = true
+            case .restart:
+                guard writer!.restart() else {
+                    abortReason = writer!.failure
+                    return false
+                }
+                acceptsBody = true
+            case .refuse(let reason):
+                abortReason = TransferFailure(.resumeConflict, reason)
+                return false
+            case .ignore:
+                acceptsBody = false
+            }
+        case .download:
             acceptsBody = head.isSuccess
-        } else {
+        case .data, .upload:
             acceptsBody = true
         }
         progress.expected = request.method == "HEAD" ? nil : head.contentLength
         emit(.started(id, head))
+        return true
     }
 
     func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
@@ -252,7 +278,7 @@ final class TransferContext {
         return TaskResponse(
             head: head,
             finalURL: request.url.absoluteString,
-            progress: progress,
+            progress: currentProgress,
             lastModified: fileTime >= 0 ? fileTime : nil,
             body: body)
     }

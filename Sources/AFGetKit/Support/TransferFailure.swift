@@ -2,10 +2,13 @@
 public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public let kind: FailureClass
     public let message: String
+    /// Worth another attempt: a dropped or refused connection, a timeout, a stall, a short body.
+    public let isTransient: Bool
 
-    public init(_ kind: FailureClass, _ message: String) {
+    public init(_ kind: FailureClass, _ message: String, transient: Bool = false) {
         self.kind = kind
         self.message = message
+        isTransient = transient
     }
 
     public var description: String { message }

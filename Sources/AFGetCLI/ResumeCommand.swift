@@ -1,0 +1,29 @@
+import AFGetKit
+import ArgumentParser
+
+/// `afget resume [PATH...]`: continues downloads from their resume data alone.
+struct ResumeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resume",
+        abstract: "Continue downloads from .afresume files (every one in a directory; default: the current directory)."
+    )
+
+    @Argument(help: ArgumentHelp("A .afresume file or a directory holding some.", valueName: "path"))
+    var paths: [String] = []
+
+    @Option(name: .customLong("url"), help: ArgumentHelp(
+        "Continue one resume file against this URL instead (an expired signed link); the file's validators and length must still match.",
+        valueName: "url"))
+    var replacementURL: String?
+
+    @OptionGroup(title: "Connection") var connection: ConnectionOptions
+    @OptionGroup(title: "Resume and retry") var resume: ResumeOptions
+    @OptionGroup(title: "Progress") var progress: ProgressOptions
+
+    func run() async throws {
+        let found = ResumeDiscovery.find(paths, replacementURL: replacementURL)
+        try await runDownloads(
+            found.items, alreadyFailed: found.failures, connection: connection, resume: resume,
+            onExists: .skip, progress: progress, stdoutCarriesData: false)
+    }
+}

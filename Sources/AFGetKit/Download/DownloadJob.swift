@@ -1,0 +1,308 @@
+import CurlCore
+import Glibc
+
+/// One item's download from start to finish: where to continue from, each attempt through the
+/// task manager, checkpoints of resume data, retries that keep the bytes, and the move into place.
+final class DownloadJob {
+    enum Outcome {
+        case downloaded(Int64)
+        case failed(ItemFailure)
+        case interrupted
+    }
+
+    private let download: PreparedDownload
+    private let manager: TaskManager
+    private let events: TaskEventSource
+    private let renderer: ProgressRenderer
+    private let settings: DownloadSettings
+    private let interrupts: InterruptMonitor?
+    private let store: ResumeStore?
+
+    /// What is known about the remote file: its validators and length.
+    private var validators: EntityValidators
+    private var expectedTotal: Int64?
+    private var lastCheckpointAt = 0.0
+    private var bytesThisRun: Int64 = 0
+    private static let checkpointInterval = 1.0
+
+    init(_ download: PreparedDownload, manager: TaskManager, events: TaskEventSource, renderer: ProgressRenderer,
+         settings: DownloadSettings, interrupts: InterruptMonitor?) {
+        self.download = download
+        self.manager = manager
+        self.events = events
+        self.renderer = renderer
+        self.settings = settings
+        self.interrupts = interrupts
+        store = download.part.map { ResumeStore(destination: $0.destination) }
+        validators = download.resumeData?.validators ?? EntityValidators()
+        expectedTotal = download.resumeData?.expectedLength
+    }
+
+    private var info: ItemInfo { download.info }
+
+    func run() async -> Outcome {
+        defer { download.closeStream() }
+        let startedAt = monotonicSeconds()
+        var offset: Int64
+        do {
+            offset = try startingOffset()
+            try download.part?.truncate(to: offset)
+        } catch {
+            return fail(error)
+        }
+        var failedAttempts = 0
+        while true {
+            switch await attempt(from: offset) {
+            case .interrupted:
+                return .interrupted
+            case .failed(let failure, let reached):
+                offset = reached
+                if failure.kind == .resumeConflict {
+                    guard let restarted = restart(because: failure.message) else { return fail(refusedRestart(failure.message)) }
+                    offset = restarted
+                    continue
+                }
+                failedAttempts += 1
+                guard failure.isTransient, download.part != nil, await waitToRetry(failedAttempts, failure.message, retryAfter: nil) else {
+                    return fail(failure, attempts: failedAttempts)
+                }
+            case .completed(let response, let reached):
+                offset = reached
+                let head = response.head
+                if head.isSuccess {
+                    return finish(lastModified: response.lastModified, seconds: monotonicSeconds() - startedAt)
+                }
+                if head.status == 416 && offset > 0 {
+                    let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total
+                    if total == offset {
+                        return finish(lastModified: nil, seconds: monotonicSeconds() - startedAt)
+                    }
+                    if let total, total < offset {
+                        return fail(TransferFailure(.resumeConflict,
+                            "the local part (\(offset) bytes) is larger than the remote file (\(total) bytes); use --restart to discard it"))
+                    }
+                    guard let restarted = restart(because: "the server cannot serve the rest (416)") else {
+                        return fail(refusedRestart("the server cannot serve the rest (416)"))
+                    }
+                    offset = restarted
+                    continue
+                }
+                let failure = Self.failure(for: head)
+                failedAttempts += 1
+                guard RetryPolicy.isTransient(status: head.status), download.part != nil,
+                    await waitToRetry(failedAttempts, failure.message, retryAfter: head.value(of: "Retry-After"))
+                else {
+                    return fail(retryAfterFailure ?? failure, attempts: failedAttempts)
+                }
+            }
+        }
+    }
+
+    // MARK: Where to continue
+
+    /// min(checkpointed bytes, part size) when resume data allows a validated continue, else 0.
+    private func startingOffset() throws(TransferFailure) -> Int64 {
+        guard let part = download.part else { return 0 }
+        let partSize = try part.size()
+        guard let resumeData = download.resumeData else {
+            if partSize > 0 && settings.refusesRestart {
+                throw TransferFailure(.resumeConflict, "\(part.path) has no resume data, so it cannot be continued (--no-restart)")
+            }
+            return 0
+        }
+        guard validators.ifRange != nil else {
+            if settings.refusesRestart {
+                throw TransferFailure(.resumeConflict, "the server gave no ETag or Last-Modified to continue against (--no-restart)")
+            }
+            return 0
+        }
+        return min(resumeData.bytesReceived, partSize)
+    }
+
+    /// Starts over from zero unless `--no-restart`; nil when refused.
+    private func restart(because reason: String) -> Int64? {
+        guard !settings.refusesRestart, let part = download.part else { return nil }
+        renderer.handle(.restarting(info, reason: reason))
+        validators = EntityValidators()
+        expectedTotal = nil
+        store?.remove()
+        do {
+            try part.truncate(to: 0)
+        } catch {
+            return nil
+        }
+        return 0
+    }
+
+    private func refusedRestart(_ reason: String) -> TransferFailure {
+        TransferFailure(.resumeConflict, "cannot continue: \(reason); the part file and resume data are kept (--no-restart)")
+    }
+
+    // MARK: One attempt
+
+    private enum AttemptResult {
+        case completed(TaskResponse, reached: Int64)
+        case failed(TransferFailure, reached: Int64)
+        case interrupted
+    }
+
+    private func attempt(from offset: Int64) async -> AttemptResult {
+        var request = download.request
+        var resume: ResumeExpectation?
+        if offset > 0, let ifRange = validators.ifRange {
+            request.headers += [
+                HTTPHeader(name: "Range", value: "bytes=\(offset)-", scope: .everyHop),
+                HTTPHeader(name: "If-Range", value: ifRange, scope: .everyHop),
+                HTTPHeader(name: "Accept-Encoding", value: "identity", scope: .everyHop),
+            ]
+            resume = ResumeExpectation(
+                offset: offset, expectedTotal: expectedTotal, entityTag: validators.entityTag,
+                restartsOnFullResponse: !settings.refusesRestart)
+        }
+        let id = manager.downloadTask(with: request, to: download.sink, resume: resume, options: settings.transfer)
+        manager.resume(id)
+
+        var base = offset  // where this response's first byte lands in the file
+        var bodyStarted = false
+        var speed = SpeedEstimator()
+        var checkpointFailure: TransferFailure?
+
+        while let event = await events.next(for: id) {
+            switch event {
+            case .started(_, let head):
+                guard head.isSuccess else { continue }
+                bodyStarted = true
+                if head.status == 200 && offset > 0 {
+                    renderer.handle(.restarting(info, reason: "the server sent the whole file"))
+                    base = 0
+                }
+                learn(from: head, base: base)
+                renderer.handle(.started(info, total: expectedTotal, offset: base > 0 ? base : nil))
+                checkpointFailure = checkpoint(base)
+                if checkpointFailure != nil { manager.cancel(id) }
+            case .progress(_, let progress):
+                guard bodyStarted else { continue }
+                speed.add(bytes: progress.received, at: monotonicSeconds())
+                renderer.handle(.progress(info, bytes: base + progress.received, total: expectedTotal, speed: speed.bytesPerSecond))
+                if monotonicSeconds() - lastCheckpointAt >= Self.checkpointInterval {
+                    checkpointFailure = checkpoint(base + progress.written)
+                    if checkpointFailure != nil { manager.cancel(id) }
+                }
+            case .verbose(_, let line):
+                renderer.handle(.notice(line))
+            case .redirected(_, _, let target):
+                if settings.transfer.verbose { renderer.handle(.notice("* following redirect to \(target)")) }
+            case .suspended, .resumed:
+                continue
+            case .completed(_, let response):
+                bytesThisRun += response.progress.received
+                return .completed(response, reached: bodyStarted ? base + response.progress.written : offset)
+            case .failed(_, let failure, let progress):
+                bytesThisRun += progress.received
+                let reached = bodyStarted ? base + progress.written : offset
+                if bodyStarted { _ = checkpoint(reached) }
+                return .failed(failure, reached: reached)
+            case .canceled(_, let progress):
+                bytesThisRun += progress.received
+                let reached = bodyStarted ? base + progress.written : offset
+                if let checkpointFailure { return .failed(checkpointFailure, reached: reached) }
+                if bodyStarted { _ = checkpoint(reached) }
+                return interrupts?.wasInterrupted == true
+                    ? .interrupted : .failed(TransferFailure(.internalError, "canceled"), reached: reached)
+            }
+        }
+        return .failed(TransferFailure(.internalError, "the task manager stopped early"), reached: offset)
+    }
+
+    /// Validators and length of the entity now being received.
+    private func learn(from head: ResponseHead, base: Int64) {
+        validators = EntityValidators(of: head)
+        if head.status == 206, let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total {
+            expectedTotal = total
+        } else {
+            expectedTotal = head.contentLength.map { base + $0 }
+        }
+    }
+
+    // MARK: Checkpoints
+
+    /// Data first (fdatasync), then resume data counting only that data. Nothing is written
+    /// when there is no validator to continue against: such a part file is started over anyway.
+    private func checkpoint(_ bytes: Int64) -> TransferFailure? {
+        guard let part = download.part, let store, validators.ifRange != nil else { return nil }
+        lastCheckpointAt = monotonicSeconds()
+        do {
+            try part.syncData()
+            try store.save(ResumeData(
+                url: info.url, bytesReceived: bytes, validators: validators,
+                tempFileName: splitPath(part.path).name, destination: part.destination, expectedLength: expectedTotal))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    // MARK: Retries
+
+    private var retryAfterFailure: TransferFailure?
+
+    /// Waits before the next attempt; false when retries are used up or the run was interrupted.
+    private func waitToRetry(_ failedAttempts: Int, _ reason: String, retryAfter: String?) async -> Bool {
+        let now = Int64(time(nil))
+        switch settings.retry.decision(afterFailedAttempts: failedAttempts, retryAfter: retryAfter, now: now) {
+        case .giveUp:
+            return false
+        case .tooLongToWait(let message):
+            retryAfterFailure = TransferFailure(.httpStatus, "\(reason): \(message)")
+            return false
+        case .retry(let delay):
+            renderer.handle(.retrying(info, attempt: failedAttempts, delay: delay, reason: reason))
+            let deadline = monotonicSeconds() + delay
+            while monotonicSeconds() < deadline {
+                if interrupts?.wasInterrupted == true { return false }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            return interrupts?.wasInterrupted != true
+        }
+    }
+
+    // MARK: Endings
+
+    private static func failure(for head: ResponseHead) -> TransferFailure {
+        let statusLine = "HTTP \(head.status)\(head.reason.isEmpty ? "" : " " + head.reason)"
+        if (400..<600).contains(head.status) {
+            return TransferFailure(.httpStatus, statusLine)
+        }
+        if head.isRedirect, let location = head.value(of: "Location") {
+            return TransferFailure(.protocolViolation, "\(statusLine): redirect to \(location) not followed (--no-follow)")
+        }
+        return TransferFailure(.protocolViolation, "unexpected final response \(statusLine)")
+    }
+
+    private func finish(lastModified: Int64?, seconds: Double) -> Outcome {
+        let modified = lastModified ?? validators.lastModified.flatMap(HTTPDate.seconds(from:))
+        do {
+            let size = try download.part?.size()
+            try download.part?.commit(lastModified: modified)
+            store?.remove()
+            renderer.handle(.done(info, bytes: size ?? bytesThisRun, seconds: seconds))
+            return .downloaded(bytesThisRun)
+        } catch {
+            let failure = ItemFailure(item: info.path, error)
+            renderer.handle(.failed(info, failure))
+            return .failed(failure)
+        }
+    }
+
+    private func fail(_ failure: TransferFailure, attempts: Int = 0) -> Outcome {
+        if interrupts?.wasInterrupted == true { return .interrupted }
+        download.part?.abandon()
+        var failure = failure
+        if attempts > 1 && failure.isTransient {
+            failure = TransferFailure(failure.kind, "\(failure.message) (after \(attempts) attempts)", transient: true)
+        }
+        let itemFailure = ItemFailure(item: info.url, failure)
+        renderer.handle(.failed(info, itemFailure))
+        return .failed(itemFailure)
+    }
+}

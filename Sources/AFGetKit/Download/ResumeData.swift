@@ -1,0 +1,131 @@
+import Foundation
+
+/// The contents of `DEST.afresume`: an XML property list with NSURLSession's resume-data keys
+/// where one fits and afget's own under `AFGet…` (DESIGN.md §4). Never holds secrets.
+public struct ResumeData: Sendable, Equatable {
+    public static let currentVersion = 1
+    /// More than a pebibyte of progress is not a real download: the file is corrupt.
+    static let absurdByteCount: Int64 = 1 << 50
+
+    public var url: String
+    public var bytesReceived: Int64
+    public var entityTag: String?
+    /// The Last-Modified value, as the server wrote it.
+    public var lastModified: String?
+    /// The part file's name (no directory).
+    public var tempFileName: String
+    public var version = ResumeData.currentVersion
+    public var destination: String
+    public var expectedLength: Int64?
+
+    public init(url: String, bytesReceived: Int64, validators: EntityValidators, tempFileName: String,
+                destination: String, expectedLength: Int64?) {
+        self.url = url
+        self.bytesReceived = bytesReceived
+        entityTag = validators.entityTag
+        lastModified = validators.lastModified
+        self.tempFileName = tempFileName
+        self.destination = destination
+        self.expectedLength = expectedLength
+    }
+
+    public var validators: EntityValidators {
+        EntityValidators(entityTag: entityTag, lastModified: lastModified)
+    }
+
+    enum Key {
+        static let url = "NSURLSessionDownloadURL"
+        static let bytesReceived = "NSURLSessionResumeBytesReceived"
+        static let entityTag = "NSURLSessionResumeEntityTag"
+        static let serverDate = "NSURLSessionResumeServerDownloadDate"
+        static let tempFileName = "NSURLSessionResumeInfoTempFileName"
+        static let version = "NSURLSessionResumeInfoVersion"
+        static let destination = "AFGetDestination"
+        static let expectedLength = "AFGetExpectedLength"
+    }
+
+    public func propertyList() -> Data {
+        var dictionary: [String: Any] = [
+            Key.url: url,
+            Key.bytesReceived: Int(bytesReceived),
+            Key.tempFileName: tempFileName,
+            Key.version: version,
+            Key.destination: destination,
+        ]
+        if let entityTag { dictionary[Key.entityTag] = entityTag }
+        if let lastModified { dictionary[Key.serverDate] = lastModified }
+        if let expectedLength { dictionary[Key.expectedLength] = Int(expectedLength) }
+        // Only strings and integers go in, which XML property lists always encode.
+        return (try? PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)) ?? Data()
+    }
+
+    /// Reads and checks resume data; the error says what is wrong with it.
+    public init(propertyList data: Data) throws(ResumeDataError) {
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw ResumeDataError("not a property list")
+        }
+        guard let dictionary = root as? [String: Any] else { throw ResumeDataError("not a dictionary") }
+
+        func string(_ key: String, required: Bool = true) throws(ResumeDataError) -> String? {
+            guard let value = dictionary[key] else {
+                if required { throw ResumeDataError("\(key) is missing") }
+                return nil
+            }
+            guard let text = value as? String else { throw ResumeDataError("\(key) is not a string") }
+            return text
+        }
+        func integer(_ key: String, required: Bool = true) throws(ResumeDataError) -> Int64? {
+            guard let value = dictionary[key] else {
+                if required { throw ResumeDataError("\(key) is missing") }
+                return nil
+            }
+            // An NSNumber holding 0 or 1 also casts to Bool, so a real <true/> is told by its type.
+            guard !(value is String), type(of: value) != Bool.self, let number = value as? Int else {
+                throw ResumeDataError("\(key) is not an integer")
+            }
+            guard number >= 0, Int64(number) < Self.absurdByteCount else {
+                throw ResumeDataError("\(key) has an impossible value \(number)")
+            }
+            return Int64(number)
+        }
+
+        let version = Int(try integer(Key.version)!)
+        guard version <= Self.currentVersion else {
+            throw ResumeDataError("written by a newer afget (format \(version), this one reads \(Self.currentVersion))")
+        }
+        guard version >= 1 else { throw ResumeDataError("unknown format \(version)") }
+        self.version = version
+
+        url = try string(Key.url)!
+        let lowered = url.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
+            throw ResumeDataError("\(Key.url) is not an http or https URL")
+        }
+        bytesReceived = try integer(Key.bytesReceived)!
+        tempFileName = try string(Key.tempFileName)!
+        guard !tempFileName.isEmpty, !tempFileName.contains("/"), tempFileName != ".", tempFileName != ".." else {
+            throw ResumeDataError("\(Key.tempFileName) is not a plain file name")
+        }
+        destination = try string(Key.destination)!
+        entityTag = try string(Key.entityTag, required: false)
+        lastModified = try string(Key.serverDate, required: false)
+        expectedLength = try integer(Key.expectedLength, required: false)
+        if let expectedLength, bytesReceived > expectedLength {
+            throw ResumeDataError("claims \(bytesReceived) bytes of a \(expectedLength)-byte file")
+        }
+    }
+}
+
+/// Why resume data cannot be used.
+public struct ResumeDataError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let reason: String
+
+    init(_ reason: String) {
+        self.reason = reason
+    }
+
+    public var description: String { reason }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Glibc
+
+/// `DEST.afresume` on disk, written so that after any crash it is the old version or the new
+/// one, never torn: a temporary file (`DEST.aftmp`, no longer than the plist's own name),
+/// fsynced, renamed over the plist, and the directory fsynced. Mode 0600.
+public struct ResumeStore: Sendable {
+    public static let suffix = ".afresume"
+    static let temporarySuffix = ".aftmp"
+
+    public let path: String
+    private let temporaryPath: String
+
+    public init(destination: String) {
+        path = destination + Self.suffix
+        temporaryPath = destination + Self.temporarySuffix
+    }
+
+    /// The resume data, nil when there is none; unusable data is a resume conflict naming the file.
+    public func load() throws(TransferFailure) -> ResumeData? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw TransferFailure(.resumeConflict, "cannot read \(path): \(describeErrno(errno))")
+        }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = read(descriptor, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw TransferFailure(.resumeConflict, "cannot read \(path): \(describeErrno(errno))") }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            guard bytes.count <= 1 << 20 else {
+                throw TransferFailure(.resumeConflict, "\(path) is not afget resume data: larger than 1 MiB")
+            }
+        }
+        do {
+            return try ResumeData(propertyList: Data(bytes))
+        } catch {
+            throw TransferFailure(.resumeConflict, "\(path) is not usable resume data: \(error.reason)")
+        }
+    }
+
+    public func save(_ data: ResumeData) throws(TransferFailure) {
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw fileFailure("write", temporaryPath, errno: errno) }
+        let plist = [UInt8](data.propertyList())
+        var written = 0
+        while written < plist.count {
+            let result = plist.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, plist.count - written) }
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else {
+                let code = errno
+                close(descriptor)
+                unlink(temporaryPath)
+                throw fileFailure("write", temporaryPath, errno: code)
+            }
+            written += result
+        }
+        let synced = fsync(descriptor) == 0
+        let code = errno
+        close(descriptor)
+        guard synced else { throw fileFailure("sync", temporaryPath, errno: code) }
+        guard rename(temporaryPath, path) == 0 else { throw fileFailure("replace", path, errno: errno) }
+        syncDirectory(of: path)
+    }
+
+    public func remove() {
+        unlink(path)
+        unlink(temporaryPath)
+    }
+}

@@ -1,0 +1,54 @@
+import CurlCore
+
+/// When and how long to wait before trying a failed transfer again (DESIGN.md §8):
+/// transient failures and HTTP 408, 429, 500, 502, 503, 504 are retried with a delay that
+/// doubles from `baseDelay` up to 30 s; a server's Retry-After wins, up to 5 minutes.
+public struct RetryPolicy: Sendable, Equatable {
+    public var maxRetries: Int
+    public var baseDelay: Double
+    public static let maxBackoff = 30.0
+    public static let maxRetryAfter = 300.0
+
+    public init(maxRetries: Int = 5, baseDelay: Double = 1) {
+        self.maxRetries = maxRetries
+        self.baseDelay = baseDelay
+    }
+
+    public static func isTransient(status: Int) -> Bool {
+        [408, 429, 500, 502, 503, 504].contains(status)
+    }
+
+    public enum Decision: Sendable, Equatable {
+        case retry(after: Double)
+        case giveUp
+        /// The server asked for a wait longer than afget will make (the message says when).
+        case tooLongToWait(String)
+    }
+
+    /// After `failedAttempts` failures (1 after the first), with the response's Retry-After if any.
+    public func decision(afterFailedAttempts failedAttempts: Int, retryAfter: String?, now: Int64) -> Decision {
+        guard failedAttempts <= maxRetries else { return .giveUp }
+        if let retryAfter, let wait = Self.seconds(retryAfter: retryAfter, now: now) {
+            guard wait <= Self.maxRetryAfter else {
+                return .tooLongToWait("the server asks to retry after \(Int(wait)) s (Retry-After: \(retryAfter))")
+            }
+            return .retry(after: wait)
+        }
+        let exponent = Double(min(failedAttempts - 1, 30))
+        return .retry(after: min(Self.maxBackoff, baseDelay * pow2(exponent)))
+    }
+
+    /// Retry-After as seconds from `now`: delay-seconds or an HTTP date.
+    static func seconds(retryAfter: String, now: Int64) -> Double? {
+        let text = retryAfter.trimmingWhitespace()
+        if let seconds = Int64(text), seconds >= 0 { return Double(seconds) }
+        guard let date = HTTPDate.seconds(from: text) else { return nil }
+        return Double(max(0, date - now))
+    }
+}
+
+private func pow2(_ exponent: Double) -> Double {
+    var result = 1.0
+    for _ in 0..<Int(exponent) { result *= 2 }
+    return result
+}

@@ -1,0 +1,63 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// Turns SIGINT and SIGTERM into an orderly stop: the first runs `onInterrupt` (which cancels
+/// the transfers, so they flush and checkpoint) and is remembered for the exit status; a second
+/// one exits at once, which is safe because resume data is only ever replaced atomically.
+/// Owned by the command that runs; the handlers run on a queue of their own.
+public final class InterruptMonitor {
+    private let state = SignalState()
+    private var sources: [DispatchSourceSignal] = []
+
+    public init(onInterrupt: @escaping @Sendable () -> Void) {
+        let queue = DispatchQueue(label: "afget.signals")
+        let state = self.state
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)  // delivered through the dispatch source instead
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                if state.recordFirst(number) {
+                    onInterrupt()
+                } else {
+                    _exit(InterruptMonitor.exitStatus(for: number))
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    deinit {
+        sources.forEach { $0.cancel() }
+    }
+
+    /// The exit status the interruption calls for (130 or 143), if one happened.
+    public var exitStatus: Int32? {
+        state.first.map(Self.exitStatus(for:))
+    }
+
+    public var wasInterrupted: Bool { state.first != nil }
+
+    static func exitStatus(for signal: Int32) -> Int32 {
+        signal == SIGTERM ? ExitStatus.interruptedBySIGTERM : ExitStatus.interruptedBySIGINT
+    }
+}
+
+/// The first signal received, shared between the signal queue and the run.
+private final class SignalState: Sendable {
+    private let received = Mutex<Int32?>(nil)
+
+    /// Records `signal` if it is the first; true when it was.
+    func recordFirst(_ signal: Int32) -> Bool {
+        received.withLock { state in
+            guard state == nil else { return false }
+            state = signal
+            return true
+        }
+    }
+
+    var first: Int32? {
+        received.withLock { $0 }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import TestServer
+import XCTest
+
+/// Ctrl-C, SIGTERM and SIGKILL in the middle of a download, then the same command again.
+final class InterruptTests: XCTestCase {
+    var server: TestHTTPServer!
+    var directory: URL!
+    let size = 4_000_000
+
+    override func setUpWithError() throws {
+        server = try TestHTTPServer()
+        directory = try makeScratchDirectory()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// About 3 s in all: slow enough to interrupt, fast enough to finish in a test.
+    private var url: String { server.url("/file/big.bin?size=\(size)&chunk=20000&ms=20") }
+    private var destination: URL { directory.appendingPathComponent("big.bin") }
+    private var part: URL { directory.appendingPathComponent("big.bin.afpart") }
+    private var resumeData: URL { directory.appendingPathComponent("big.bin.afresume") }
+
+    /// Starts afget and waits until its resume data counts more than `bytes`.
+    private func startAndWaitForProgress(beyond bytes: Int = 100_000) throws -> (Process, URL, URL) {
+        let started = try Afget.start(["--progress", "line", url], in: directory)
+        waitUntil("a checkpoint beyond \(bytes) bytes") {
+            (checkpointedBytes(resumeData) ?? 0) > bytes
+        }
+        return started
+    }
+
+    private func assertContinuesToTheExactFile(fromAtLeast minimum: Int) throws {
+        let before = server.log.all.count
+        let result = try Afget.run(["--progress", "line", url], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        XCTAssertEqual(listing(directory), ["big.bin"], "part file and resume data are removed")
+
+        let requests = server.log.all.dropFirst(before)
+        XCTAssertEqual(requests.count, 1, "one ranged request continues the file")
+        let range = try XCTUnwrap(requests.first?.header("Range"))
+        let offset = try XCTUnwrap(Int(range.dropFirst("bytes=".count).dropLast()))
+        XCTAssertGreaterThanOrEqual(offset, minimum)
+        XCTAssertEqual(requests.first?.header("If-Range"), Route.etag(size: size))
+        XCTAssertTrue(result.stderr.contains("continuing at"), result.stderr)
+    }
+
+    func testCtrlCSavesResumeDataAndTheSameCommandContinues() throws {
+        let (process, _, stderr) = try startAndWaitForProgress()
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 130)
+        let message = try String(contentsOf: stderr, encoding: .utf8)
+        XCTAssertTrue(message.contains("afget: interrupted; resume data saved. Run the same command again to continue."), message)
+        XCTAssertFalse(exists(destination))
+        let kept = try XCTUnwrap(fileSize(part))
+        let plist = try String(contentsOf: resumeData, encoding: .utf8)
+        XCTAssertTrue(plist.contains("<key>NSURLSessionResumeBytesReceived</key>\n\t<integer>\(kept)</integer>"),
+                      "on a clean stop the resume data counts every byte of the part file: \(plist)")
+        XCTAssertTrue(plist.contains("<key>NSURLSessionDownloadURL</key>"))
+        XCTAssertTrue(plist.contains(Route.etag(size: size).replacingOccurrences(of: "\"", with: "&quot;")) || plist.contains(Route.etag(size: size)))
+        let mode = try FileManager.default.attributesOfItem(atPath: resumeData.path)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600)
+
+        try assertContinuesToTheExactFile(fromAtLeast: kept)
+    }
+
+    func testSIGTERMExits143WithResumeData() throws {
+        let (process, _, _) = try startAndWaitForProgress()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 143)
+        XCTAssertTrue(exists(resumeData))
+        try assertContinuesToTheExactFile(fromAtLeast: 100_000)
+    }
+
+    func testSIGKILLLosesAtMostTheLastCheckpointInterval() throws {
+        let (process, _, _) = try startAndWaitForProgress(beyond: 300_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        XCTAssertFalse(exists(destination))
+        try assertContinuesToTheExactFile(fromAtLeast: 300_000)
+    }
+
+    func testRepeatedKillsThenContinue() throws {
+        var reached = 0
+        for _ in 0..<3 {
+            let (process, _, _) = try startAndWaitForProgress(beyond: reached + 100_000)
+            reached = checkpointedBytes(resumeData) ?? reached
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try assertContinuesToTheExactFile(fromAtLeast: reached)
+    }
+
+    func testASecondAfgetOnTheSameDestinationExits12AtOnce() throws {
+        let (first, _, _) = try startAndWaitForProgress()
+        let second = try Afget.run(["--progress", "line", url], in: directory)
+        XCTAssertEqual(second.status, 12)
+        XCTAssertEqual(second.stderrLines, ["afget: big.bin: big.bin is being downloaded by another afget"])
+
+        kill(first.processIdentifier, SIGINT)
+        first.waitUntilExit()
+        XCTAssertEqual(first.terminationStatus, 130)
+        try assertContinuesToTheExactFile(fromAtLeast: 100_000)
+    }
+
+    func testResumeCommandContinuesFromResumeDataAlone() throws {
+        let (process, _, _) = try startAndWaitForProgress()
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+
+        let result = try Afget.run(["resume", "--progress", "line", "."], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        XCTAssertEqual(listing(directory), ["big.bin"])
+    }
+}
+
+/// The byte count a resume data file claims, read the way a user would: from its XML.
+func checkpointedBytes(_ resumeData: URL) -> Int? {
+    guard let text = try? String(contentsOf: resumeData, encoding: .utf8),
+        let key = text.range(of: "<key>NSURLSessionResumeBytesReceived</key>"),
+        let open = text.range(of: "<integer>", range: key.upperBound..<text.endIndex),
+        let close = text.range(of: "</integer>", range: open.upperBound..<text.endIndex)
+    else { return nil }
+    return Int(text[open.upperBound..<close.lowerBound])
+}
