@@ -46,7 +46,6 @@ final class DownloadJob {
         var offset: Int64
         do {
             offset = try startingOffset()
-            try download.part?.truncate(to: offset)
         } catch {
             return fail(error)
         }
@@ -146,7 +145,14 @@ final class DownloadJob {
         case interrupted
     }
 
-    private func attempt(from offset: Int64) async -> AttemptResult {
+    private func attempt(from start: Int64) async -> AttemptResult {
+        // With no validator to continue against, a continue would be blind: start over.
+        let offset = validators.ifRange == nil ? 0 : start
+        do {
+            try download.part?.truncate(to: offset)
+        } catch {
+            return .failed(error, reached: start)
+        }
         var request = download.request
         var resume: ResumeExpectation?
         if offset > 0, let ifRange = validators.ifRange {

@@ -1,0 +1,241 @@
+import Foundation
+import TestServer
+import XCTest
+
+/// A continue never splices: every way a server or the files on disk can disagree.
+final class ContinueValidationTests: XCTestCase {
+    var server: TestHTTPServer!
+    var directory: URL!
+    let size = 300_000
+
+    override func setUpWithError() throws {
+        server = try TestHTTPServer()
+        directory = try makeScratchDirectory()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private var url: String { server.url("/flaky/f.bin?size=\(size)&fail=1&mode=drop") }
+    private var destination: URL { directory.appendingPathComponent("f.bin") }
+    private var part: URL { directory.appendingPathComponent("f.bin.afpart") }
+    private var resumeData: URL { directory.appendingPathComponent("f.bin.afresume") }
+
+    /// A first run cut off half way, without retries: part file and resume data left behind.
+    private func leaveHalfADownload() throws {
+        let first = try Afget.run(["-q", "--retry", "0", url], in: directory)
+        XCTAssertEqual(first.status, 4, first.stderr)
+        XCTAssertEqual(fileSize(part), size / 2)
+        XCTAssertEqual(checkpointedBytes(resumeData), size / 2)
+    }
+
+    private func afget(_ extra: [String] = []) throws -> AfgetResult {
+        try Afget.run(["--progress", "line", "--retry-delay", "0"] + extra + [url], in: directory)
+    }
+
+    func testDroppedConnectionIsRetriedFromTheBytesReceived() throws {
+        let result = try afget()
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        XCTAssertEqual(server.log.all.map { $0.header("Range") }, [nil, "bytes=\(size / 2)-"])
+        XCTAssertTrue(result.stderr.contains("retrying in 0.0 s (attempt 2)"), result.stderr)
+    }
+
+    func testResetMidBodyIsRetried() throws {
+        let result = try Afget.run(["-q", "--retry-delay", "0", server.url("/flaky/f.bin?size=\(size)&fail=2&mode=reset")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        XCTAssertEqual(server.log.all.count, 3)
+    }
+
+    func testServerErrorsAreRetriedAndRetryAfterIsHonoured() throws {
+        let started = Date()
+        let result = try Afget.run(
+            ["-q", "--retry-delay", "0", server.url("/flaky/f.bin?size=\(size)&fail=1&mode=503&retryafter=1")], in: directory)
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        XCTAssertGreaterThanOrEqual(elapsed, 1, "Retry-After: 1 outweighs --retry-delay 0")
+        XCTAssertLessThan(elapsed, 10)
+    }
+
+    func testRetryAfterBeyondFiveMinutesFailsSayingWhen() throws {
+        let result = try Afget.run(
+            ["-q", server.url("/flaky/f.bin?size=\(size)&fail=1&mode=429&retryafter=3600")], in: directory)
+        XCTAssertEqual(result.status, 8)
+        XCTAssertTrue(result.stderr.contains("the server asks to retry after 3600 s"), result.stderr)
+        XCTAssertEqual(server.log.all.count, 1)
+    }
+
+    func testRetriesRunOutWithANetworkFailure() throws {
+        let result = try Afget.run(
+            ["-q", "--retry", "2", "--retry-delay", "0", server.url("/flaky/f.bin?size=\(size)&fail=9&mode=drop")], in: directory)
+        XCTAssertEqual(result.status, 4)
+        XCTAssertTrue(result.stderr.contains("(after 3 attempts)"), result.stderr)
+        XCTAssertEqual(server.log.all.count, 3)
+        XCTAssertFalse(exists(destination))
+    }
+
+    func testClientErrorsAreNotRetried() throws {
+        let result = try Afget.run(["-q", server.url("/status/403")], in: directory)
+        XCTAssertEqual(result.status, 8)
+        XCTAssertEqual(server.log.all.count, 1)
+    }
+
+    func testServerIgnoringRangeMeansStartingOver() throws {
+        try leaveHalfADownload()
+        server.change("f.bin", ["ranges": "ignore"])
+        let result = try afget()
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        XCTAssertTrue(result.stderr.contains("starting over"), result.stderr)
+    }
+
+    func testNoRestartRefusesAndTouchesNothing() throws {
+        try leaveHalfADownload()
+        let plist = try Data(contentsOf: resumeData)
+        server.change("f.bin", ["ranges": "ignore"])
+        let result = try afget(["--no-restart"])
+        XCTAssertEqual(result.status, 9, result.stderr)
+        XCTAssertTrue(result.stderr.contains("--no-restart"), result.stderr)
+        XCTAssertEqual(fileSize(part), size / 2)
+        XCTAssertEqual(try Data(contentsOf: resumeData), plist)
+        XCTAssertFalse(exists(destination))
+    }
+
+    func testChangedFileIsDownloadedAgainWhenTheServerHonoursIfRange() throws {
+        try leaveHalfADownload()
+        server.change("f.bin", ["v": "1"])
+        let result = try afget()
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size, version: 1))
+        XCTAssertEqual(server.log.all.last?.header("If-Range"), Route.etag(size: size))
+    }
+
+    func testChangedFileIsNotSplicedWhenTheServerWronglySends206() throws {
+        try leaveHalfADownload()
+        server.change("f.bin", ["v": "1", "ranges": "always"])
+        let result = try afget()
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size, version: 1))
+        XCTAssertTrue(result.stderr.contains("the file changed"), result.stderr)
+    }
+
+    func testLengthChangeIsCaughtFromContentRange() throws {
+        try leaveHalfADownload()
+        server.change("f.bin", ["size": "\(size + 10)", "noetag": "1", "ranges": "always"])
+        let result = try afget(["--no-restart"])
+        XCTAssertEqual(result.status, 9, result.stderr)
+        XCTAssertTrue(result.stderr.contains("length changed from \(size) to \(size + 10)"), result.stderr)
+        XCTAssertEqual(fileSize(part), size / 2)
+    }
+
+    func testWrongContentRangeIsNeverSpliced() throws {
+        try leaveHalfADownload()
+        server.change("f.bin", ["ranges": "wrong"])
+        let result = try afget()
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        XCTAssertTrue(result.stderr.contains("does not continue at byte \(size / 2)"), result.stderr)
+    }
+
+    func testCompletePartIsFinishedBy416() throws {
+        try leaveHalfADownload()
+        // The rest of the file arrived but the process died before the move: a complete part.
+        let handle = try FileHandle(forWritingTo: part)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(TestPayload.bytes((size / 2)..<size)))
+        try handle.close()
+        let plist = try String(contentsOf: resumeData, encoding: .utf8)
+            .replacingOccurrences(of: "<integer>\(size / 2)</integer>", with: "<integer>\(size)</integer>")
+        try plist.write(to: resumeData, atomically: true, encoding: .utf8)
+
+        let result = try afget()
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(server.log.all.last?.header("Range"), "bytes=\(size)-")
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        XCTAssertEqual(listing(directory), ["f.bin"])
+    }
+
+    func testPartLargerThanTheRemoteFileIsAConflict() throws {
+        try leaveHalfADownload()
+        server.change("f.bin", ["size": "1000", "ranges": "always"])
+        let result = try afget()
+        XCTAssertEqual(result.status, 9, result.stderr)
+        XCTAssertTrue(result.stderr.contains("is larger than the remote file (1000 bytes)"), result.stderr)
+        XCTAssertEqual(fileSize(part), size / 2, "never truncated silently")
+    }
+
+    func testPlistClaimingMoreThanThePartIsCorrectedDown() throws {
+        try leaveHalfADownload()
+        let plist = try String(contentsOf: resumeData, encoding: .utf8)
+            .replacingOccurrences(of: "<integer>\(size / 2)</integer>", with: "<integer>\(size / 2 + 5000)</integer>")
+        try plist.write(to: resumeData, atomically: true, encoding: .utf8)
+        let result = try afget()
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(server.log.all.last?.header("Range"), "bytes=\(size / 2)-")
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+    }
+
+    func testLyingContentLengthNeverMakesAFile() throws {
+        let result = try Afget.run(["-q", "--retry", "0", server.url("/file/liar.bin?size=1000&claim=5000")], in: directory)
+        XCTAssertEqual(result.status, 4, result.stderr)
+        XCTAssertFalse(exists(directory.appendingPathComponent("liar.bin")))
+    }
+
+    func testUnusableResumeDataExits9AndTouchesNothing() throws {
+        try leaveHalfADownload()
+        let good = try String(contentsOf: resumeData, encoding: .utf8)
+        let variants: [(String, String)] = [
+            ("garbage", "this is not a plist"),
+            ("string count", good.replacingOccurrences(of: "<integer>\(size / 2)</integer>", with: "<string>lots</string>")),
+            ("negative count", good.replacingOccurrences(of: "<integer>\(size / 2)</integer>", with: "<integer>-5</integer>")),
+            ("path in temp name", good.replacingOccurrences(of: "<string>f.bin.afpart</string>", with: "<string>../../etc/passwd</string>")),
+            ("newer format", good.replacingOccurrences(of: "<key>NSURLSessionResumeInfoVersion</key>\n\t<integer>1</integer>",
+                                                       with: "<key>NSURLSessionResumeInfoVersion</key>\n\t<integer>99</integer>")),
+            ("ftp URL", good.replacingOccurrences(of: "<string>http://", with: "<string>ftp://")),
+        ]
+        for (name, text) in variants {
+            XCTAssertNotEqual(text, good, name)
+            try text.write(to: resumeData, atomically: true, encoding: .utf8)
+            let result = try afget()
+            XCTAssertEqual(result.status, 9, "\(name): \(result.stderr)")
+            XCTAssertEqual(result.stderrLines.count, 1, "\(name): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("f.bin.afresume"), "\(name): \(result.stderr)")
+            XCTAssertEqual(fileSize(part), size / 2, name)
+            XCTAssertEqual(try String(contentsOf: resumeData, encoding: .utf8), text, name)
+        }
+        let restarted = try afget(["--restart"])
+        XCTAssertEqual(restarted.status, 0, restarted.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        XCTAssertEqual(listing(directory), ["f.bin"])
+    }
+
+    func testResumeDataForAnotherURLExits9() throws {
+        try leaveHalfADownload()
+        let other = server.url("/file/f.bin?size=\(size)")
+        let result = try Afget.run(["-q", other], in: directory)
+        XCTAssertEqual(result.status, 9)
+        XCTAssertTrue(result.stderr.contains("is resume data for \(url), not this URL"), result.stderr)
+        XCTAssertEqual(fileSize(part), size / 2)
+    }
+
+    func testResumeWithANewURLContinuesWhenTheFileIsTheSame() throws {
+        try leaveHalfADownload()
+        let fresh = server.url("/file/f.bin?size=\(size)&token=new")
+        let result = try Afget.run(["resume", "-q", "f.bin.afresume", "--url", fresh], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(server.log.all.last?.uri, "/file/f.bin?size=\(size)&token=new")
+        XCTAssertEqual(server.log.all.last?.header("Range"), "bytes=\(size / 2)-")
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+    }
+
+    func testWithoutValidatorsAContinueIsNeverBlind() throws {
+        let blind = server.url("/flaky/b.bin?size=\(size)&fail=1&mode=drop&noetag=1&nolm=1")
+        let result = try Afget.run(["-q", "--retry-delay", "0", blind], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(server.log.all.map { $0.header("Range") }, [nil, nil], "no validator: start over, never a bare Range")
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("b.bin").path), TestPayload.sha256(count: size))
+    }
+}
