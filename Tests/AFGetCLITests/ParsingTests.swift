@@ -41,11 +41,32 @@ final class ParsingTests: XCTestCase {
         XCTAssertEqual(try download(["-o", "x.bin", "http://h/"]).output.target, .path("x.bin"))
     }
 
+    func testResumeAndRetryOptions() throws {
+        let defaults = try download(["http://h/"]).resume
+        XCTAssertEqual(defaults.retryPolicy, RetryPolicy(maxRetries: 5, baseDelay: 1))
+        XCTAssertFalse(defaults.restart)
+        XCTAssertFalse(defaults.noRestart)
+        let given = try download(["--retry", "2", "--retry-delay", "0.5", "--no-restart", "-c", "http://h/"]).resume
+        XCTAssertEqual(given.retryPolicy, RetryPolicy(maxRetries: 2, baseDelay: 0.5))
+        XCTAssertTrue(given.noRestart)
+        XCTAssertTrue(given.continueDownloads)
+        XCTAssertTrue(try download(["--restart", "http://h/"]).resume.restart)
+    }
+
+    func testResumeCommand() throws {
+        let command = try XCTUnwrap(try AFGetCommand.parseAsRoot(["resume", "a.iso.afresume", "--url", "http://h/new", "-q"]) as? ResumeCommand)
+        XCTAssertEqual(command.paths, ["a.iso.afresume"])
+        XCTAssertEqual(command.replacementURL, "http://h/new")
+        XCTAssertEqual(command.progress.style, .none)
+        XCTAssertEqual(try XCTUnwrap(try AFGetCommand.parseAsRoot(["resume"]) as? ResumeCommand).paths, [])
+    }
+
     func testRejectedCombinations() {
         for arguments in [
             [], ["-o", "a", "http://h/1", "http://h/2"], ["-o", "a", "-d", "b", "http://h/"],
             ["--on-exists", "maybe", "http://h/"], ["--progress", "fancy", "http://h/"],
             ["--max-redirects", "-1", "http://h/"], ["--stall-timeout", "0", "http://h/"],
+            ["--restart", "--no-restart", "http://h/"], ["--retry", "-1", "http://h/"],
         ] {
             XCTAssertThrowsError(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")
         }

@@ -3,7 +3,7 @@ import Glibc
 import XCTest
 
 /// A real nginx (Debian's package) on a free loopback port, serving a directory of the test's,
-/// with WebDAV PUT under /dav/. Scripts/test.sh installs nginx.
+/// the same files at 4 MB/s under /slow/, and WebDAV PUT under /dav/. Scripts/test.sh installs nginx.
 final class NginxServer {
     let root: URL
     let port: Int
@@ -39,6 +39,10 @@ final class NginxServer {
                 server {
                     listen 127.0.0.1:\(port);
                     root \(root.path);
+                    location /slow/ {
+                        alias \(root.path)/;
+                        limit_rate 4m;
+                    }
                     location /dav/ {
                         dav_methods PUT DELETE;
                         create_full_put_path on;

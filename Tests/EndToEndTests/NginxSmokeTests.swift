@@ -8,14 +8,7 @@ final class NginxSmokeTests: XCTestCase {
         let nginx = try NginxServer()
         let source = nginx.root.appendingPathComponent("large.bin")
         // 96 MiB of random bytes: big enough to cross many receive buffers and progress reports.
-        let generator = Process()
-        generator.executableURL = URL(fileURLWithPath: "/usr/bin/head")
-        generator.arguments = ["-c", "\(96 << 20)", "/dev/urandom"]
-        _ = FileManager.default.createFile(atPath: source.path, contents: nil)
-        generator.standardOutput = try FileHandle(forWritingTo: source)
-        try generator.run()
-        generator.waitUntilExit()
-        let expected = try XCTUnwrap(sha256Hex(ofFile: source.path))
+        let expected = try writeRandomFile(source, bytes: 96 << 20)
 
         let directory = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -29,5 +22,40 @@ final class NginxSmokeTests: XCTestCase {
         let missing = try Afget.run(["-q", nginx.url("/missing.bin")], in: directory)
         XCTAssertEqual(missing.status, 8)
         XCTAssertEqual(listing(directory), ["large.bin"])
+    }
+
+    func testInterruptedDownloadFromNginxContinuesExactly() throws {
+        let nginx = try NginxServer()
+        let expected = try writeRandomFile(nginx.root.appendingPathComponent("medium.bin"), bytes: 8 << 20)
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = nginx.url("/slow/medium.bin")  // 4 MB/s: about two seconds in all
+
+        let (process, _, _) = try Afget.start(["-q", url], in: directory)
+        waitUntil("a checkpoint beyond 1 MiB") {
+            (checkpointedBytes(directory.appendingPathComponent("medium.bin.afresume")) ?? 0) > 1 << 20
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        XCTAssertEqual(listing(directory), ["medium.bin.afpart", "medium.bin.afresume"])
+
+        let result = try Afget.run(["--progress", "line", url], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("continuing at"), result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("medium.bin").path), expected)
+        XCTAssertEqual(listing(directory), ["medium.bin"])
+    }
+
+    /// Fills `url` with random bytes (readable by nginx's workers) and returns their SHA-256.
+    private func writeRandomFile(_ url: URL, bytes: Int) throws -> String {
+        let generator = Process()
+        generator.executableURL = URL(fileURLWithPath: "/usr/bin/head")
+        generator.arguments = ["-c", "\(bytes)", "/dev/urandom"]
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o644])
+        generator.standardOutput = try FileHandle(forWritingTo: url)
+        try generator.run()
+        generator.waitUntilExit()
+        return try XCTUnwrap(sha256Hex(ofFile: url.path))
     }
 }

@@ -1,0 +1,146 @@
+import AFGetKit
+import Foundation
+import XCTest
+
+final class ContentRangeTests: XCTestCase {
+    func testParsesBothForms() {
+        XCTAssertEqual(ContentRange("bytes 100-199/1000"), ContentRange(first: 100, last: 199, total: 1000))
+        XCTAssertEqual(ContentRange("bytes 0-0/*"), ContentRange(first: 0, last: 0, total: nil))
+        XCTAssertEqual(ContentRange("bytes */1000"), ContentRange(first: nil, last: nil, total: 1000))
+        XCTAssertEqual(ContentRange("Bytes  5-9/10 "), ContentRange(first: 5, last: 9, total: 10))
+    }
+
+    func testRejectsNonsense() {
+        for bad in ["", "bytes", "bytes 5-4/10", "bytes 5-10/10", "bytes -1-5/10", "items 0-1/2", "bytes */*",
+                    "bytes 1-2", "bytes a-b/c", "bytes 0-1/+5"] {
+            XCTAssertNil(ContentRange(bad), bad)
+        }
+    }
+}
+
+final class ResumeExpectationTests: XCTestCase {
+    let expectation = ResumeExpectation(offset: 100, expectedTotal: 1000, entityTag: "\"v1\"", restartsOnFullResponse: true)
+
+    private func head(_ status: Int, _ headers: [(String, String)]) -> ResponseHead {
+        ResponseHead(status: status, headers: headers.map { (name: $0.0, value: $0.1) })
+    }
+
+    func testMatching206Appends() {
+        XCTAssertEqual(expectation.verdict(for: head(206, [("Content-Range", "bytes 100-999/1000"), ("ETag", "\"v1\""),
+                                                           ("Content-Length", "900")])), .append)
+    }
+
+    func testEveryMismatchIsRefused() {
+        let cases: [[(String, String)]] = [
+            [],
+            [("Content-Range", "bytes 101-999/1000")],
+            [("Content-Range", "bytes 100-998/1000")],
+            [("Content-Range", "bytes 100-1009/1010")],
+            [("Content-Range", "bytes 100-999/1000"), ("ETag", "\"v2\"")],
+            [("Content-Range", "bytes 100-999/1000"), ("Content-Length", "10")],
+            [("Content-Range", "garbage")],
+        ]
+        for headers in cases {
+            guard case .refuse = expectation.verdict(for: head(206, headers)) else {
+                return XCTFail("\(headers) should be refused")
+            }
+        }
+    }
+
+    func testFullResponseRestartsOrIsRefused() {
+        XCTAssertEqual(expectation.verdict(for: head(200, [])), .restart)
+        var strict = expectation
+        strict.restartsOnFullResponse = false
+        guard case .refuse = strict.verdict(for: head(200, [])) else { return XCTFail() }
+        XCTAssertEqual(expectation.verdict(for: head(416, [("Content-Range", "bytes */100")])), .ignore)
+        XCTAssertEqual(expectation.verdict(for: head(404, [])), .ignore)
+    }
+}
+
+final class ResumeDataTests: XCTestCase {
+    let sample = ResumeData(
+        url: "https://example.org/a%20b.iso", bytesReceived: 12345,
+        validators: EntityValidators(entityTag: "\"abc\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT"),
+        tempFileName: "a b.iso.afpart", destination: "dl/a b.iso", expectedLength: 99999)
+
+    func testRoundTripsThroughAnXMLPropertyList() throws {
+        let data = sample.propertyList()
+        let text = String(decoding: data, as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("<?xml"), text)
+        for key in ["NSURLSessionDownloadURL", "NSURLSessionResumeBytesReceived", "NSURLSessionResumeEntityTag",
+                    "NSURLSessionResumeServerDownloadDate", "NSURLSessionResumeInfoTempFileName",
+                    "NSURLSessionResumeInfoVersion", "AFGetDestination", "AFGetExpectedLength"] {
+            XCTAssertTrue(text.contains("<key>\(key)</key>"), key)
+        }
+        XCTAssertEqual(try ResumeData(propertyList: data), sample)
+    }
+
+    func testOptionalValidatorsMayBeAbsent() throws {
+        var bare = sample
+        bare.entityTag = nil
+        bare.lastModified = nil
+        bare.expectedLength = nil
+        XCTAssertEqual(try ResumeData(propertyList: bare.propertyList()), bare)
+        XCTAssertNil(bare.validators.ifRange)
+    }
+
+    func testRejectsWhatCannotBeTrusted() throws {
+        func variant(_ edit: (inout [String: Any]) -> Void) throws -> Data {
+            var dictionary = try XCTUnwrap(PropertyListSerialization.propertyList(from: sample.propertyList(), format: nil) as? [String: Any])
+            edit(&dictionary)
+            return try PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)
+        }
+        let bad: [(String, Data)] = [
+            ("not a plist", Data("hello".utf8)),
+            ("an array", try PropertyListSerialization.data(fromPropertyList: [1, 2], format: .xml, options: 0)),
+            ("count as string", try variant { $0["NSURLSessionResumeBytesReceived"] = "12" }),
+            ("count as bool", try variant { $0["NSURLSessionResumeBytesReceived"] = true }),
+            ("negative count", try variant { $0["NSURLSessionResumeBytesReceived"] = -1 }),
+            ("absurd count", try variant { $0["NSURLSessionResumeBytesReceived"] = 1 << 60 }),
+            ("more than the file", try variant { $0["AFGetExpectedLength"] = 10 }),
+            ("path in temp name", try variant { $0["NSURLSessionResumeInfoTempFileName"] = "../x" }),
+            ("newer version", try variant { $0["NSURLSessionResumeInfoVersion"] = 2 }),
+            ("file URL", try variant { $0["NSURLSessionDownloadURL"] = "file:///etc/passwd" }),
+            ("missing URL", try variant { $0["NSURLSessionDownloadURL"] = nil }),
+        ]
+        for (name, data) in bad {
+            XCTAssertThrowsError(try ResumeData(propertyList: data), name)
+        }
+    }
+}
+
+final class ValidatorAndRetryTests: XCTestCase {
+    func testOnlyStrongValidatorsAreUsed() {
+        let strong = EntityValidators(of: ResponseHead(status: 200, headers: [("ETag", "\"x\""), ("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT")]))
+        XCTAssertEqual(strong.ifRange, "\"x\"")
+        let weak = EntityValidators(of: ResponseHead(status: 200, headers: [("ETag", "W/\"x\"")]))
+        XCTAssertNil(weak.ifRange)
+        let fresh = EntityValidators(of: ResponseHead(status: 200, headers: [
+            ("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT"), ("Date", "Wed, 21 Oct 2015 07:28:00 GMT")]))
+        XCTAssertNil(fresh.ifRange, "modified in the same second as the response: not strong")
+        let old = EntityValidators(of: ResponseHead(status: 200, headers: [
+            ("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT"), ("Date", "Wed, 21 Oct 2015 07:28:01 GMT")]))
+        XCTAssertEqual(old.ifRange, "Wed, 21 Oct 2015 07:28:00 GMT")
+    }
+
+    func testBackoffDoublesAndIsCapped() {
+        let policy = RetryPolicy(maxRetries: 8, baseDelay: 1)
+        XCTAssertEqual((1...8).map { policy.decision(afterFailedAttempts: $0, retryAfter: nil, now: 0) },
+                       [1, 2, 4, 8, 16, 30, 30, 30].map { .retry(after: $0) })
+        XCTAssertEqual(policy.decision(afterFailedAttempts: 9, retryAfter: nil, now: 0), .giveUp)
+    }
+
+    func testRetryAfterWinsUpToFiveMinutes() {
+        let policy = RetryPolicy()
+        XCTAssertEqual(policy.decision(afterFailedAttempts: 1, retryAfter: "7", now: 0), .retry(after: 7))
+        let now: Int64 = 1_445_412_480  // 2015-10-21 07:28:00 UTC
+        XCTAssertEqual(policy.decision(afterFailedAttempts: 1, retryAfter: "Wed, 21 Oct 2015 07:29:00 GMT", now: now), .retry(after: 60))
+        guard case .tooLongToWait = policy.decision(afterFailedAttempts: 1, retryAfter: "301", now: 0) else { return XCTFail() }
+        XCTAssertEqual(policy.decision(afterFailedAttempts: 1, retryAfter: "soon", now: 0), .retry(after: 1))
+    }
+
+    func testTransientStatuses() {
+        XCTAssertEqual([408, 429, 500, 502, 503, 504].filter(RetryPolicy.isTransient(status:)).count, 6)
+        XCTAssertEqual([400, 401, 403, 404, 416, 501, 505].filter(RetryPolicy.isTransient(status:)), [])
+    }
+}
