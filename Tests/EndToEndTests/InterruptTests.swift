@@ -70,6 +70,18 @@ final class InterruptTests: XCTestCase {
         try assertContinuesToTheExactFile(fromAtLeast: kept)
     }
 
+    func testASecondCtrlCExitsAtOnceLeavingConsistentState() throws {
+        let (process, _, _) = try startAndWaitForProgress()
+        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        XCTAssertFalse(exists(destination))
+        let claimed = try XCTUnwrap(checkpointedBytes(resumeData), "the resume data is whole")
+        XCTAssertLessThanOrEqual(claimed, try XCTUnwrap(fileSize(part)), "never more than the part file holds")
+        try assertContinuesToTheExactFile(fromAtLeast: 100_000)
+    }
+
     func testSIGTERMExits143WithResumeData() throws {
         let (process, _, _) = try startAndWaitForProgress()
         kill(process.processIdentifier, SIGTERM)
