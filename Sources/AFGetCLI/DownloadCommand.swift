@@ -44,13 +44,13 @@ func runDownloads(
     let settings = DownloadSettings(
         onExists: onExists, headers: headers, transfer: connection.transferOptions, retry: resume.retryPolicy,
         discardsResumeData: resume.restart, refusesRestart: resume.noRestart)
-    let renderer = progress.style.makeRenderer(
-        stdoutCarriesData: stdoutCarriesData, showsSummary: items.count + alreadyFailed.count > 1)
+    let renderer = SharedRenderer(progress.style.makeRenderer(
+        stdoutCarriesData: stdoutCarriesData, showsSummary: items.count + alreadyFailed.count > 1))
 
     let manager = TaskManager()
     // Ctrl-C and SIGTERM cancel the transfers; the runner then checkpoints and reports.
     let interrupts = InterruptMonitor { manager.cancelAll() }
-    let summary = await DownloadRunner(manager: manager, renderer: renderer, settings: settings, interrupts: interrupts)
+    let summary = await DownloadRunner(manager: manager, renderer: renderer, settings: settings, interrupts: interrupts.status)
         .run(items, alreadyFailed: alreadyFailed)
     renderer.finish()
     manager.invalidate()

@@ -4,18 +4,14 @@ import Glibc
 /// One item's download from start to finish: where to continue from, each attempt through the
 /// task manager, checkpoints of resume data, retries that keep the bytes, and the move into place.
 final class DownloadJob {
-    enum Outcome {
-        case downloaded(Int64)
-        case failed(ItemFailure)
-        case interrupted
-    }
+    typealias Outcome = ItemOutcome
 
     private let download: PreparedDownload
     private let manager: TaskManager
-    private let events: TaskEventSource
-    private let renderer: ProgressRenderer
+    private let router: TaskEventRouter
+    private let renderer: SharedRenderer
     private let settings: DownloadSettings
-    private let interrupts: InterruptMonitor?
+    private let interrupts: InterruptStatus?
     private let store: ResumeStore?
 
     /// What is known about the remote file: its validators and length.
@@ -25,11 +21,11 @@ final class DownloadJob {
     private var bytesThisRun: Int64 = 0
     private static let checkpointInterval = 1.0
 
-    init(_ download: PreparedDownload, manager: TaskManager, events: TaskEventSource, renderer: ProgressRenderer,
-         settings: DownloadSettings, interrupts: InterruptMonitor?) {
+    init(_ download: PreparedDownload, manager: TaskManager, router: TaskEventRouter, renderer: SharedRenderer,
+         settings: DownloadSettings, interrupts: InterruptStatus?) {
         self.download = download
         self.manager = manager
-        self.events = events
+        self.router = router
         self.renderer = renderer
         self.settings = settings
         self.interrupts = interrupts
@@ -166,6 +162,7 @@ final class DownloadJob {
                 restartsOnFullResponse: !settings.refusesRestart)
         }
         let id = manager.downloadTask(with: request, to: download.sink, resume: resume, options: settings.transfer)
+        let events = router.events(for: id)
         manager.resume(id)
 
         var base = offset  // where this response's first byte lands in the file
@@ -173,7 +170,7 @@ final class DownloadJob {
         var speed = SpeedEstimator()
         var checkpointFailure: TransferFailure?
 
-        while let event = await events.next(for: id) {
+        for await event in events {
             switch event {
             case .started(_, let head):
                 guard head.isSuccess else { continue }

@@ -9,10 +9,15 @@ public struct DownloadSettings: Sendable {
     public var discardsResumeData: Bool
     /// `--no-restart`: when a continue turns out impossible, fail (exit 9) instead of starting over.
     public var refusesRestart: Bool
+    /// Transfers at once (`-j`).
+    public var concurrency: Int
+    /// Stop starting items after the first failure (`--fail-fast`).
+    public var failsFast: Bool
 
     public init(
         onExists: OnExistsPolicy = .skip, headers: [HTTPHeader] = [], transfer: TransferOptions = TransferOptions(),
-        retry: RetryPolicy = RetryPolicy(), discardsResumeData: Bool = false, refusesRestart: Bool = false
+        retry: RetryPolicy = RetryPolicy(), discardsResumeData: Bool = false, refusesRestart: Bool = false,
+        concurrency: Int = 4, failsFast: Bool = false
     ) {
         self.onExists = onExists
         self.headers = headers
@@ -20,5 +25,7 @@ public struct DownloadSettings: Sendable {
         self.retry = retry
         self.discardsResumeData = discardsResumeData
         self.refusesRestart = refusesRestart
+        self.concurrency = max(1, concurrency)
+        self.failsFast = failsFast
     }
 }

@@ -7,12 +7,13 @@ import Synchronization
 /// one exits at once, which is safe because resume data is only ever replaced atomically.
 /// Owned by the command that runs; the handlers run on a queue of their own.
 public final class InterruptMonitor {
-    private let state = SignalState()
+    /// What the run reads: whether (and by which signal) it was interrupted.
+    public let status = InterruptStatus()
     private var sources: [DispatchSourceSignal] = []
 
     public init(onInterrupt: @escaping @Sendable () -> Void) {
         let queue = DispatchQueue(label: "afget.signals")
-        let state = self.state
+        let state = status
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)  // delivered through the dispatch source instead
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
@@ -32,20 +33,13 @@ public final class InterruptMonitor {
         sources.forEach { $0.cancel() }
     }
 
-    /// The exit status the interruption calls for (130 or 143), if one happened.
-    public var exitStatus: Int32? {
-        state.first.map(Self.exitStatus(for:))
-    }
-
-    public var wasInterrupted: Bool { state.first != nil }
-
     static func exitStatus(for signal: Int32) -> Int32 {
         signal == SIGTERM ? ExitStatus.interruptedBySIGTERM : ExitStatus.interruptedBySIGINT
     }
 }
 
 /// The first signal received, shared between the signal queue and the run.
-private final class SignalState: Sendable {
+public final class InterruptStatus: Sendable {
     private let received = Mutex<Int32?>(nil)
 
     /// Records `signal` if it is the first; true when it was.
@@ -60,4 +54,11 @@ private final class SignalState: Sendable {
     var first: Int32? {
         received.withLock { $0 }
     }
+
+    /// The exit status the interruption calls for (130 or 143), if one happened.
+    public var exitStatus: Int32? {
+        first.map(InterruptMonitor.exitStatus(for:))
+    }
+
+    public var wasInterrupted: Bool { first != nil }
 }
