@@ -22,12 +22,18 @@ let package = Package(
         ),
         // Typed, non-variadic wrappers: Swift cannot call curl_easy_setopt and friends.
         .target(name: "CCurl", dependencies: ["CLibcurl"]),
+        // OpenSSL's libcrypto (libcurl loads it anyway): digests for checksums and reports.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // Linux calls Swift's Glibc module lacks.
         .target(name: "CPlatform"),
         // Swift ownership of libcurl handles.
         .target(name: "CurlCore", dependencies: ["CCurl"]),
         // Requests, the task manager, downloads and progress.
-        .target(name: "AFGetKit", dependencies: ["CurlCore", "CPlatform"]),
+        .target(name: "AFGetKit", dependencies: ["CurlCore", "CPlatform", "COpenSSL"]),
         // The command line: argument parsing and wiring, no transfer logic.
         .target(
             name: "AFGetCLI",

@@ -16,6 +16,7 @@ struct ResumeCommand: AsyncParsableCommand {
         valueName: "url"))
     var replacementURL: String?
 
+    @OptionGroup(title: "Run") var runOptions: RunOptions
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
     @OptionGroup(title: "Resume and retry") var resume: ResumeOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
@@ -23,7 +24,7 @@ struct ResumeCommand: AsyncParsableCommand {
     func run() async throws {
         let found = ResumeDiscovery.find(paths, replacementURL: replacementURL)
         try await runDownloads(
-            found.items, alreadyFailed: found.failures, connection: connection, resume: resume,
+            found.items, alreadyFailed: found.failures, connection: connection, resume: resume, run: runOptions,
             onExists: .skip, progress: progress, stdoutCarriesData: false)
     }
 }

@@ -19,6 +19,12 @@ final class DownloadJob {
     private var expectedTotal: Int64?
     private var lastCheckpointAt = 0.0
     private var bytesThisRun: Int64 = 0
+    /// Fed by the curl thread as bytes are written: the expected checksum's, and SHA-256 for
+    /// reports and JSON progress.
+    private let checksumDigest: RunningDigest?
+    private let sha256Digest: RunningDigest?
+    /// What the report says of the item, filled in as the job goes.
+    private(set) var record: ItemRecord
     private static let checkpointInterval = 1.0
 
     init(_ download: PreparedDownload, manager: TaskManager, router: TaskEventRouter, renderer: SharedRenderer,
@@ -32,6 +38,19 @@ final class DownloadJob {
         store = download.part.map { ResumeStore(destination: $0.destination) }
         validators = download.resumeData?.validators ?? EntityValidators()
         expectedTotal = download.resumeData?.expectedLength
+        checksumDigest = download.checksum.map { RunningDigest($0.algorithm) }
+        if download.checksum?.algorithm == .sha256 {
+            sha256Digest = checksumDigest
+        } else {
+            sha256Digest = settings.reportsSHA256 ? RunningDigest(.sha256) : nil
+        }
+        record = ItemRecord(info: download.info)
+    }
+
+    private var digests: [RunningDigest] {
+        [checksumDigest, sha256Digest].compactMap { $0 }.reduce(into: []) { unique, digest in
+            if !unique.contains(where: { $0 === digest }) { unique.append(digest) }
+        }
     }
 
     private var info: ItemInfo { download.info }
@@ -161,7 +180,14 @@ final class DownloadJob {
                 offset: offset, expectedTotal: expectedTotal, entityTag: validators.entityTag,
                 restartsOnFullResponse: !settings.refusesRestart)
         }
-        let id = manager.downloadTask(with: request, to: download.sink, resume: resume, options: settings.transfer)
+        do {
+            try catchUpDigests(to: offset)
+        } catch {
+            return .failed(error, reached: offset)
+        }
+        let sink = FileDescriptorSink(descriptor: download.sink.descriptor, name: download.sink.name, digests: digests)
+        record.attempts += 1
+        let id = manager.downloadTask(with: request, to: sink, resume: resume, options: settings.transfer)
         let events = router.events(for: id)
         manager.resume(id)
 
@@ -198,6 +224,7 @@ final class DownloadJob {
             case .suspended, .resumed:
                 continue
             case .completed(_, let response):
+                record.httpStatus = response.head.status
                 bytesThisRun += response.progress.received
                 return .completed(response, reached: bodyStarted ? base + response.progress.written : offset)
             case .failed(_, let failure, let progress):
@@ -285,26 +312,55 @@ final class DownloadJob {
     private func finish(lastModified: Int64?, seconds: Double) -> Outcome {
         let modified = lastModified ?? validators.lastModified.flatMap(HTTPDate.seconds(from:))
         do {
-            let size = try download.part?.size()
+            let size = try download.part?.size() ?? bytesThisRun
+            if let failure = try verifyChecksum(size: size) { return fail(failure) }
             try download.part?.commit(lastModified: modified)
             store?.remove()
-            renderer.handle(.done(info, bytes: size ?? bytesThisRun, seconds: seconds))
+            record.bytes = size
+            record.sha256 = sha256Digest?.hex()
+            record.outcome = .downloaded
+            renderer.handle(.done(info, bytes: size, seconds: seconds, sha256: record.sha256))
             return .downloaded(bytesThisRun)
         } catch {
             let failure = ItemFailure(item: info.path, error)
+            record.failure = failure
             renderer.handle(.failed(info, failure))
             return .failed(failure)
         }
     }
 
+    /// A mismatch keeps the part file and resume data (counting the whole file), so running
+    /// again with the right checksum finishes without downloading again.
+    private func verifyChecksum(size: Int64) throws(TransferFailure) -> TransferFailure? {
+        guard let checksum = download.checksum, let checksumDigest else { return nil }
+        try catchUpDigests(to: size)
+        let actual = checksumDigest.hex()
+        guard actual != checksum.hex else { return nil }
+        if let failure = checkpoint(size) { return failure }
+        let kept = download.part.map { "; the data is kept in \($0.path) (run again with the right checksum, or --restart)" } ?? ""
+        return TransferFailure(.checksumMismatch,
+            "checksum mismatch: expected \(checksum.algorithm.rawValue) \(checksum.hex), got \(actual)\(kept)")
+    }
+
+    /// Brings the digests to the first `offset` bytes of the part file, reading what they have
+    /// not seen (once, when continuing an earlier run).
+    private func catchUpDigests(to offset: Int64) throws(TransferFailure) {
+        for digest in digests where digest.bytesDigested != offset {
+            guard let part = download.part else { continue }
+            digest.reset()
+            try part.read(upTo: offset) { bytes, count in digest.update(bytes, count) }
+        }
+    }
+
     private func fail(_ failure: TransferFailure, attempts: Int = 0) -> Outcome {
         if interrupts?.wasInterrupted == true { return .interrupted }
-        download.part?.abandon()
+        if failure.kind != .checksumMismatch { download.part?.abandon() }
         var failure = failure
         if attempts > 1 && failure.isTransient {
             failure = TransferFailure(failure.kind, "\(failure.message) (after \(attempts) attempts)", transient: true)
         }
         let itemFailure = ItemFailure(item: info.url, failure)
+        record.failure = itemFailure
         renderer.handle(.failed(info, itemFailure))
         return .failed(itemFailure)
     }

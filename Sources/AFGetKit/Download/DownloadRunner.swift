@@ -19,14 +19,17 @@ public final class DownloadRunner: Sendable {
     /// Downloads every item and reports the totals; the summary's exit code follows DESIGN.md §3
     /// (an interruption overrides every other code). `alreadyFailed` are items found unusable
     /// before any transfer (a bad list line, a bad resume file); they are reported and counted.
-    public func run(_ items: [DownloadItem], alreadyFailed: [ItemFailure] = []) async -> RunSummary {
+    public func run(_ items: [DownloadItem], alreadyFailed: [ItemFailure] = []) async -> RunResult {
         let startedAt = monotonicSeconds()
         var tally = Tally()
         for failure in alreadyFailed {
-            renderer.handle(.failed(ItemInfo(id: -1, url: "", path: failure.item), failure))
-            tally.add(.failed(failure))
+            let info = ItemInfo(id: -1, url: "", path: failure.item)
+            renderer.handle(.failed(info, failure))
+            var record = ItemRecord(info: info)
+            record.failure = failure
+            tally.add(.failed(failure), record)
         }
-        await withTaskGroup(of: ItemOutcome.self) { group in
+        await withTaskGroup(of: (ItemOutcome, ItemRecord).self) { group in
             var pending = items.makeIterator()
             var stopping = false
             func startNext() {
@@ -34,8 +37,8 @@ public final class DownloadRunner: Sendable {
                 group.addTask { [self] in await download(item) }
             }
             for _ in 0..<settings.concurrency { startNext() }
-            for await outcome in group {
-                tally.add(outcome)
+            for await (outcome, record) in group {
+                tally.add(outcome, record)
                 if case .failed = outcome, settings.failsFast { stopping = true }
                 startNext()
             }
@@ -47,26 +50,37 @@ public final class DownloadRunner: Sendable {
             renderer.handle(.interrupted(exitStatus: interrupted))
         }
         renderer.handle(.summary(summary))
-        return summary
+        return RunResult(summary: summary, records: tally.records.sorted { $0.info.id < $1.info.id })
     }
 
-    private func download(_ item: DownloadItem) async -> ItemOutcome {
+    private func download(_ item: DownloadItem) async -> (ItemOutcome, ItemRecord) {
         switch PreparedDownload.prepare(item, settings: settings) {
         case .skip(let info, let reason):
             renderer.handle(.queued(info))
             renderer.handle(.skipped(info, reason: reason))
-            return .skipped
+            var record = ItemRecord(info: info)
+            record.outcome = .skipped
+            return (.skipped, record)
         case .fail(let info, let failure):
             renderer.handle(.queued(info))
             renderer.handle(.failed(info, failure))
-            return .failed(failure)
+            var record = ItemRecord(info: info)
+            record.failure = failure
+            return (.failed(failure), record)
         case .ready(let download):
             renderer.handle(.queued(download.info))
             let job = DownloadJob(download, manager: manager, router: router, renderer: renderer,
                                   settings: settings, interrupts: interrupts)
-            return await job.run()
+            let outcome = await job.run()
+            return (outcome, job.record)
         }
     }
+}
+
+/// The totals of a run and what became of each item.
+public struct RunResult: Sendable {
+    public let summary: RunSummary
+    public let records: [ItemRecord]
 }
 
 /// How one item ended.
@@ -80,9 +94,11 @@ enum ItemOutcome: Sendable {
 /// Running totals of a run.
 private struct Tally {
     var summary = RunSummary()
+    var records: [ItemRecord] = []
     private var exitCodes: [Int32] = []
 
-    mutating func add(_ outcome: ItemOutcome) {
+    mutating func add(_ outcome: ItemOutcome, _ record: ItemRecord) {
+        records.append(record)
         switch outcome {
         case .downloaded(let bytes):
             summary.downloaded += 1

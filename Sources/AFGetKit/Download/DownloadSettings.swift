@@ -13,11 +13,13 @@ public struct DownloadSettings: Sendable {
     public var concurrency: Int
     /// Stop starting items after the first failure (`--fail-fast`).
     public var failsFast: Bool
+    /// Compute each file's SHA-256 while writing it (for `--report` and JSON progress).
+    public var reportsSHA256: Bool
 
     public init(
         onExists: OnExistsPolicy = .skip, headers: [HTTPHeader] = [], transfer: TransferOptions = TransferOptions(),
         retry: RetryPolicy = RetryPolicy(), discardsResumeData: Bool = false, refusesRestart: Bool = false,
-        concurrency: Int = 4, failsFast: Bool = false
+        concurrency: Int = 4, failsFast: Bool = false, reportsSHA256: Bool = false
     ) {
         self.onExists = onExists
         self.headers = headers
@@ -27,5 +29,6 @@ public struct DownloadSettings: Sendable {
         self.refusesRestart = refusesRestart
         self.concurrency = max(1, concurrency)
         self.failsFast = failsFast
+        self.reportsSHA256 = reportsSHA256
     }
 }

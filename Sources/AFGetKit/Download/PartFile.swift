@@ -66,6 +66,23 @@ public final class PartFile {
         }
     }
 
+    /// Reads the first `length` bytes through `body`, a MiB at a time (to catch a digest up).
+    public func read(upTo length: Int64, _ body: (UnsafeRawPointer, Int) -> Void) throws(TransferFailure) {
+        let reader = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard reader >= 0 else { throw fileFailure("read", path, errno: errno) }
+        defer { close(reader) }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 4096)
+        defer { buffer.deallocate() }
+        var offset: Int64 = 0
+        while offset < length {
+            let count = pread(reader, buffer, Int(min(Int64(1 << 20), length - offset)), off_t(offset))
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw fileFailure("read", path, errno: count < 0 ? errno : EIO) }
+            body(buffer, count)
+            offset += Int64(count)
+        }
+    }
+
     /// Makes everything written so far durable before resume data may count it.
     public func syncData() throws(TransferFailure) {
         guard fdatasync(descriptor) == 0 else { throw fileFailure("sync", path, errno: errno) }

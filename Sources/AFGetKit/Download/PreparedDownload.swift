@@ -8,6 +8,7 @@ struct PreparedDownload {
     let output: Output
     /// Resume data found for a part file (already checked against the URL).
     var resumeData: ResumeData?
+    var checksum: Checksum? = nil
 
     /// A part file completed into the destination, or a stream written as the bytes come
     /// (stdout, or a device or FIFO given with `-o`), which cannot be resumed.
@@ -41,10 +42,20 @@ struct PreparedDownload {
 
     /// Parses the URL, resolves the destination under `--on-exists`, and opens the part file.
     static func prepare(_ item: DownloadItem, settings: DownloadSettings) -> Preparation {
+        switch prepareOutput(item, settings: settings) {
+        case .ready(var download):
+            download.checksum = item.checksum
+            return .ready(download)
+        case let other:
+            return other
+        }
+    }
+
+    private static func prepareOutput(_ item: DownloadItem, settings: DownloadSettings) -> Preparation {
         var info = ItemInfo(id: item.index, url: item.url, path: "")
         let request: HTTPRequest
         do {
-            request = try RequestSerializer(headers: settings.headers).request(url: item.url)
+            request = try RequestSerializer(headers: settings.headers + item.headers).request(url: item.url)
         } catch {
             return .fail(info, error)
         }

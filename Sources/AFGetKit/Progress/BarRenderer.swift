@@ -25,7 +25,7 @@ public final class BarRenderer: ProgressRenderer {
         case .progress(let info, let bytes, let total, let speed):
             active = (info, bytes, total, speed)
             if monotonicSeconds() - lastDrawAt >= Self.redrawInterval { draw() }
-        case .done(let info, let bytes, let seconds):
+        case .done(let info, let bytes, let seconds, _):
             active = nil
             printLine(HumanMessages.done(info, bytes: bytes, seconds: seconds))
         case .skipped(let info, let reason):

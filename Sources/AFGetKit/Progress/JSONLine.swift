@@ -23,7 +23,16 @@ public struct JSONLine {
     }
 
     public mutating func add(_ key: String, optional value: Int64?) {
-        if let value { add(key, value) } else { fields.append("\(Self.quoted(key)):null") }
+        if let value { add(key, value) } else { addNull(key) }
+    }
+
+    public mutating func addNull(_ key: String) {
+        fields.append("\(Self.quoted(key)):null")
+    }
+
+    /// A value that is already JSON (a nested object).
+    public mutating func addRaw(_ key: String, _ json: String) {
+        fields.append("\(Self.quoted(key)):\(json)")
     }
 
     public var text: String { "{" + fields.joined(separator: ",") + "}" }

@@ -23,10 +23,11 @@ public final class JSONRenderer: ProgressRenderer {
             line.add("bytes", bytes)
             line.add("total", optional: total)
             line.add("speed", speed.rounded())
-        case .done(let info, let bytes, let seconds):
+        case .done(let info, let bytes, let seconds, let sha256):
             describe(&line, "done", info)
             line.add("bytes", bytes)
             line.add("seconds", seconds)
+            if let sha256 { line.add("sha256", sha256) }
         case .skipped(let info, let reason):
             describe(&line, "skipped", info)
             line.add("reason", reason)

@@ -26,7 +26,7 @@ public final class LineRenderer: ProgressRenderer {
             guard now - (lastStatusAt[info.id] ?? 0) >= statusInterval else { return }
             lastStatusAt[info.id] = now
             stream.writeLine(status(info, bytes: bytes, total: total, speed: speed))
-        case .done(let info, let bytes, let seconds):
+        case .done(let info, let bytes, let seconds, _):
             lastStatusAt[info.id] = nil
             stream.writeLine(HumanMessages.done(info, bytes: bytes, seconds: seconds))
         case .skipped(let info, let reason):

@@ -34,6 +34,7 @@ final class BufferedFileWriter {
         written = 0
         unsynced = 0
         unsyncedStart = 0
+        sink.digests.forEach { $0.reset() }
         guard ftruncate(sink.descriptor, 0) == 0, lseek(sink.descriptor, 0, SEEK_SET) == 0 else {
             failure = fileFailure("truncate", sink.name, errno: errno)
             return false
@@ -78,6 +79,7 @@ final class BufferedFileWriter {
             }
             done += result
         }
+        for digest in sink.digests { digest.update(data, count) }
         written += Int64(count)
         startWriteback(after: count)
         return true

@@ -15,10 +15,17 @@ public struct FileDescriptorSink: Sendable, Equatable {
     public let descriptor: Int32
     /// What to call the file in messages ("cannot write NAME: ...").
     public let name: String
+    /// Digests fed with every byte as it is written.
+    public let digests: [RunningDigest]
 
-    public init(descriptor: Int32, name: String) {
+    public init(descriptor: Int32, name: String, digests: [RunningDigest] = []) {
         self.descriptor = descriptor
         self.name = name
+        self.digests = digests
+    }
+
+    public static func == (lhs: FileDescriptorSink, rhs: FileDescriptorSink) -> Bool {
+        lhs.descriptor == rhs.descriptor && lhs.name == rhs.name && lhs.digests.elementsEqual(rhs.digests, by: ===)
     }
 
     public static let standardOutput = FileDescriptorSink(descriptor: 1, name: "standard output")

@@ -1,0 +1,37 @@
+import AFGetKit
+import ArgumentParser
+
+/// Lists of URLs and what each item must check (the download command).
+struct BatchOptions: ParsableArguments {
+    @Option(name: [.short, .customLong("input-file")], help: ArgumentHelp(
+        "URLs to fetch, one per line with optional indented out=, dir=, checksum=, header= lines; \"-\" reads stdin.",
+        valueName: "file"))
+    var inputFile: String?
+
+    @Option(name: .customLong("checksum"), help: ArgumentHelp(
+        "Verify a single URL's file before it is moved into place: sha-256=HEX, sha-1=HEX or md5=HEX.",
+        valueName: "algo=hex"))
+    var checksum: String?
+
+    func parsedChecksum() throws(TransferFailure) -> Checksum? {
+        try checksum.map { text throws(TransferFailure) in try Checksum.parse(text) }
+    }
+}
+
+/// How a run of several items goes: parallel transfers, stopping early, the report.
+struct RunOptions: ParsableArguments {
+    @Option(name: [.short, .customLong("jobs")], help: ArgumentHelp("Transfers at once.", valueName: "n"))
+    var jobs = 4
+
+    @Flag(name: .customLong("fail-fast"), help: "Start no more items after the first failure.")
+    var failFast = false
+
+    @Option(name: .customLong("report"), help: ArgumentHelp(
+        "Write a JSON report of every item (url, path, outcome, HTTP status, bytes, sha256, attempts, error).",
+        valueName: "file"))
+    var report: String?
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
+    }
+}

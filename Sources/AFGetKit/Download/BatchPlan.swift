@@ -1,0 +1,77 @@
+import CurlCore
+
+/// Turns command-line URLs and input-list entries into download items, and checks before any
+/// transfer that no two of them would write the same destination.
+public enum BatchPlan {
+    public struct Plan: Sendable {
+        public var items: [DownloadItem] = []
+        /// Lines for people: identical items merged.
+        public var notices: [String] = []
+        /// Two different URLs for one destination: the run must not start.
+        public var conflict: ItemFailure?
+    }
+
+    /// Command-line URLs first, then the list's entries, in order. `dir=` is relative to
+    /// `directory` (the `-d` option, else the current directory); `out=` names the file in it.
+    public static func items(urls: [String], output: OutputTarget, list: [InputList.Entry], directory: String?,
+                             checksum: Checksum?) -> [DownloadItem] {
+        var items = urls.map { DownloadItem(index: 0, url: $0, output: output, checksum: checksum) }
+        let base = directory ?? "."
+        for entry in list {
+            let entryDirectory = entry.dir.map { $0.hasPrefix("/") ? $0 : joinPath(base, $0) } ?? base
+            let target: OutputTarget = entry.out.map { .path(joinPath(entryDirectory, $0)) } ?? .directory(entryDirectory)
+            items.append(DownloadItem(index: 0, url: entry.url, output: target, source: entry.source,
+                                      checksum: entry.checksum, headers: entry.headers))
+        }
+        return items.enumerated().map { index, item in
+            DownloadItem(index: index, url: item.url, output: item.output, source: item.source,
+                         checksum: item.checksum, headers: item.headers)
+        }
+    }
+
+    /// Merges items with the same URL and destination; two different URLs for one destination
+    /// are a conflict naming both.
+    public static func check(_ items: [DownloadItem]) -> Plan {
+        var plan = Plan()
+        var claimed: [String: DownloadItem] = [:]
+        for item in items {
+            guard let destination = destination(of: item) else {
+                plan.items.append(item)
+                continue
+            }
+            if let earlier = claimed[destination] {
+                if earlier.url == item.url {
+                    plan.notices.append("afget: \(item.source): same URL and destination as \(earlier.source); downloading it once")
+                    continue
+                }
+                plan.conflict = ItemFailure(item: destination, TransferFailure(.usage,
+                    "\(earlier.source) and \(item.source) would both write this file; give one of them out= or -o"))
+                return plan
+            }
+            claimed[destination] = item
+            plan.items.append(item)
+        }
+        return plan
+    }
+
+    private static func destination(of item: DownloadItem) -> String? {
+        let path: String
+        switch item.output {
+        case .standardOutput:
+            return nil
+        case .path(let given):
+            path = given
+        case .directory(let directory):
+            guard let url = try? CurlURL(item.url) else { return nil }
+            path = joinPath(directory, FileNaming.name(forURLPath: url.path))
+        }
+        return normalized(path)
+    }
+
+    /// "./a//b" and "a/b" are the same file.
+    private static func normalized(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        let parts = path.split(separator: "/").filter { $0 != "." }
+        return (absolute ? "/" : "") + parts.joined(separator: "/")
+    }
+}

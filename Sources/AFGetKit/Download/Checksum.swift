@@ -1,0 +1,44 @@
+/// An expected digest of a file: `sha-256=HEX`, `sha-1=HEX` or `md5=HEX` (aria2c's spelling;
+/// `sha256=` is accepted too).
+public struct Checksum: Sendable, Equatable, CustomStringConvertible {
+    public enum Algorithm: String, Sendable, CaseIterable {
+        case sha256 = "sha-256"
+        case sha1 = "sha-1"
+        case md5
+
+        var hexLength: Int {
+            switch self {
+            case .sha256: 64
+            case .sha1: 40
+            case .md5: 32
+            }
+        }
+    }
+
+    public let algorithm: Algorithm
+    /// Lowercase hex.
+    public let hex: String
+
+    public init(algorithm: Algorithm, hex: String) {
+        self.algorithm = algorithm
+        self.hex = hex.lowercased()
+    }
+
+    public static func parse(_ text: String) throws(TransferFailure) -> Checksum {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw TransferFailure(.usage, "checksum \"\(text)\" is not ALGO=HEX (sha-256, sha-1 or md5)")
+        }
+        let name = text[..<equals].lowercased()
+        let hex = String(text[text.index(after: equals)...]).trimmingWhitespace()
+        guard let algorithm = Algorithm.allCases.first(where: { $0.rawValue == name || $0.rawValue.replacing("-", with: "") == name })
+        else {
+            throw TransferFailure(.usage, "unknown checksum algorithm \"\(name)\" (sha-256, sha-1 or md5)")
+        }
+        guard hex.count == algorithm.hexLength, hex.allSatisfy(\.isHexDigit) else {
+            throw TransferFailure(.usage, "\(algorithm.rawValue) checksum must be \(algorithm.hexLength) hex digits")
+        }
+        return Checksum(algorithm: algorithm, hex: hex)
+    }
+
+    public var description: String { "\(algorithm.rawValue)=\(hex)" }
+}

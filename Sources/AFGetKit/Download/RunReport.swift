@@ -1,0 +1,68 @@
+import Glibc
+
+/// `--report FILE`: `{"items": [...], "summary": {...}}` with every item's url, path, outcome,
+/// http_status, bytes, sha256 (of the file at path, when it exists), attempts and, for failures,
+/// error {exit, class, message} (DESIGN.md §8). Written whole, then renamed into place.
+public enum RunReport {
+    public static func write(_ result: RunResult, to path: String) throws(TransferFailure) {
+        let items = result.records.map(itemJSON).joined(separator: ",\n    ")
+        let summary = result.summary
+        var totals = JSONLine()
+        totals.add("downloaded", summary.downloaded)
+        totals.add("skipped", summary.skipped)
+        totals.add("failed", summary.failed)
+        totals.add("bytes", summary.bytes)
+        totals.add("seconds", summary.seconds)
+        totals.add("exit", Int(summary.exitCode))
+        let text = "{\n  \"items\": [\n    \(items)\n  ],\n  \"summary\": \(totals.text)\n}\n"
+        try writeAtomically(text, to: path)
+    }
+
+    private static func itemJSON(_ record: ItemRecord) -> String {
+        var line = JSONLine()
+        line.add("url", record.info.url)
+        line.add("path", record.info.path)
+        line.add("outcome", record.outcome.rawValue)
+        line.add("http_status", optional: record.httpStatus.map(Int64.init))
+        let onDisk = record.info.path == "-" ? nil : fileSummary(record)
+        line.add("bytes", onDisk?.bytes ?? record.bytes)
+        if let sha256 = onDisk?.sha256 { line.add("sha256", sha256) } else { line.addNull("sha256") }
+        line.add("attempts", record.attempts)
+        if let failure = record.failure {
+            var error = JSONLine()
+            error.add("exit", Int(failure.exitCode))
+            error.add("class", failure.failure.kind.rawValue)
+            error.add("message", failure.failure.message)
+            line.addRaw("error", error.text)
+        }
+        return line.text
+    }
+
+    /// Size and SHA-256 of the file at the record's path: from the download when it just
+    /// finished, else read from disk (a skipped file).
+    private static func fileSummary(_ record: ItemRecord) -> (bytes: Int64, sha256: String)? {
+        if record.outcome == .downloaded, let sha256 = record.sha256 { return (record.bytes, sha256) }
+        guard record.outcome != .failed, fileKind(at: record.info.path, followingSymlinks: true) == S_IFREG else { return nil }
+        let digest = RunningDigest(.sha256)
+        let descriptor = open(record.info.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            buffer.withUnsafeBytes { digest.update($0.baseAddress!, count) }
+        }
+        return (digest.bytesDigested, digest.hex())
+    }
+
+    private static func writeAtomically(_ text: String, to path: String) throws(TransferFailure) {
+        let temporary = path + ".aftmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw fileFailure("write the report", temporary, errno: errno) }
+        OutputStream(descriptor: descriptor).write(text)
+        close(descriptor)
+        guard rename(temporary, path) == 0 else { throw fileFailure("write the report", path, errno: errno) }
+    }
+}

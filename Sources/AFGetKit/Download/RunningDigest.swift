@@ -1,0 +1,64 @@
+import COpenSSL
+import Synchronization
+
+/// A digest computed as a download's bytes are written (by the curl thread) and read out by the
+/// job when the file is complete, so a checksum costs no second read of the file.
+public final class RunningDigest: Sendable {
+    public let algorithm: Checksum.Algorithm
+    /// Bytes digested so far. Every use of `context` happens while holding this lock.
+    private let count = Mutex<Int64>(0)
+    /// The EVP context. The pointer never changes; what it points to is only read or written
+    /// under `count`'s lock, which is what makes sharing it between threads safe.
+    nonisolated(unsafe) private let context: OpaquePointer
+
+    public init(_ algorithm: Checksum.Algorithm) {
+        self.algorithm = algorithm
+        guard let context = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new: out of memory") }
+        EVP_DigestInit_ex(context, Self.method(algorithm), nil)
+        self.context = context
+    }
+
+    deinit {
+        EVP_MD_CTX_free(context)
+    }
+
+    private static func method(_ algorithm: Checksum.Algorithm) -> OpaquePointer? {
+        switch algorithm {
+        case .sha256: EVP_sha256()
+        case .sha1: EVP_sha1()
+        case .md5: EVP_md5()
+        }
+    }
+
+    public var bytesDigested: Int64 { count.withLock { $0 } }
+
+    public func update(_ bytes: UnsafeRawPointer, _ length: Int) {
+        count.withLock { count in
+            EVP_DigestUpdate(context, bytes, length)
+            count += Int64(length)
+        }
+    }
+
+    /// Starts again from no bytes.
+    public func reset() {
+        count.withLock { count in
+            EVP_DigestInit_ex(context, Self.method(algorithm), nil)
+            count = 0
+        }
+    }
+
+    /// The digest of the bytes so far, as lowercase hex; the running state is left as it is.
+    public func hex() -> String {
+        count.withLock { _ in
+            guard let copy = EVP_MD_CTX_new() else { return "" }
+            defer { EVP_MD_CTX_free(copy) }
+            EVP_MD_CTX_copy_ex(copy, context)
+            var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+            var length: UInt32 = 0
+            EVP_DigestFinal_ex(copy, &digest, &length)
+            return digest.prefix(Int(length)).map { byte in
+                byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+            }.joined()
+        }
+    }
+}

@@ -1,0 +1,2 @@
+// OpenSSL's libcrypto, already loaded by libcurl: EVP digests at memory speed.
+#include <openssl/evp.h>
