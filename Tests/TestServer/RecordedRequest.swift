@@ -30,6 +30,20 @@ public final class RequestLog: Sendable {
 final class ServerState: Sendable {
     private let counts = Mutex<[String: Int]>([:])
     private let overrides = Mutex<[String: [String: String]]>([:])
+    /// Responses being sent now, and the most there ever were at once.
+    private let concurrency = Mutex<(now: Int, most: Int)>((0, 0))
+
+    func responseStarted() {
+        concurrency.withLock { $0 = ($0.now + 1, max($0.most, $0.now + 1)) }
+    }
+
+    func responseEnded() {
+        concurrency.withLock { $0.now -= 1 }
+    }
+
+    var mostConcurrentResponses: Int {
+        concurrency.withLock { $0.most }
+    }
 
     /// Counts one more request for `key` and returns the new count (1 for the first).
     func next(_ key: String) -> Int {

@@ -29,6 +29,7 @@ final class RouteHandler: ChannelInboundHandler {
             log.append(RecordedRequest(
                 method: head.method.rawValue, uri: head.uri,
                 headers: head.headers.map { ($0.name, $0.value) }, bodyCount: body.count))
+            state.responseStarted()
             respond(to: head, context: context)
         }
     }
@@ -184,6 +185,7 @@ final class RouteHandler: ChannelInboundHandler {
     }
 
     private func finish(_ context: ChannelHandlerContext, _ ending: Ending) {
+        if ending != .nothing { state.responseEnded() }
         switch ending {
         case .end:
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)

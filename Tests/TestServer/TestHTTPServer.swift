@@ -38,6 +38,9 @@ public final class TestHTTPServer: Sendable {
 
     public func url(_ path: String) -> String { baseURL + path }
 
+    /// The most responses this server was ever sending at the same time.
+    public var mostConcurrentResponses: Int { state.mostConcurrentResponses }
+
     /// Changes how `/file/NAME` and `/flaky/NAME` behave from now on, as if query items were
     /// added to every request for NAME: `["v": "1"]` changes the file behind the same URL.
     public func change(_ name: String, _ query: [String: String]) {

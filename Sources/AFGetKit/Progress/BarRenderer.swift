@@ -1,77 +1,99 @@
-/// The live progress bar for a terminal: one line redrawn in place a few times a second,
-/// sized to the terminal, replaced by a plain line when the item ends.
+import Glibc
+
+/// Live progress for a terminal: one bar per active transfer and, in a batch, a total line,
+/// redrawn in place a few times a second, never more lines than the terminal has. Lines for
+/// people (done, failed, notices) are printed above the block, which is then drawn again.
 public final class BarRenderer: ProgressRenderer {
     private let stream: OutputStream
     private let useColor: Bool
-    private let showsSummary: Bool
-    private var active: (info: ItemInfo, bytes: Int64, total: Int64?, speed: Double)?
-    private var lineIsDrawn = false
+    private let isBatch: Bool
+    private var bars: [(info: ItemInfo, bytes: Int64, total: Int64?, speed: Double)] = []
+    private var totals = BatchTotals()
+    private var drawnLines = 0
     private var lastDrawAt = 0.0
     private static let redrawInterval = 0.2
 
     public init(stream: OutputStream = .standardError, useColor: Bool, showsSummary: Bool) {
         self.stream = stream
         self.useColor = useColor
-        self.showsSummary = showsSummary
+        isBatch = showsSummary
     }
 
     public func handle(_ event: ItemEvent) {
+        totals.record(event)
         switch event {
         case .queued:
-            break
+            if isBatch { redraw(throttled: true) }
         case .started(let info, let total, let offset):
-            active = (info, offset ?? 0, total, 0)
-            draw()
+            bars.removeAll { $0.info.id == info.id }
+            bars.append((info, offset ?? 0, total, 0))
+            redraw(throttled: false)
         case .progress(let info, let bytes, let total, let speed):
-            active = (info, bytes, total, speed)
-            if monotonicSeconds() - lastDrawAt >= Self.redrawInterval { draw() }
+            if let index = bars.firstIndex(where: { $0.info.id == info.id }) {
+                bars[index] = (info, bytes, total, speed)
+            }
+            redraw(throttled: true)
         case .done(let info, let bytes, let seconds, _):
-            active = nil
-            printLine(HumanMessages.done(info, bytes: bytes, seconds: seconds))
+            remove(info)
+            printAbove(HumanMessages.done(info, bytes: bytes, seconds: seconds))
         case .skipped(let info, let reason):
-            printLine(HumanMessages.skipped(info, reason: reason))
+            printAbove(HumanMessages.skipped(info, reason: reason))
         case .failed(let info, let failure):
-            if active?.info == info { active = nil }
-            printLine(HumanMessages.failure(failure))
+            remove(info)
+            printAbove(HumanMessages.failure(failure))
         case .retrying(let info, let attempt, let delay, let reason):
-            printLine(HumanMessages.retrying(info, attempt: attempt, delay: delay, reason: reason))
+            printAbove(HumanMessages.retrying(info, attempt: attempt, delay: delay, reason: reason))
         case .restarting(let info, let reason):
-            printLine(HumanMessages.restarting(info, reason: reason))
+            printAbove(HumanMessages.restarting(info, reason: reason))
         case .notice(let text):
-            printLine(text)
+            printAbove(text)
         case .interrupted:
-            active = nil
-            printLine(HumanMessages.interrupted)
+            bars.removeAll()
+            printAbove(HumanMessages.interrupted)
         case .summary(let summary):
-            if showsSummary { printLine(HumanMessages.summary(summary)) }
+            bars.removeAll()
+            clearBlock()
+            if isBatch { stream.writeLine(HumanMessages.summary(summary)) }
         }
     }
 
     public func finish() {
-        clearLine()
+        clearBlock()
     }
 
-    /// Prints a whole line above the bar, then puts the bar back.
-    private func printLine(_ text: String) {
-        clearLine()
+    private func remove(_ info: ItemInfo) {
+        bars.removeAll { $0.info.id == info.id }
+    }
+
+    private func printAbove(_ text: String) {
+        clearBlock()
         stream.writeLine(text)
-        if active != nil { draw() }
+        redraw(throttled: false)
     }
 
-    private func clearLine() {
-        if lineIsDrawn {
-            stream.write("\r\u{1B}[K")
-            lineIsDrawn = false
+    /// Moves back to the first line of the block and clears everything below.
+    private func clearBlock() {
+        guard drawnLines > 0 else { return }
+        stream.write("\r" + (drawnLines > 1 ? "\u{1B}[\(drawnLines - 1)A" : "") + "\u{1B}[J")
+        drawnLines = 0
+    }
+
+    private func redraw(throttled: Bool) {
+        let now = monotonicSeconds()
+        if throttled && now - lastDrawAt < Self.redrawInterval { return }
+        lastDrawAt = now
+        let layout = BarLayout(width: stream.columns - 1, useColor: useColor)
+        var lines = bars.map { layout.line(name: $0.info.displayName, bytes: $0.bytes, total: $0.total, speed: $0.speed) }
+        if isBatch {
+            // Keep the total line and as many bars as fit above it.
+            lines = Array(lines.prefix(max(0, stream.rows - 2))) + [String(totals.line.prefix(max(0, stream.columns - 1)))]
+        } else {
+            lines = Array(lines.prefix(max(1, stream.rows - 1)))
         }
-    }
-
-    private func draw() {
-        guard let active else { return }
-        lastDrawAt = monotonicSeconds()
-        let line = BarLayout(width: stream.columns - 1, useColor: useColor)
-            .line(name: active.info.displayName, bytes: active.bytes, total: active.total, speed: active.speed)
-        stream.write("\r" + line + "\u{1B}[K")
-        lineIsDrawn = true
+        clearBlock()
+        guard !lines.isEmpty else { return }
+        stream.write(lines.joined(separator: "\u{1B}[K\n") + "\u{1B}[K")
+        drawnLines = lines.count
     }
 }
 

@@ -1,28 +1,39 @@
-/// Progress for logs and pipes: whole lines only (no carriage returns), a status line every
-/// few seconds per item.
+/// Progress for logs and pipes: whole lines only (no carriage returns). A single download gets
+/// a start line, a status line every few seconds and a done line; a batch gets a line per
+/// finished or failed item and a total line every few seconds.
 public final class LineRenderer: ProgressRenderer {
     private let stream: OutputStream
     private let statusInterval: Double
-    private let showsSummary: Bool
+    private let isBatch: Bool
     private var lastStatusAt: [Int: Double] = [:]
+    private var totals = BatchTotals()
+    private var lastTotalAt: Double?
 
     public init(stream: OutputStream = .standardError, statusInterval: Double = 5, showsSummary: Bool) {
         self.stream = stream
         self.statusInterval = statusInterval
-        self.showsSummary = showsSummary
+        isBatch = showsSummary
     }
 
     public func handle(_ event: ItemEvent) {
+        totals.record(event)
         switch event {
         case .queued:
             break
         case .started(let info, let total, let offset):
+            guard !isBatch else { return }
             let size = total.map { " (\(Formatting.bytes($0)))" } ?? ""
             let verb = offset.map { "continuing at \(Formatting.bytes($0))" } ?? "started"
             stream.writeLine("\(info.displayName): \(verb)\(size) from \(info.url)")
             lastStatusAt[info.id] = monotonicSeconds()
         case .progress(let info, let bytes, let total, let speed):
             let now = monotonicSeconds()
+            if isBatch {
+                guard now - (lastTotalAt ?? now) >= statusInterval || lastTotalAt == nil else { return }
+                if lastTotalAt != nil { stream.writeLine("afget: " + totals.line) }
+                lastTotalAt = now
+                return
+            }
             guard now - (lastStatusAt[info.id] ?? 0) >= statusInterval else { return }
             lastStatusAt[info.id] = now
             stream.writeLine(status(info, bytes: bytes, total: total, speed: speed))
@@ -43,7 +54,7 @@ public final class LineRenderer: ProgressRenderer {
         case .interrupted:
             stream.writeLine(HumanMessages.interrupted)
         case .summary(let summary):
-            if showsSummary { stream.writeLine(HumanMessages.summary(summary)) }
+            if isBatch { stream.writeLine(HumanMessages.summary(summary)) }
         }
     }
 

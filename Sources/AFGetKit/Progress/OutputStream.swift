@@ -20,6 +20,13 @@ public struct OutputStream: Sendable {
         return Int(size.ws_col)
     }
 
+    /// The terminal's height in lines, or 24 when it cannot be told.
+    public var rows: Int {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return 24 }
+        return Int(size.ws_row)
+    }
+
     /// Writes all of `text`; errors (a closed pipe) are ignored, as there is nowhere to report them.
     public func write(_ text: String) {
         var text = text

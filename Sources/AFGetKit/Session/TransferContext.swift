@@ -89,6 +89,10 @@ final class TransferContext {
             isConfigured = true
         }
         easy.set(CURLOPT_URL, request.url.absoluteString)
+        // Over TLS, ALPN tells at once whether a connection multiplexes (HTTP/2), so waiting to
+        // share it is cheap. Over plain HTTP a waiting transfer sat idle until the busy HTTP/1.1
+        // connection was free (measured), so there each transfer gets a connection of its own.
+        easy.set(CURLOPT_PIPEWAIT, request.url.scheme == "https")
         try configureMethodAndBody()
         easy.set(CURLOPT_HTTPHEADER, headers: request.headers.map(\.line))
         attemptStartedAt = monotonicSeconds()
@@ -107,7 +111,6 @@ final class TransferContext {
         easy.set(CURLOPT_USERAGENT, "afget/\(AFGetVersion.current)")
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
         easy.set(CURLOPT_FILETIME, true)
-        easy.set(CURLOPT_PIPEWAIT, true)
         easy.set(CURLOPT_BUFFERSIZE, 512 * 1024)
         easy.set(CURLOPT_WRITEFUNCTION, callback: receiveBodyCallback)
         easy.set(CURLOPT_WRITEDATA, pointer: context)

@@ -1,0 +1,191 @@
+import Foundation
+import TestServer
+import XCTest
+
+/// Input lists, parallel transfers, reports and re-runs that finish the job.
+final class BatchTests: XCTestCase {
+    var server: TestHTTPServer!
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        server = try TestHTTPServer()
+        directory = try makeScratchDirectory()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func writeList(_ text: String, name: String = "urls.txt") throws {
+        try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+
+    private func sha(_ path: String) -> String? {
+        sha256Hex(ofFile: directory.appendingPathComponent(path).path)
+    }
+
+    func testListWithOptionLinesAndCommandLineURLs() throws {
+        try writeList("""
+            # nightly data
+            \(server.url("/file/a.bin?size=1000"))
+              out=renamed.bin
+              header=X-Token: abc
+
+            \(server.url("/file/b.bin?size=2000"))
+            \tdir=sub/dir
+            \tchecksum=sha-256=\(TestPayload.sha256(count: 2000))
+            """)
+        let result = try Afget.run(["-q", "-d", "out", "-i", "urls.txt", server.url("/file/c.bin?size=3000")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha("out/renamed.bin"), TestPayload.sha256(count: 1000))
+        XCTAssertEqual(sha("out/sub/dir/b.bin"), TestPayload.sha256(count: 2000))
+        XCTAssertEqual(sha("out/c.bin"), TestPayload.sha256(count: 3000))
+        let tokened = server.log.all.filter { $0.header("X-Token") != nil }
+        XCTAssertEqual(tokened.map(\.uri), ["/file/a.bin?size=1000"], "header= applies to its own URL only")
+    }
+
+    func testListFromStdin() throws {
+        try writeList(server.url("/file/s.bin?size=500") + "\n")
+        let process = Process()
+        process.executableURL = Afget.binary
+        process.arguments = ["-q", "-i", "-"]
+        process.currentDirectoryURL = directory
+        process.standardInput = try FileHandle(forReadingFrom: directory.appendingPathComponent("urls.txt"))
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(sha("s.bin"), TestPayload.sha256(count: 500))
+    }
+
+    func testFailuresAmongGoodItemsAndTheReport() throws {
+        let refused = "http://127.0.0.1:\(try freePort())/r.bin"
+        try writeList("""
+            \(server.url("/file/good1.bin?size=4000"))
+            \(server.url("/status/404"))
+              out=missing.bin
+            \(server.url("/status/500"))
+              out=broken.bin
+            \(refused)
+            not a url
+              out=ignored.bin
+            \(server.url("/file/good2.bin?size=5000"))
+            """)
+        let result = try Afget.run(["--progress", "line", "--retry", "0", "-i", "urls.txt", "--report", "report.json"], in: directory)
+        XCTAssertEqual(result.status, 2, "the malformed line (2) is the lowest code: \(result.stderr)")
+        XCTAssertEqual(listing(directory).sorted(), ["good1.bin", "good2.bin", "report.json", "urls.txt"], "no empty files")
+        XCTAssertEqual(sha("good1.bin"), TestPayload.sha256(count: 4000))
+        XCTAssertEqual(sha("good2.bin"), TestPayload.sha256(count: 5000))
+        XCTAssertTrue(result.stderr.contains("afget: urls.txt:7: malformed URL"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("2 downloaded, 0 skipped, 4 failed"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("\r"))
+
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("report.json"))) as? [String: Any])
+        let items = try XCTUnwrap(report["items"] as? [[String: Any]])
+        XCTAssertEqual(items.count, 6)
+        let good = try XCTUnwrap(items.first { $0["path"] as? String == "good1.bin" })
+        XCTAssertEqual(good["outcome"] as? String, "downloaded")
+        XCTAssertEqual(good["http_status"] as? Int, 200)
+        XCTAssertEqual(good["bytes"] as? Int, 4000)
+        XCTAssertEqual(good["sha256"] as? String, TestPayload.sha256(count: 4000))
+        XCTAssertEqual(good["attempts"] as? Int, 1)
+        let missing = try XCTUnwrap(items.first { $0["path"] as? String == "missing.bin" })
+        XCTAssertEqual(missing["outcome"] as? String, "failed")
+        XCTAssertEqual(missing["http_status"] as? Int, 404)
+        let error = try XCTUnwrap(missing["error"] as? [String: Any])
+        XCTAssertEqual(error["exit"] as? Int, 8)
+        XCTAssertEqual(error["class"] as? String, "http")
+        let refusedItem = try XCTUnwrap(items.first { $0["url"] as? String == refused })
+        XCTAssertEqual((refusedItem["error"] as? [String: Any])?["exit"] as? Int, 4)
+        let summary = try XCTUnwrap(report["summary"] as? [String: Any])
+        XCTAssertEqual(summary["downloaded"] as? Int, 2)
+        XCTAssertEqual(summary["failed"] as? Int, 4)
+        XCTAssertEqual(summary["exit"] as? Int, 2)
+    }
+
+    func testDuplicateDestinationsAreRejectedBeforeAnyTransfer() throws {
+        try writeList("""
+            \(server.url("/file/x.bin?size=10"))
+            \(server.url("/file/y.bin?size=20"))
+              out=x.bin
+            """)
+        let result = try Afget.run(["-q", "-i", "urls.txt"], in: directory)
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderrLines, ["afget: x.bin: urls.txt:1 and urls.txt:2 would both write this file; give one of them out= or -o"])
+        XCTAssertEqual(server.log.all.count, 0)
+    }
+
+    func testIdenticalItemsAreMerged() throws {
+        let url = server.url("/file/same.bin?size=10")
+        try writeList("\(url)\n\(url)\n")
+        let result = try Afget.run(["--progress", "line", "-i", "urls.txt"], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("urls.txt:2: same URL and destination as urls.txt:1"), result.stderr)
+        XCTAssertEqual(server.log.all.count, 1)
+    }
+
+    func testJobsBoundIsRespected() throws {
+        let urls = (0..<8).map { server.url("/file/p\($0).bin?size=40000&chunk=10000&ms=30") }
+        let result = try Afget.run(["-q", "-j", "3"] + urls, in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(server.mostConcurrentResponses, 3, "three at once, never more")
+        for index in 0..<8 {
+            XCTAssertEqual(sha("p\(index).bin"), TestPayload.sha256(count: 40000))
+        }
+    }
+
+    func testCtrlCInABatchThenTheSameCommandFinishesTheJob() throws {
+        let urls = (0..<4).map { server.url("/file/q\($0).bin?size=2000000&chunk=20000&ms=20") }
+        let (process, _, _) = try Afget.start(["-q", "-j", "2"] + urls, in: directory)
+        waitUntil("two checkpoints") {
+            (checkpointedBytes(directory.appendingPathComponent("q0.bin.afresume")) ?? 0) > 50_000
+                && (checkpointedBytes(directory.appendingPathComponent("q1.bin.afresume")) ?? 0) > 50_000
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+
+        let result = try Afget.run(["-q", "-j", "2"] + urls, in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(listing(directory), ["q0.bin", "q1.bin", "q2.bin", "q3.bin"])
+        for index in 0..<4 {
+            XCTAssertEqual(sha("q\(index).bin"), TestPayload.sha256(count: 2_000_000))
+        }
+        let continued = server.log.all.filter { $0.header("Range") != nil }
+        XCTAssertEqual(continued.count, 2, "the two interrupted files continue, the others start")
+    }
+
+    func testChecksumMismatchKeepsTheDataAndTheRightChecksumFinishesIt() throws {
+        let url = server.url("/file/c.bin?size=7000")
+        let wrong = String(repeating: "0", count: 64)
+        let first = try Afget.run(["-q", "--checksum", "sha-256=\(wrong)", url], in: directory)
+        XCTAssertEqual(first.status, 10)
+        XCTAssertTrue(first.stderr.contains("checksum mismatch"), first.stderr)
+        XCTAssertEqual(listing(directory), ["c.bin.afpart", "c.bin.afresume"])
+
+        let second = try Afget.run(["-q", "--checksum", "sha256=\(TestPayload.sha256(count: 7000))", url], in: directory)
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertEqual(sha("c.bin"), TestPayload.sha256(count: 7000))
+        XCTAssertEqual(server.log.all.last?.header("Range"), "bytes=7000-", "nothing is downloaded again")
+    }
+
+    func testBatchBarsOnATerminal() throws {
+        let urls = (0..<3).map { "'" + server.url("/file/t\($0).bin?size=300000&chunk=30000&ms=50") + "'" }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qefc", "\(Afget.binary.path) -j 3 " + urls.joined(separator: " "), "/dev/null"]
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let drawn = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, drawn)
+        XCTAssertTrue(drawn.contains("[0/3]"), drawn.debugDescription)
+        XCTAssertTrue(drawn.contains("\u{1B}[2A"), "three lines redrawn in place: \(drawn.debugDescription)")
+        XCTAssertTrue(drawn.contains("3 downloaded, 0 skipped, 0 failed"), drawn.debugDescription)
+    }
+}
