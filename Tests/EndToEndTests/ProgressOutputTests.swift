@@ -41,7 +41,7 @@ final class ProgressOutputTests: XCTestCase {
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("slow.bin").path), TestPayload.sha256(count: 200_000))
         let frames = drawn.components(separatedBy: "\r").filter { $0.contains("% [") }
         XCTAssertGreaterThanOrEqual(frames.count, 2, "the bar is redrawn in place: \(drawn.debugDescription)")
-        XCTAssertTrue(frames.contains { $0.hasPrefix("slow.bin") && $0.contains("KiB/s") }, drawn.debugDescription)
+        XCTAssertTrue(frames.contains { $0.hasPrefix("\u{1B}[Jslow.bin") && $0.contains("KiB/s") }, drawn.debugDescription)
         XCTAssertTrue(drawn.contains("\r\u{1B}[J"), "the bar line is cleared before the final line")
         XCTAssertTrue(drawn.contains("slow.bin: done, 195.3 KiB"), drawn.debugDescription)
         XCTAssertFalse(drawn.contains("\u{1B}[32m"), "NO_COLOR is honoured")
