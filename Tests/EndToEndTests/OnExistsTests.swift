@@ -74,3 +74,28 @@ final class OnExistsTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "precious")
     }
 }
+
+/// `--on-exists update`: a conditional GET from the file's modification time.
+final class OnExistsUpdateTests: XCTestCase {
+    func testUnchangedFileIsKeptOn304AndAnOlderOneIsReplaced() throws {
+        let server = try TestHTTPServer()
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = server.url("/file/u.bin?size=6000")
+        let file = directory.appendingPathComponent("u.bin")
+        XCTAssertEqual(try Afget.run(["-q", url], in: directory).status, 0)
+
+        let unchanged = try Afget.run(["--progress", "line", "--on-exists", "update", url], in: directory)
+        XCTAssertEqual(unchanged.status, 0, unchanged.stderr)
+        XCTAssertEqual(unchanged.stderrLines, ["afget: skipping u.bin: not modified on the server (see --on-exists)"])
+        XCTAssertEqual(server.log.all.last?.header("If-Modified-Since"), Route.lastModified)
+        XCTAssertEqual(listing(directory), ["u.bin"])
+
+        try Data("stale".utf8).write(to: file)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)], ofItemAtPath: file.path)
+        let older = try Afget.run(["-q", "--on-exists", "update", url], in: directory)
+        XCTAssertEqual(older.status, 0, older.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: file.path), TestPayload.sha256(count: 6000))
+        XCTAssertEqual(server.log.all.last?.header("If-Modified-Since"), "Sun, 09 Sep 2001 01:46:40 GMT")
+    }
+}

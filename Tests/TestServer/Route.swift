@@ -8,6 +8,7 @@ import Foundation
 ///   `ranges=always` (206 even when If-Range does not match), `noetag=1`, `nolm=1`, `weak=1`
 ///   (a weak ETag), `claim=M` (announce M bytes, send N, close), `chunk=K&ms=T` (drip the body
 ///   in chunks of K bytes every T milliseconds). `TestHTTPServer.change` overrides these per NAME.
+///   If-Modified-Since at or after `lastModified` gets a 304.
 /// - `/flaky/NAME?size=N&fail=K&mode=M`: the first K requests for NAME fail, the rest behave as
 ///   `/file`: `mode=drop` (half the body, then close), `reset` (half, then a TCP reset), `503` or
 ///   `429` (with `retryafter=S` as Retry-After).
@@ -24,6 +25,15 @@ public enum Route {
     /// The Last-Modified every payload carries: 2015-10-21 07:28:00 UTC.
     public static let lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
     public static let lastModifiedEpoch: Int = 1_445_412_480
+
+    /// Parses HTTP dates (If-Modified-Since).
+    static let httpDate: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter
+    }()
 
     public static func etag(size: Int, version: Int = 0) -> String { "\"payload-\(size)-v\(version)\"" }
 }

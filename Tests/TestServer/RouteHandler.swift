@@ -104,6 +104,13 @@ final class RouteHandler: ChannelInboundHandler {
         if target.query["noetag"] != "1" { headers.add(name: "ETag", value: etag) }
         if target.query["nolm"] != "1" { headers.add(name: "Last-Modified", value: Route.lastModified) }
 
+        if let since = head.headers.first(name: "If-Modified-Since"), target.query["nolm"] != "1",
+            let date = Route.httpDate.date(from: since), Int(date.timeIntervalSince1970) >= Route.lastModifiedEpoch
+        {
+            sendHead(context, .notModified, headers.adding("Content-Length", "0"))
+            finish(context, .end)
+            return
+        }
         if let mode, mode == "503" || mode == "429" {
             var failure: HTTPHeaders = ["Content-Length": "5"]
             if let after = target.query["retryafter"] { failure.add(name: "Retry-After", value: after) }

@@ -10,6 +10,8 @@ public enum Destination: Sendable, Equatable {
     case stream(path: String)
     /// The file is already there and the policy says leave it.
     case skip(path: String, reason: String)
+    /// The file is there; replace it only if the server's copy changed after `modifiedAt`.
+    case update(path: String, modifiedAt: Int64)
 
     /// Resolves `target` for `url`. Only looks; creates nothing.
     public static func resolve(_ target: OutputTarget, for url: CurlURL, onExists policy: OnExistsPolicy)
@@ -43,6 +45,10 @@ public enum Destination: Sendable, Equatable {
             return .skip(path: path, reason: "already exists")
         case .overwrite:
             return .file(path: path)
+        case .update:
+            var status = stat()
+            guard stat(path, &status) == 0 else { throw fileFailure("inspect", path, errno: errno) }
+            return .update(path: path, modifiedAt: Int64(status.st_mtim.tv_sec))
         case .error:
             throw TransferFailure(.destinationExists, "\(path) already exists (--on-exists error)")
         case .rename:

@@ -83,6 +83,9 @@ final class DownloadJob {
             case .completed(let response, let reached):
                 offset = reached
                 let head = response.head
+                if head.status == 304 && download.isConditional {
+                    return notModified()
+                }
                 if head.isSuccess {
                     return finish(lastModified: response.lastModified, seconds: monotonicSeconds() - startedAt)
                 }
@@ -350,6 +353,15 @@ final class DownloadJob {
             digest.reset()
             try part.read(upTo: offset) { bytes, count in digest.update(bytes, count) }
         }
+    }
+
+    /// `--on-exists update` and the server's copy is not newer: the file stays as it is.
+    private func notModified() -> Outcome {
+        download.part?.abandon()
+        record.outcome = .skipped
+        record.httpStatus = 304
+        renderer.handle(.skipped(info, reason: "not modified on the server"))
+        return .skipped
     }
 
     private func fail(_ failure: TransferFailure, attempts: Int = 0) -> Outcome {

@@ -8,4 +8,7 @@ public enum OnExistsPolicy: String, Sendable, CaseIterable {
     case rename
     /// Fail the item (exit 11).
     case error
+    /// Download again only when the server's copy is newer than the file (If-Modified-Since
+    /// from its modification time); a 304 leaves the file and counts as skipped.
+    case update
 }

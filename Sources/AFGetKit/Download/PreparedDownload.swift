@@ -8,6 +8,8 @@ struct PreparedDownload {
     let output: Output
     /// Resume data found for a part file (already checked against the URL).
     var resumeData: ResumeData?
+    /// The request carries If-Modified-Since (`--on-exists update`): a 304 means keep the file.
+    var isConditional = false
     var checksum: Checksum? = nil
 
     /// A part file completed into the destination, or a stream written as the bytes come
@@ -72,21 +74,33 @@ struct PreparedDownload {
                 return .ready(PreparedDownload(info: info, request: request, output: .stream(sink, closesWhenDone: true), resumeData: nil))
             case .skip(let path, let reason):
                 return .skip(ItemInfo(id: item.index, url: item.url, path: path), reason: reason)
+            case .update(let path, let modifiedAt):
+                var conditional = request
+                conditional.headers.append(HTTPHeader(
+                    name: "If-Modified-Since", value: HTTPDate.format(modifiedAt), scope: .everyHop))
+                return try prepareFile(item, path: path, request: conditional, settings: settings, updating: true)
             case .file(let path):
-                info = ItemInfo(id: item.index, url: item.url, path: path)
-                let store = ResumeStore(destination: path)
-                // Bad or foreign resume data stops the item before anything is touched.
-                let resumeData = settings.discardsResumeData ? nil : try store.load()
-                if let resumeData, resumeData.url != item.url && resumeData.url != item.replacesURL {
-                    throw TransferFailure(.resumeConflict,
-                        "\(store.path) is resume data for \(resumeData.url), not this URL; use --restart to discard it")
-                }
-                let part = try PartFile.open(for: path)
-                if settings.discardsResumeData { store.remove() }
-                return .ready(PreparedDownload(info: info, request: request, output: .part(part), resumeData: resumeData))
+                return try prepareFile(item, path: path, request: request, settings: settings, updating: false)
             }
         } catch {
             return .fail(info, ItemFailure(item: info.path.isEmpty ? item.url : info.path, error))
         }
+    }
+
+    /// Loads and checks resume data, then opens and locks the part file.
+    private static func prepareFile(_ item: DownloadItem, path: String, request: HTTPRequest, settings: DownloadSettings,
+                                    updating: Bool) throws(TransferFailure) -> Preparation {
+        let info = ItemInfo(id: item.index, url: item.url, path: path)
+        let store = ResumeStore(destination: path)
+        // Bad or foreign resume data stops the item before anything is touched.
+        let resumeData = settings.discardsResumeData ? nil : try store.load()
+        if let resumeData, resumeData.url != item.url && resumeData.url != item.replacesURL {
+            throw TransferFailure(.resumeConflict,
+                "\(store.path) is resume data for \(resumeData.url), not this URL; use --restart to discard it")
+        }
+        let part = try PartFile.open(for: path)
+        if settings.discardsResumeData { store.remove() }
+        return .ready(PreparedDownload(info: info, request: request, output: .part(part), resumeData: resumeData,
+                                       isConditional: updating))
     }
 }
