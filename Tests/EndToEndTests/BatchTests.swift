@@ -189,3 +189,21 @@ final class BatchTests: XCTestCase {
         XCTAssertTrue(drawn.contains("3 downloaded, 0 skipped, 0 failed"), drawn.debugDescription)
     }
 }
+
+/// `--fail-fast`: no new item starts after a failure.
+final class FailFastTests: XCTestCase {
+    func testNothingStartsAfterTheFirstFailure() throws {
+        let server = try TestHTTPServer()
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let urls = [server.url("/status/404")] + (0..<3).map { server.url("/file/n\($0).bin?size=10") }
+        let result = try Afget.run(["-q", "-j", "1", "--fail-fast"] + urls, in: directory)
+        XCTAssertEqual(result.status, 8)
+        XCTAssertEqual(server.log.all.count, 1)
+        XCTAssertEqual(listing(directory), [])
+
+        let keepsGoing = try Afget.run(["-q", "-j", "1"] + urls, in: directory)
+        XCTAssertEqual(keepsGoing.status, 8)
+        XCTAssertEqual(listing(directory), ["n0.bin", "n1.bin", "n2.bin"])
+    }
+}

@@ -265,10 +265,12 @@ final class DownloadJob {
         guard let part = download.part, let store, validators.ifRange != nil else { return nil }
         lastCheckpointAt = monotonicSeconds()
         do {
-            try part.syncData()
+            // Resume data counting no bytes needs no data behind it, nor to survive a crash.
+            if bytes > 0 { try part.syncData() }
             try store.save(ResumeData(
                 url: info.url, bytesReceived: bytes, validators: validators,
-                tempFileName: splitPath(part.path).name, destination: part.destination, expectedLength: expectedTotal))
+                tempFileName: splitPath(part.path).name, destination: part.destination, expectedLength: expectedTotal),
+                durable: bytes > 0)
             return nil
         } catch {
             return error
