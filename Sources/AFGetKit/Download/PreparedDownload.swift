@@ -75,11 +75,13 @@ struct PreparedDownload {
             case .skip(let path, let reason):
                 return .skip(ItemInfo(id: item.index, url: item.url, path: path), reason: reason)
             case .update(let path, let modifiedAt):
+                info = ItemInfo(id: item.index, url: item.url, path: path)
                 var conditional = request
                 conditional.headers.append(HTTPHeader(
                     name: "If-Modified-Since", value: HTTPDate.format(modifiedAt), scope: .everyHop))
                 return try prepareFile(item, path: path, request: conditional, settings: settings, updating: true)
             case .file(let path):
+                info = ItemInfo(id: item.index, url: item.url, path: path)
                 return try prepareFile(item, path: path, request: request, settings: settings, updating: false)
             }
         } catch {
