@@ -15,9 +15,9 @@ struct OutputOptions: ParsableArguments {
         "When the destination exists: skip, overwrite, rename or error.", valueName: "mode"))
     var onExists: OnExistsPolicy = .skip
 
-    func validate(urlCount: Int) throws {
-        if output != nil && urlCount > 1 {
-            throw ValidationError("-o/--output takes a single URL; use -d/--dir for several")
+    func validate(urlCount: Int, hasList: Bool) throws {
+        if output != nil && (urlCount > 1 || hasList) {
+            throw ValidationError("-o/--output takes a single URL; use -d/--dir for several, or out= in a list")
         }
         if output != nil && directory != nil {
             throw ValidationError("-o/--output and -d/--dir cannot be combined")
