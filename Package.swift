@@ -39,6 +39,7 @@ let package = Package(
             name: "AFGetCLI",
             dependencies: [
                 "AFGetKit",
+                "CurlCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,5 +1,6 @@
 import AFGetKit
 import ArgumentParser
+import CurlCore
 import Glibc
 
 /// A usage problem found after parsing (a malformed header, say): one line, exit 2.
@@ -13,6 +14,8 @@ public enum Entry {
     public static func run(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Int32 {
         // A closed pipe is a write error to report, not a reason to die silently.
         signal(SIGPIPE, SIG_IGN)
+        // curl_global_init must finish before any thread touches libcurl (URL parsing included).
+        CurlRuntime.initialize()
         if arguments == ["--help"] || arguments == ["-h"] {
             // `afget --help` shows the default command's options too: that is what people look for.
             OutputStream.standardOutput.writeLine(

@@ -1,7 +1,8 @@
 import CCurl
 
-/// Process-wide libcurl set-up. `curl_global_init` is not thread-safe, so it runs exactly once,
-/// guarded by Swift's lazy static initialisation, before the first handle is made.
+/// Process-wide libcurl set-up. `curl_global_init` is not thread-safe: it runs exactly once,
+/// guarded by Swift's lazy static initialisation, and the program calls it before starting any
+/// thread that uses libcurl (every libcurl entry point here calls it too, for tests).
 public enum CurlRuntime {
     private static let initialized: Bool = {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK

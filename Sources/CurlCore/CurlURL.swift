@@ -15,6 +15,7 @@ public struct CurlURL: Sendable, Equatable {
     }
 
     public init(_ string: String) throws(ParseError) {
+        CurlRuntime.initialize()
         guard let handle = curl_url() else { fatalError("curl_url failed: out of memory") }
         defer { curl_url_cleanup(handle) }
         let status = curl_url_set(handle, CURLUPART_URL, string, UInt32(CURLU_NON_SUPPORT_SCHEME))

@@ -5,6 +5,7 @@ import Glibc
 /// parsed by libcurl's own date parser.
 public enum HTTPDate {
     public static func seconds(from text: String) -> Int64? {
+        CurlRuntime.initialize()
         let value = curl_getdate(text, nil)
         return value < 0 ? nil : Int64(value)
     }
