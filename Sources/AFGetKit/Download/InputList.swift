@@ -98,16 +98,13 @@ extension InputList {
             throw ItemFailure(item: name, TransferFailure(.usage, "cannot read the list: \(describeErrno(errno))"))
         }
         defer { if descriptor != 0 { close(descriptor) } }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = read(descriptor, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else {
-                throw ItemFailure(item: name, TransferFailure(.usage, "cannot read the list: \(describeErrno(errno))"))
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
+        let bytes: [UInt8]
+        switch readAll(descriptor) {
+        case .success(let read):
+            bytes = read
+        case .failure(let error):
+            let reason = if case .system(let code) = error { describeErrno(code) } else { "too large" }
+            throw ItemFailure(item: name, TransferFailure(.usage, "cannot read the list: \(reason)"))
         }
         return InputList(parsing: String(decoding: bytes, as: UTF8.self), name: name)
     }

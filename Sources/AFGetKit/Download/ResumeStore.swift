@@ -25,17 +25,14 @@ public struct ResumeStore: Sendable {
             throw TransferFailure(.resumeConflict, "cannot read \(path): \(describeErrno(errno))")
         }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = read(descriptor, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw TransferFailure(.resumeConflict, "cannot read \(path): \(describeErrno(errno))") }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-            guard bytes.count <= 1 << 20 else {
-                throw TransferFailure(.resumeConflict, "\(path) is not afget resume data: larger than 1 MiB")
-            }
+        let bytes: [UInt8]
+        switch readAll(descriptor, limit: 1 << 20) {
+        case .success(let read):
+            bytes = read
+        case .failure(.system(let code)):
+            throw TransferFailure(.resumeConflict, "cannot read \(path): \(describeErrno(code))")
+        case .failure(.tooLarge):
+            throw TransferFailure(.resumeConflict, "\(path) is not afget resume data: larger than 1 MiB")
         }
         do {
             return try ResumeData(propertyList: Data(bytes))

@@ -8,12 +8,7 @@ public enum RunReport {
         let items = result.records.map(itemJSON).joined(separator: ",\n    ")
         let summary = result.summary
         var totals = JSONLine()
-        totals.add("downloaded", summary.downloaded)
-        totals.add("skipped", summary.skipped)
-        totals.add("failed", summary.failed)
-        totals.add("bytes", summary.bytes)
-        totals.add("seconds", summary.seconds)
-        totals.add("exit", Int(summary.exitCode))
+        summary.describe(in: &totals)
         let text = "{\n  \"items\": [\n    \(items)\n  ],\n  \"summary\": \(totals.text)\n}\n"
         try writeAtomically(text, to: path)
     }
@@ -47,13 +42,7 @@ public enum RunReport {
         let descriptor = open(record.info.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = read(descriptor, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            buffer.withUnsafeBytes { digest.update($0.baseAddress!, count) }
-        }
+        guard readChunks(descriptor, { digest.update($0, $1); return true }) == nil else { return nil }
         return (digest.bytesDigested, digest.hex())
     }
 

@@ -47,6 +47,16 @@ public struct RunSummary: Sendable, Equatable {
     public var exitCode: Int32 = 0
 
     public init() {}
+
+    /// The summary's fields, as the `summary` event and the report's summary both carry them.
+    func describe(in line: inout JSONLine) {
+        line.add("downloaded", downloaded)
+        line.add("skipped", skipped)
+        line.add("failed", failed)
+        line.add("bytes", bytes)
+        line.add("seconds", seconds)
+        line.add("exit", Int(exitCode))
+    }
 }
 
 /// Draws progress and reports items. Renderers are driven from one task at a time.

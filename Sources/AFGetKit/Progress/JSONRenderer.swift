@@ -54,12 +54,7 @@ public final class JSONRenderer: ProgressRenderer {
             line.add("exit", Int(status))
         case .summary(let summary):
             line.add("event", "summary")
-            line.add("downloaded", summary.downloaded)
-            line.add("skipped", summary.skipped)
-            line.add("failed", summary.failed)
-            line.add("bytes", summary.bytes)
-            line.add("seconds", summary.seconds)
-            line.add("exit", Int(summary.exitCode))
+            summary.describe(in: &line)
         }
         stream.writeLine(line.text)
     }
