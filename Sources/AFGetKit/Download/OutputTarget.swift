@@ -7,31 +7,3 @@ public enum OutputTarget: Sendable, Equatable {
     /// Standard output (`-o -`): no part file, no resume.
     case standardOutput
 }
-
-/// One thing to download.
-public struct DownloadItem: Sendable, Equatable {
-    /// The item's position in input order; `id` in JSON progress and reports.
-    public let index: Int
-    public let url: String
-    public let output: OutputTarget
-    /// Resume data recorded for this other URL may be continued against `url`
-    /// (`afget resume --url`: an expired signed link replaced by a fresh one).
-    public let replacesURL: String?
-    /// Where the item came from, for messages: the URL itself, or "FILE:LINE" of a list.
-    public let source: String
-    /// Verified before the file is moved into place.
-    public let checksum: Checksum?
-    /// Headers for this item only (`header=` in a list), after the run's own.
-    public let headers: [HTTPHeader]
-
-    public init(index: Int, url: String, output: OutputTarget, replacesURL: String? = nil, source: String? = nil,
-                checksum: Checksum? = nil, headers: [HTTPHeader] = []) {
-        self.index = index
-        self.url = url
-        self.output = output
-        self.replacesURL = replacesURL
-        self.source = source ?? url
-        self.checksum = checksum
-        self.headers = headers
-    }
-}
