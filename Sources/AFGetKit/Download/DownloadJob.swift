@@ -88,12 +88,12 @@ final class DownloadJob {
                     return notModified()
                 }
                 if head.isSuccess {
-                    return finish(lastModified: response.lastModified, seconds: monotonicSeconds() - startedAt)
+                    return await finish(lastModified: response.lastModified, seconds: monotonicSeconds() - startedAt)
                 }
                 if head.status == 416 && offset > 0 {
                     let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total
                     if total == offset {
-                        return finish(lastModified: nil, seconds: monotonicSeconds() - startedAt)
+                        return await finish(lastModified: nil, seconds: monotonicSeconds() - startedAt)
                     }
                     if let total, total < offset {
                         return fail(TransferFailure(.resumeConflict,
@@ -334,12 +334,12 @@ final class DownloadJob {
         return TransferFailure(.protocolViolation, "unexpected final response \(statusLine)")
     }
 
-    private func finish(lastModified: Int64?, seconds: Double) -> Outcome {
+    private func finish(lastModified: Int64?, seconds: Double) async -> Outcome {
         let modified = lastModified ?? validators.lastModified.flatMap(HTTPDate.seconds(from:))
         do {
             let size = try download.part?.size() ?? bytesThisRun
             if let failure = try verifyChecksum(size: size) { return fail(failure) }
-            try download.part?.commit(lastModified: modified)
+            try await download.part?.commit(lastModified: modified)
             if hasResumeData { store?.remove() }
             record.bytes = size
             record.sha256 = sha256Digest?.hex()

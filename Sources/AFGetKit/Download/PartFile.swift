@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// The file a download is written to until it is complete: `DEST.afpart` beside the
@@ -91,9 +92,30 @@ public final class PartFile {
     /// Makes the data durable and moves it into place: fsync, final mode, modification time,
     /// rename over the destination, fsync of the directory. On failure the data stays in the
     /// part file and the message says so.
-    public func commit(lastModified: Int64?) throws(TransferFailure) {
-        guard fsync(descriptor) == 0 else { throw keptFailure("sync", errno) }
-        guard fchmod(descriptor, finalMode()) == 0 else { throw keptFailure("set the mode of", errno) }
+    public func commit(lastModified: Int64?) async throws(TransferFailure) {
+        let (descriptor, path, destination, mode) = (self.descriptor, self.path, destination, finalMode())
+        // fsync waits on the disk: on a thread of its own, several items can wait at once
+        // (ext4 folds concurrent fsyncs into one journal commit) without holding the
+        // cooperative pool's few threads.
+        let failure = await onBlockingThread { () -> TransferFailure? in
+            do throws(TransferFailure) {
+                try Self.makeDurableAndMove(descriptor, path, destination, mode, lastModified)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+        closeDescriptor()
+    }
+
+    private static func makeDurableAndMove(_ descriptor: Int32, _ path: String, _ destination: String, _ mode: mode_t,
+                                           _ lastModified: Int64?) throws(TransferFailure) {
+        func kept(_ action: String, _ code: Int32) -> TransferFailure {
+            TransferFailure(.localFile, "cannot \(action) \(path): \(describeErrno(code)); the data is kept there")
+        }
+        guard fsync(descriptor) == 0 else { throw kept("sync", errno) }
+        guard fchmod(descriptor, mode) == 0 else { throw kept("set the mode of", errno) }
         if let lastModified {
             var times = [timespec(tv_sec: Int(lastModified), tv_nsec: 0), timespec(tv_sec: Int(lastModified), tv_nsec: 0)]
             _ = futimens(descriptor, &times)
@@ -103,7 +125,6 @@ public final class PartFile {
                 "cannot move \(path) to \(destination): \(describeErrno(errno)); the data is kept in \(path)")
         }
         syncDirectory(of: destination)
-        closeDescriptor()
     }
 
     /// Gives up on the transfer: an empty part file is removed, data is kept for a later run.
@@ -131,9 +152,6 @@ public final class PartFile {
         return 0o666 & ~FileModes.umaskAtStart
     }
 
-    private func keptFailure(_ action: String, _ code: Int32) -> TransferFailure {
-        TransferFailure(.localFile, "cannot \(action) \(path): \(describeErrno(code)); the data is kept there")
-    }
 }
 
 enum FileModes {
