@@ -155,10 +155,7 @@ final class TaskManagerTests: XCTestCase {
                 var events: [TaskEvent] = []
                 for await event in stream where event.taskID == id {
                     events.append(event)
-                    switch event {
-                    case .completed, .failed, .canceled: return events
-                    default: continue
-                    }
+                    if event.isFinal { return events }
                 }
                 return events
             }

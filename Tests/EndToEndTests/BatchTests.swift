@@ -3,19 +3,7 @@ import TestServer
 import XCTest
 
 /// Input lists, parallel transfers, reports and re-runs that finish the job.
-final class BatchTests: XCTestCase {
-    var server: TestHTTPServer!
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        server = try TestHTTPServer()
-        directory = try makeScratchDirectory()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
+final class BatchTests: ServerTestCase {
     private func writeList(_ text: String, name: String = "urls.txt") throws {
         try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
     }

@@ -3,19 +3,8 @@ import TestServer
 import XCTest
 
 /// A continue never splices: every way a server or the files on disk can disagree.
-final class ContinueValidationTests: XCTestCase {
-    var server: TestHTTPServer!
-    var directory: URL!
+final class ContinueValidationTests: ServerTestCase {
     let size = 300_000
-
-    override func setUpWithError() throws {
-        server = try TestHTTPServer()
-        directory = try makeScratchDirectory()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
 
     private var url: String { server.url("/flaky/f.bin?size=\(size)&fail=1&mode=drop") }
     private var destination: URL { directory.appendingPathComponent("f.bin") }

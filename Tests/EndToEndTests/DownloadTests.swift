@@ -3,20 +3,7 @@ import TestServer
 import XCTest
 
 /// Single downloads through the real binary: bytes on disk, files left, exit status, streams.
-final class DownloadTests: XCTestCase {
-    var server: TestHTTPServer!
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        server = try TestHTTPServer()
-        directory = try makeScratchDirectory()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-        server = nil
-    }
-
+final class DownloadTests: ServerTestCase {
     func testDownloadsFileNamedAfterURLWithExactBytes() throws {
         let result = try Afget.run(["--progress", "none", server.url("/file/data.bin?size=300000")], in: directory)
 

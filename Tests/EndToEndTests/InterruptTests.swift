@@ -3,19 +3,8 @@ import TestServer
 import XCTest
 
 /// Ctrl-C, SIGTERM and SIGKILL in the middle of a download, then the same command again.
-final class InterruptTests: XCTestCase {
-    var server: TestHTTPServer!
-    var directory: URL!
+final class InterruptTests: ServerTestCase {
     let size = 4_000_000
-
-    override func setUpWithError() throws {
-        server = try TestHTTPServer()
-        directory = try makeScratchDirectory()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
 
     /// About 3 s in all: slow enough to interrupt, fast enough to finish in a test.
     private var url: String { server.url("/file/big.bin?size=\(size)&chunk=20000&ms=20") }

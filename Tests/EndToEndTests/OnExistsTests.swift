@@ -3,20 +3,13 @@ import TestServer
 import XCTest
 
 /// `--on-exists`: what happens to a destination that is already there.
-final class OnExistsTests: XCTestCase {
-    var server: TestHTTPServer!
-    var directory: URL!
+final class OnExistsTests: ServerTestCase {
     var existing: URL!
 
     override func setUpWithError() throws {
-        server = try TestHTTPServer()
-        directory = try makeScratchDirectory()
+        try super.setUpWithError()
         existing = directory.appendingPathComponent("f.bin")
         try Data("old".utf8).write(to: existing)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
     }
 
     private var url: String { server.url("/file/f.bin?size=5000") }

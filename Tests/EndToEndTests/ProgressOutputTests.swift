@@ -3,19 +3,7 @@ import TestServer
 import XCTest
 
 /// What progress looks like on a terminal, in a log, and for scripts.
-final class ProgressOutputTests: XCTestCase {
-    var server: TestHTTPServer!
-    var directory: URL!
-
-    override func setUpWithError() throws {
-        server = try TestHTTPServer()
-        directory = try makeScratchDirectory()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
+final class ProgressOutputTests: ServerTestCase {
     /// A download that takes about a second, so a terminal bar is redrawn several times.
     private var slowURL: String { server.url("/drip/slow.bin?size=200000&chunk=20000&ms=100") }
 

@@ -25,3 +25,10 @@ public struct DownloadItem: Sendable, Equatable {
         self.headers = headers
     }
 }
+
+extension DownloadItem {
+    /// How renderers and reports name this item once its destination is known.
+    func info(path: String) -> ItemInfo {
+        ItemInfo(id: index, url: url, path: path)
+    }
+}

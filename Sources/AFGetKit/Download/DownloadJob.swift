@@ -23,6 +23,8 @@ final class DownloadJob {
     /// reports and JSON progress.
     private let checksumDigest: RunningDigest?
     private let sha256Digest: RunningDigest?
+    /// Each of the above once (a SHA-256 checksum is also the report's SHA-256).
+    private let digests: [RunningDigest]
     /// What the report says of the item, filled in as the job goes.
     private(set) var record: ItemRecord
     private static let checkpointInterval = 1.0
@@ -45,13 +47,8 @@ final class DownloadJob {
         } else {
             sha256Digest = settings.reportsSHA256 ? RunningDigest(.sha256) : nil
         }
+        digests = [checksumDigest, sha256Digest === checksumDigest ? nil : sha256Digest].compactMap { $0 }
         record = ItemRecord(info: download.info)
-    }
-
-    private var digests: [RunningDigest] {
-        [checksumDigest, sha256Digest].compactMap { $0 }.reduce(into: []) { unique, digest in
-            if !unique.contains(where: { $0 === digest }) { unique.append(digest) }
-        }
     }
 
     private var info: ItemInfo { download.info }

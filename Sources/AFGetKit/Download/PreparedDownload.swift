@@ -7,10 +7,11 @@ struct PreparedDownload {
     let request: HTTPRequest
     let output: Output
     /// Resume data found for a part file (already checked against the URL).
-    var resumeData: ResumeData?
+    let resumeData: ResumeData?
     /// The request carries If-Modified-Since (`--on-exists update`): a 304 means keep the file.
-    var isConditional = false
-    var checksum: Checksum? = nil
+    let isConditional: Bool
+    /// Verified before the file is moved into place.
+    let checksum: Checksum?
 
     /// A part file completed into the destination, or a stream written as the bytes come
     /// (stdout, or a device or FIFO given with `-o`), which cannot be resumed.
@@ -42,57 +43,57 @@ struct PreparedDownload {
         case fail(ItemInfo, ItemFailure)
     }
 
-    /// Parses the URL, resolves the destination under `--on-exists`, and opens the part file.
-    static func prepare(_ item: DownloadItem, settings: DownloadSettings) -> Preparation {
-        switch prepareOutput(item, settings: settings) {
-        case .ready(var download):
-            download.checksum = item.checksum
-            return .ready(download)
-        case let other:
-            return other
-        }
+    private init(_ item: DownloadItem, path: String, request: HTTPRequest, output: Output,
+                 resumeData: ResumeData? = nil, isConditional: Bool = false) {
+        info = item.info(path: path)
+        self.request = request
+        self.output = output
+        self.resumeData = resumeData
+        self.isConditional = isConditional
+        checksum = item.checksum
     }
 
-    private static func prepareOutput(_ item: DownloadItem, settings: DownloadSettings) -> Preparation {
-        var info = ItemInfo(id: item.index, url: item.url, path: "")
+    /// Parses the URL, resolves the destination under `--on-exists`, and opens the part file.
+    static func prepare(_ item: DownloadItem, settings: DownloadSettings) -> Preparation {
         let request: HTTPRequest
         do {
             request = try RequestSerializer(headers: settings.headers + item.headers).request(url: item.url)
         } catch {
-            return .fail(info, error)
+            return .fail(item.info(path: ""), error)
         }
+        var path = ""  // known once the destination is resolved; failures name it from then on
         do throws(TransferFailure) {
             switch try Destination.resolve(item.output, for: request.url, onExists: settings.onExists) {
             case .standardOutput:
-                info = ItemInfo(id: item.index, url: item.url, path: "-")
-                return .ready(PreparedDownload(info: info, request: request, output: .stream(.standardOutput, closesWhenDone: false), resumeData: nil))
-            case .stream(let path):
-                info = ItemInfo(id: item.index, url: item.url, path: path)
-                let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-                guard descriptor >= 0 else { throw fileFailure("open", path, errno: errno) }
-                let sink = FileDescriptorSink(descriptor: descriptor, name: path)
-                return .ready(PreparedDownload(info: info, request: request, output: .stream(sink, closesWhenDone: true), resumeData: nil))
-            case .skip(let path, let reason):
-                return .skip(ItemInfo(id: item.index, url: item.url, path: path), reason: reason)
-            case .update(let path, let modifiedAt):
-                info = ItemInfo(id: item.index, url: item.url, path: path)
+                return .ready(PreparedDownload(item, path: "-", request: request,
+                                               output: .stream(.standardOutput, closesWhenDone: false)))
+            case .stream(let device):
+                path = device
+                let descriptor = open(device, O_WRONLY | O_CLOEXEC)
+                guard descriptor >= 0 else { throw fileFailure("open", device, errno: errno) }
+                let sink = FileDescriptorSink(descriptor: descriptor, name: device)
+                return .ready(PreparedDownload(item, path: device, request: request,
+                                               output: .stream(sink, closesWhenDone: true)))
+            case .skip(let existing, let reason):
+                return .skip(item.info(path: existing), reason: reason)
+            case .update(let existing, let modifiedAt):
+                path = existing
                 var conditional = request
                 conditional.headers.append(HTTPHeader(
                     name: "If-Modified-Since", value: HTTPDate.format(modifiedAt), scope: .everyHop))
-                return try prepareFile(item, path: path, request: conditional, settings: settings, updating: true)
-            case .file(let path):
-                info = ItemInfo(id: item.index, url: item.url, path: path)
-                return try prepareFile(item, path: path, request: request, settings: settings, updating: false)
+                return try prepareFile(item, path: existing, request: conditional, settings: settings, updating: true)
+            case .file(let destination):
+                path = destination
+                return try prepareFile(item, path: destination, request: request, settings: settings, updating: false)
             }
         } catch {
-            return .fail(info, ItemFailure(item: info.path.isEmpty ? item.url : info.path, error))
+            return .fail(item.info(path: path), ItemFailure(item: path.isEmpty ? item.url : path, error))
         }
     }
 
     /// Loads and checks resume data, then opens and locks the part file.
     private static func prepareFile(_ item: DownloadItem, path: String, request: HTTPRequest, settings: DownloadSettings,
                                     updating: Bool) throws(TransferFailure) -> Preparation {
-        let info = ItemInfo(id: item.index, url: item.url, path: path)
         let store = ResumeStore(destination: path)
         // Bad or foreign resume data stops the item before anything is touched.
         let resumeData = settings.discardsResumeData ? nil : try store.load()
@@ -102,7 +103,7 @@ struct PreparedDownload {
         }
         let part = try PartFile.open(for: path)
         if settings.discardsResumeData { store.remove() }
-        return .ready(PreparedDownload(info: info, request: request, output: .part(part), resumeData: resumeData,
-                                       isConditional: updating))
+        return .ready(PreparedDownload(item, path: path, request: request, output: .part(part),
+                                       resumeData: resumeData, isConditional: updating))
     }
 }

@@ -27,18 +27,10 @@ final class TaskEventRouter: Sendable {
 
     private func route(_ event: TaskEvent) {
         let id = event.taskID
-        let continuation: AsyncStream<TaskEvent>.Continuation? = streams.withLock { streams in
-            switch event {
-            case .completed, .failed, .canceled:
-                return streams.removeValue(forKey: id)
-            default:
-                return streams[id]
-            }
+        let continuation = streams.withLock { streams in
+            event.isFinal ? streams.removeValue(forKey: id) : streams[id]
         }
         continuation?.yield(event)
-        switch event {
-        case .completed, .failed, .canceled: continuation?.finish()
-        default: break
-        }
+        if event.isFinal { continuation?.finish() }
     }
 }

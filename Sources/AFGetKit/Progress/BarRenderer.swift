@@ -111,15 +111,12 @@ public struct BarLayout {
     public func line(name: String, bytes: Int64, total: Int64?, speed: Double) -> String {
         var figures = Formatting.bytes(bytes)
         var percent = ""
-        var eta = ""
         if let total, total > 0 {
             figures += "/" + Formatting.bytes(total)
             percent = "\(Formatting.percent(bytes, of: total))%"
-            if speed > 0 && total >= bytes {
-                eta = "ETA " + Formatting.duration(Double(total - bytes) / speed)
-            }
         }
-        let tail = [figures, Formatting.speed(speed), eta].filter { !$0.isEmpty }.joined(separator: "  ")
+        let eta = Formatting.eta(bytes: bytes, total: total, speed: speed)
+        let tail = [figures, Formatting.speed(speed), eta].compactMap { $0 }.joined(separator: "  ")
         let head = percent.isEmpty ? "" : " " + String(repeating: " ", count: 4 - percent.count) + percent
 
         // The name gives way first, down to a few characters, so the figures stay readable.

@@ -66,9 +66,7 @@ public final class LineRenderer: ProgressRenderer {
             parts = ["\(Formatting.percent(bytes, of: total))%", "\(Formatting.bytes(bytes)) of \(Formatting.bytes(total))"]
         }
         parts.append(Formatting.speed(speed))
-        if let total, speed > 0, total >= bytes {
-            parts.append("ETA " + Formatting.duration(Double(total - bytes) / speed))
-        }
+        if let eta = Formatting.eta(bytes: bytes, total: total, speed: speed) { parts.append(eta) }
         return "\(info.displayName): " + parts.joined(separator: ", ")
     }
 }

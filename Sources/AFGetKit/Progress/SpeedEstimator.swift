@@ -23,7 +23,11 @@ public struct SpeedEstimator: Sendable {
 
     /// Seconds left at the current speed, or nil when it cannot be told.
     public func secondsRemaining(bytes: Int64, total: Int64?) -> Double? {
-        let speed = bytesPerSecond
+        Self.secondsRemaining(bytes: bytes, total: total, speed: bytesPerSecond)
+    }
+
+    /// Seconds left for `total - bytes` at `speed` bytes per second, or nil when it cannot be told.
+    public static func secondsRemaining(bytes: Int64, total: Int64?, speed: Double) -> Double? {
         guard let total, speed > 0, total >= bytes else { return nil }
         return Double(total - bytes) / speed
     }

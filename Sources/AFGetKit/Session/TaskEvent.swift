@@ -47,6 +47,14 @@ public enum TaskEvent: Sendable, Equatable {
     /// The task was canceled before it finished.
     case canceled(TaskID, TransferProgress)
 
+    /// The task's last event: completed, failed or canceled.
+    public var isFinal: Bool {
+        switch self {
+        case .completed, .failed, .canceled: true
+        default: false
+        }
+    }
+
     public var taskID: TaskID {
         switch self {
         case .started(let id, _), .progress(let id, _), .suspended(let id), .resumed(let id),
