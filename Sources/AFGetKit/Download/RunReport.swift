@@ -49,7 +49,7 @@ public enum RunReport {
     private static func writeAtomically(_ text: String, to path: String) throws(TransferFailure) {
         let temporary = path + ".aftmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw fileFailure("write the report", temporary, errno: errno) }
+        guard descriptor >= 0 else { throw fileFailure("write the report", path, errno: errno) }
         OutputStream(descriptor: descriptor).write(text)
         close(descriptor)
         guard rename(temporary, path) == 0 else { throw fileFailure("write the report", path, errno: errno) }
