@@ -28,6 +28,7 @@ final class DownloadJob {
     /// What the report says of the item, filled in as the job goes.
     private(set) var record: ItemRecord
     private static let checkpointInterval = 1.0
+    private var transferEnded: (() -> Void)?
 
     init(_ download: PreparedDownload, manager: TaskManager, router: TaskEventRouter, renderer: SharedRenderer,
          settings: DownloadSettings, interrupts: InterruptStatus?) {
@@ -53,7 +54,12 @@ final class DownloadJob {
 
     private var info: ItemInfo { download.info }
 
-    func run() async -> Outcome {
+    /// Runs the item to its end. `transferEnded` is called once no more bytes will come over
+    /// the network for it (before the move into place), so the next item's transfer can start
+    /// while this one waits on the disk.
+    func run(transferEnded: @escaping () -> Void) async -> Outcome {
+        self.transferEnded = transferEnded
+        defer { self.transferEnded = nil }
         defer { download.closeStream() }
         let startedAt = monotonicSeconds()
         var offset: Int64
@@ -336,6 +342,7 @@ final class DownloadJob {
         do {
             let size = try download.part?.size() ?? bytesThisRun
             if let failure = try verifyChecksum(size: size) { return fail(failure) }
+            transferEnded?()
             try await download.part?.commit(lastModified: modified)
             if hasResumeData { store?.remove() }
             record.bytes = size

@@ -29,18 +29,37 @@ public final class DownloadRunner: Sendable {
             record.failure = failure
             tally.add(.failed(failure), record)
         }
-        await withTaskGroup(of: (ItemOutcome, ItemRecord).self) { group in
+        // Items report the end of their transfer and their result on one stream: the next item
+        // starts when a transfer ends, while finished files are still being moved into place
+        // (a batch of small files then waits on the disk and the network at the same time).
+        let (events, sink) = AsyncStream.makeStream(of: ItemProgress.self)
+        await withTaskGroup(of: Void.self) { group in
             var pending = items.makeIterator()
             var stopping = false
+            var transferring = 0
+            var running = 0
             func startNext() {
-                guard !stopping, interrupts?.wasInterrupted != true, let item = pending.next() else { return }
-                group.addTask { [self] in await download(item) }
+                while transferring < settings.concurrency, running < settings.concurrency + Self.extraCommits,
+                      !stopping, interrupts?.wasInterrupted != true, let item = pending.next() {
+                    transferring += 1
+                    running += 1
+                    group.addTask { [self] in await download(item, reportingTo: sink) }
+                }
             }
-            for _ in 0..<settings.concurrency { startNext() }
-            for await (outcome, record) in group {
-                tally.add(outcome, record)
-                if case .failed = outcome, settings.failsFast { stopping = true }
+            startNext()
+            guard running > 0 else { return }
+            for await event in events {
+                switch event {
+                case .transferEnded:
+                    transferring -= 1
+                case .finished(let outcome, let record, let transferWasOpen):
+                    if transferWasOpen { transferring -= 1 }
+                    running -= 1
+                    tally.add(outcome, record)
+                    if case .failed = outcome, settings.failsFast { stopping = true }
+                }
                 startNext()
+                if running == 0 { break }
             }
         }
         var summary = tally.summary
@@ -53,7 +72,20 @@ public final class DownloadRunner: Sendable {
         return RunResult(summary: summary, records: tally.records.sorted { $0.info.id < $1.info.id })
     }
 
-    private func download(_ item: DownloadItem) async -> (ItemOutcome, ItemRecord) {
+    /// Files finished and waiting to be moved into place, beyond the transfers: enough to keep
+    /// the disk threads busy, few enough to bound open part files.
+    private static let extraCommits = 16
+
+    private func download(_ item: DownloadItem, reportingTo sink: AsyncStream<ItemProgress>.Continuation) async {
+        var transferReported = false
+        let (outcome, record) = await run(item) {
+            transferReported = true
+            sink.yield(.transferEnded)
+        }
+        sink.yield(.finished(outcome, record, transferWasOpen: !transferReported))
+    }
+
+    private func run(_ item: DownloadItem, transferEnded: @escaping () -> Void) async -> (ItemOutcome, ItemRecord) {
         switch PreparedDownload.prepare(item, settings: settings) {
         case .skip(let info, let reason):
             renderer.handle(.queued(info))
@@ -71,7 +103,7 @@ public final class DownloadRunner: Sendable {
             renderer.handle(.queued(download.info))
             let job = DownloadJob(download, manager: manager, router: router, renderer: renderer,
                                   settings: settings, interrupts: interrupts)
-            let outcome = await job.run()
+            let outcome = await job.run(transferEnded: transferEnded)
             return (outcome, job.record)
         }
     }
@@ -81,6 +113,13 @@ public final class DownloadRunner: Sendable {
 public struct RunResult: Sendable {
     public let summary: RunSummary
     public let records: [ItemRecord]
+}
+
+/// What an item tells the runner: its transfer ended (the next may start) while its file is
+/// moved into place, and how it ended (also ending its transfer if that was not said before).
+private enum ItemProgress: Sendable {
+    case transferEnded
+    case finished(ItemOutcome, ItemRecord, transferWasOpen: Bool)
 }
 
 /// How one item ended.

@@ -62,9 +62,12 @@ public final class PartFile {
     /// Cuts the part file to `length` and positions writing there: a continue starts from
     /// bytes known good (after a power cut the tail past the last checkpoint may hold zeros).
     public func truncate(to length: Int64) throws(TransferFailure) {
-        guard ftruncate(descriptor, off_t(length)) == 0, lseek(descriptor, off_t(length), SEEK_SET) == length else {
-            throw fileFailure("truncate", path, errno: errno)
+        // Only when there is something to cut: ext4 writes back a file truncated to zero when
+        // it is closed (auto_da_alloc), a synchronous cost per file in a batch of small files.
+        if try size() != length {
+            guard ftruncate(descriptor, off_t(length)) == 0 else { throw fileFailure("truncate", path, errno: errno) }
         }
+        guard lseek(descriptor, off_t(length), SEEK_SET) == length else { throw fileFailure("truncate", path, errno: errno) }
     }
 
     /// Reads the first `length` bytes through `body`, a MiB at a time (to catch a digest up).
@@ -89,14 +92,12 @@ public final class PartFile {
         guard fdatasync(descriptor) == 0 else { throw fileFailure("sync", path, errno: errno) }
     }
 
-    /// Makes the data durable and moves it into place: fsync, final mode, modification time,
-    /// rename over the destination, fsync of the directory. On failure the data stays in the
+    /// Makes the data durable and moves it into place: final mode, modification time, fsync,
+    /// rename over the destination, fsync of the directory (grouped with other commits). On failure the data stays in the
     /// part file and the message says so.
     public func commit(lastModified: Int64?) async throws(TransferFailure) {
         let (descriptor, path, destination, mode) = (self.descriptor, self.path, destination, finalMode())
-        // fsync waits on the disk: on a thread of its own, several items can wait at once
-        // (ext4 folds concurrent fsyncs into one journal commit) without holding the
-        // cooperative pool's few threads.
+        // fsync waits on the disk: on the disk threads, several items wait at once.
         let failure = await onBlockingThread { () -> TransferFailure? in
             do throws(TransferFailure) {
                 try Self.makeDurableAndMove(descriptor, path, destination, mode, lastModified)
@@ -107,6 +108,7 @@ public final class PartFile {
         }
         if let failure { throw failure }
         closeDescriptor()
+        await DirectorySync.shared.sync(splitPath(destination).directory)
     }
 
     private static func makeDurableAndMove(_ descriptor: Int32, _ path: String, _ destination: String, _ mode: mode_t,
@@ -114,17 +116,17 @@ public final class PartFile {
         func kept(_ action: String, _ code: Int32) -> TransferFailure {
             TransferFailure(.localFile, "cannot \(action) \(path): \(describeErrno(code)); the data is kept there")
         }
-        guard fsync(descriptor) == 0 else { throw kept("sync", errno) }
         guard fchmod(descriptor, mode) == 0 else { throw kept("set the mode of", errno) }
         if let lastModified {
             var times = [timespec(tv_sec: Int(lastModified), tv_nsec: 0), timespec(tv_sec: Int(lastModified), tv_nsec: 0)]
             _ = futimens(descriptor, &times)
         }
+        // After the mode and time, so one fsync makes the whole file durable.
+        guard fsync(descriptor) == 0 else { throw kept("sync", errno) }
         guard rename(path, destination) == 0 else {
             throw TransferFailure(.localFile,
                 "cannot move \(path) to \(destination): \(describeErrno(errno)); the data is kept in \(path)")
         }
-        syncDirectory(of: destination)
     }
 
     /// Gives up on the transfer: an empty part file is removed, data is kept for a later run.
@@ -161,12 +163,4 @@ enum FileModes {
         umask(mask)
         return mask
     }()
-}
-
-/// fsync of the directory holding `path`, so a completed rename survives a power cut.
-func syncDirectory(of path: String) {
-    let descriptor = open(splitPath(path).directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard descriptor >= 0 else { return }
-    fsync(descriptor)
-    close(descriptor)
 }
