@@ -10,7 +10,7 @@ public struct AFGetCommand: AsyncParsableCommand {
             + "6 authentication, 7 protocol, 8 HTTP error, 9 resume conflict, 10 checksum, "
             + "11 destination exists, 12 destination busy, 130/143 interrupted. See afget(1).",
         version: AFGetVersion.current,
-        subcommands: [DownloadCommand.self, ResumeCommand.self],
+        subcommands: [DownloadCommand.self, ResumeCommand.self, RequestCommand.self, UploadCommand.self],
         defaultSubcommand: DownloadCommand.self
     )
 

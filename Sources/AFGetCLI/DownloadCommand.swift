@@ -15,7 +15,9 @@ struct DownloadCommand: AsyncParsableCommand {
     @OptionGroup(title: "Batch") var batch: BatchOptions
     @OptionGroup(title: "Run") var runOptions: RunOptions
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
-    @OptionGroup(title: "Resume and retry") var resume: ResumeOptions
+    @OptionGroup(title: "Authentication and cookies") var auth: AuthOptions
+    @OptionGroup(title: "Resume") var resume: ResumeOptions
+    @OptionGroup(title: "Retry") var retry: RetryOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func validate() throws {
@@ -49,7 +51,7 @@ struct DownloadCommand: AsyncParsableCommand {
             plan.notices.forEach { OutputStream.standardError.writeLine($0) }
         }
         try await runDownloads(
-            plan.items, alreadyFailed: list?.problems ?? [], connection: connection, resume: resume, run: runOptions,
+            plan.items, alreadyFailed: list?.problems ?? [], connection: connection, auth: auth, resume: resume, retry: retry, run: runOptions,
             onExists: output.onExists, progress: progress, stdoutCarriesData: output.target == .standardOutput)
     }
 }

@@ -18,13 +18,15 @@ struct ResumeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Run") var runOptions: RunOptions
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
-    @OptionGroup(title: "Resume and retry") var resume: ResumeOptions
+    @OptionGroup(title: "Authentication and cookies") var auth: AuthOptions
+    @OptionGroup(title: "Resume") var resume: ResumeOptions
+    @OptionGroup(title: "Retry") var retry: RetryOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
     func run() async throws {
         let found = ResumeDiscovery.find(paths, replacementURL: replacementURL)
         try await runDownloads(
-            found.items, alreadyFailed: found.failures, connection: connection, resume: resume, run: runOptions,
+            found.items, alreadyFailed: found.failures, connection: connection, auth: auth, resume: resume, retry: retry, run: runOptions,
             onExists: .skip, progress: progress, stdoutCarriesData: false)
     }
 }

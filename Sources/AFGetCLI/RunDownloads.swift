@@ -4,8 +4,8 @@ import ArgumentParser
 /// Runs download items with the options every downloading command shares, writes the report,
 /// and exits with the run's status.
 func runDownloads(
-    _ items: [DownloadItem], alreadyFailed: [ItemFailure] = [], connection: ConnectionOptions, resume: ResumeOptions,
-    run: RunOptions, onExists: OnExistsPolicy, progress: ProgressOptions, stdoutCarriesData: Bool
+    _ items: [DownloadItem], alreadyFailed: [ItemFailure] = [], connection: ConnectionOptions, auth: AuthOptions,
+    resume: ResumeOptions, retry: RetryOptions, run: RunOptions, onExists: OnExistsPolicy, progress: ProgressOptions, stdoutCarriesData: Bool
 ) async throws {
     let headers: [HTTPHeader]
     do {
@@ -14,7 +14,7 @@ func runDownloads(
         throw UsageFailure(message: error.message)
     }
     let settings = DownloadSettings(
-        onExists: onExists, headers: headers, transfer: connection.transferOptions, retry: resume.retryPolicy,
+        onExists: onExists, headers: headers, transfer: auth.applied(to: connection.transferOptions), retry: retry.policy,
         discardsResumeData: resume.restart, refusesRestart: resume.noRestart, concurrency: run.jobs,
         failsFast: run.failFast, reportsSHA256: run.report != nil || progress.style == .json)
     let renderer = SharedRenderer(progress.style.makeRenderer(

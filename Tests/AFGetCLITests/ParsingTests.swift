@@ -43,11 +43,12 @@ final class ParsingTests: XCTestCase {
 
     func testResumeAndRetryOptions() throws {
         let defaults = try download(["http://h/"]).resume
-        XCTAssertEqual(defaults.retryPolicy, RetryPolicy(maxRetries: 5, baseDelay: 1))
+        XCTAssertEqual(try download(["http://h/"]).retry.policy, RetryPolicy(maxRetries: 5, baseDelay: 1))
         XCTAssertFalse(defaults.restart)
         XCTAssertFalse(defaults.noRestart)
-        let given = try download(["--retry", "2", "--retry-delay", "0.5", "--no-restart", "-c", "http://h/"]).resume
-        XCTAssertEqual(given.retryPolicy, RetryPolicy(maxRetries: 2, baseDelay: 0.5))
+        let arguments = ["--retry", "2", "--retry-delay", "0.5", "--no-restart", "-c", "http://h/"]
+        let given = try download(arguments).resume
+        XCTAssertEqual(try download(arguments).retry.policy, RetryPolicy(maxRetries: 2, baseDelay: 0.5))
         XCTAssertTrue(given.noRestart)
         XCTAssertTrue(given.continueDownloads)
         XCTAssertTrue(try download(["--restart", "http://h/"]).resume.restart)

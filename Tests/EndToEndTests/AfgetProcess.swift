@@ -24,8 +24,8 @@ enum Afget {
     }
 
     /// Starts afget with stdout and stderr going to files; the caller waits.
-    static func start(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws
-        -> (process: Process, stdout: URL, stderr: URL)
+    static func start(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
+                      input: Data? = nil) throws -> (process: Process, stdout: URL, stderr: URL)
     {
         let process = Process()
         process.executableURL = binary
@@ -40,14 +40,23 @@ enum Afget {
         _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: stdout)
         process.standardError = try FileHandle(forWritingTo: stderr)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        if let input {
+            let stdin = directory.appendingPathComponent(".stdin-\(UUID().uuidString)")
+            try input.write(to: stdin)
+            process.standardInput = try FileHandle(forReadingFrom: stdin)
+            defer { try? FileManager.default.removeItem(at: stdin) }
+            try process.run()
+        } else {
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
         return (process, stdout, stderr)
     }
 
     /// Runs afget to the end and collects what it printed; the output files are removed.
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> AfgetResult {
-        let (process, stdoutURL, stderrURL) = try start(arguments, in: directory, environment: environment)
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
+                    input: Data? = nil) throws -> AfgetResult {
+        let (process, stdoutURL, stderrURL) = try start(arguments, in: directory, environment: environment, input: input)
         process.waitUntilExit()
         defer {
             try? FileManager.default.removeItem(at: stdoutURL)
@@ -70,6 +79,6 @@ func makeScratchDirectory() throws -> URL {
 /// Names in a directory, hidden output capture files excluded.
 func listing(_ directory: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
-        .filter { !$0.hasPrefix(".stdout-") && !$0.hasPrefix(".stderr-") }
+        .filter { !$0.hasPrefix(".stdout-") && !$0.hasPrefix(".stderr-") && !$0.hasPrefix(".stdin-") }
         .sorted()
 }

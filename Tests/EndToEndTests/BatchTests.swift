@@ -158,20 +158,8 @@ final class BatchTests: ServerTestCase {
 
     func testBatchBarsOnATerminal() throws {
         let urls = (0..<3).map { "'" + server.url("/file/t\($0).bin?size=300000&chunk=30000&ms=50") + "'" }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qefc", "\(Afget.binary.path) -j 3 " + urls.joined(separator: " "), "/dev/null"]
-        process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let drawn = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, drawn)
+        let (status, drawn) = try runInPseudoTerminal("\(Afget.binary.path) -j 3 " + urls.joined(separator: " "), in: directory)
+        XCTAssertEqual(status, 0, drawn)
         XCTAssertTrue(drawn.contains("[0/3]"), drawn.debugDescription)
         XCTAssertTrue(drawn.contains("\u{1B}[2A"), "three lines redrawn in place: \(drawn.debugDescription)")
         XCTAssertTrue(drawn.contains("3 downloaded, 0 skipped, 0 failed"), drawn.debugDescription)

@@ -9,23 +9,9 @@ final class ProgressOutputTests: ServerTestCase {
 
     func testTerminalGetsALiveBarThatIsCleanedUp() throws {
         // script(1) runs afget on a pseudo-terminal and copies what it draws.
-        let command = "\(Afget.binary.path) '\(slowURL)'"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qefc", command, "/dev/null"]
-        process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        environment["TERM"] = "xterm"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let drawn = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (status, drawn) = try runInPseudoTerminal("\(Afget.binary.path) '\(slowURL)'", in: directory)
 
-        XCTAssertEqual(process.terminationStatus, 0, drawn)
+        XCTAssertEqual(status, 0, drawn)
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("slow.bin").path), TestPayload.sha256(count: 200_000))
         let frames = drawn.components(separatedBy: "\r").filter { $0.contains("% [") }
         XCTAssertGreaterThanOrEqual(frames.count, 2, "the bar is redrawn in place: \(drawn.debugDescription)")

@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 import Glibc
 import NIOCore
 import NIOHTTP1
@@ -10,7 +12,14 @@ final class RouteHandler: ChannelInboundHandler {
     private let log: RequestLog
     private let state: ServerState
     private var head: HTTPRequestHead?
+    /// The start of the request body (what /echo shows); the whole is only counted and hashed,
+    /// so a large upload does not sit in the test process's memory.
     private var body: [UInt8] = []
+    private var bodyCount = 0
+    private var bodyHash = SHA256()
+    /// This request is to be answered by a reset as soon as its body starts (`/flaky-upload`).
+    private var resetsDuringBody = false
+    private static let keptBodyBytes = 1 << 20
 
     init(log: RequestLog, state: ServerState) {
         self.log = log
@@ -22,15 +31,60 @@ final class RouteHandler: ChannelInboundHandler {
         case .head(let requestHead):
             head = requestHead
             body = []
+            bodyCount = 0
+            bodyHash = SHA256()
+            answerBeforeBody(requestHead, context)
         case .body(let buffer):
-            body.append(contentsOf: buffer.readableBytesView)
+            guard !resetsDuringBody else {
+                resetsDuringBody = false
+                finish(context, .reset)
+                return
+            }
+            let bytes = buffer.readableBytesView
+            bodyCount += bytes.count
+            bodyHash.update(data: Array(bytes))
+            if body.count < Self.keptBodyBytes { body.append(contentsOf: bytes.prefix(Self.keptBodyBytes - body.count)) }
         case .end:
             guard let head else { return }
+            self.head = nil
             log.append(RecordedRequest(
                 method: head.method.rawValue, uri: head.uri,
-                headers: head.headers.map { ($0.name, $0.value) }, bodyCount: body.count))
+                headers: head.headers.map { ($0.name, $0.value) }, bodyCount: bodyCount))
             state.responseStarted()
+            if resetsDuringBody {
+                resetsDuringBody = false
+                finish(context, .reset)
+                return
+            }
             respond(to: head, context: context)
+        }
+    }
+
+    /// What happens before a request body is read: `/reject` answers at once and closes (an
+    /// early 413 or 401), `/flaky-upload` arms a reset, and `Expect: 100-continue` is honoured.
+    private func answerBeforeBody(_ head: HTTPRequestHead, _ context: ChannelHandlerContext) {
+        let target = RequestTarget(head.uri)
+        let segments = target.path.split(separator: "/").map(String.init)
+        switch segments.first ?? "" {
+        case "reject":
+            self.head = nil
+            log.append(RecordedRequest(method: head.method.rawValue, uri: head.uri,
+                                       headers: head.headers.map { ($0.name, $0.value) }, bodyCount: 0))
+            state.responseStarted()
+            let page = Array("rejected\n".utf8)
+            sendHead(context, HTTPResponseStatus(statusCode: target.int("status", default: 413)),
+                     ["Content-Length": "\(page.count)", "Connection": "close"])
+            sendBytes(context, page, then: .close)
+            return
+        case "flaky-upload":
+            let name = segments.dropFirst().joined(separator: "/")
+            resetsDuringBody = state.next("upload:" + name) <= target.int("fail", default: 1)
+        default:
+            break
+        }
+        if head.headers.first(name: "Expect")?.lowercased() == "100-continue" {
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .continue))),
+                                  promise: nil)
         }
     }
 
@@ -83,10 +137,36 @@ final class RouteHandler: ChannelInboundHandler {
             }
             sendHead(context, .ok, headers)
             sendBytes(context, Array("ok".utf8), then: .end)
-        case "upload":
-            let text = "\(body.count) \(sha256Hex(body))\n"
+        case "upload", "flaky-upload":
+            let text = "\(bodyCount) \(bodyHash.finalize().map { String(format: "%02x", $0) }.joined())\n"
             sendHead(context, .created, ["Content-Length": "\(text.utf8.count)"])
             sendBytes(context, Array(text.utf8), then: .end)
+        case "echo":
+            let echo = EchoDocument(head: head, body: body, bodyCount: bodyCount, bodySHA256: bodyHash.finalize())
+            sendHead(context, .ok, ["Content-Length": "\(echo.bytes.count)", "Content-Type": "application/json"])
+            sendBytes(context, echo.bytes, then: .end)
+        case "auth":
+            let challenge = Authentication(head: head, target: target, scheme: segments.dropFirst().first ?? "basic")
+            if challenge.isSatisfied {
+                let page = Array("welcome \(challenge.user)\n".utf8)
+                sendHead(context, .ok, ["Content-Length": "\(page.count)"])
+                sendBytes(context, page, then: .end)
+            } else {
+                let page = Array("who are you?\n".utf8)
+                sendHead(context, .unauthorized, ["Content-Length": "\(page.count)", "WWW-Authenticate": challenge.header])
+                sendBytes(context, page, then: .end)
+            }
+        case "cookies":
+            // /cookies/set?name=value sets cookies; /cookies shows the Cookie header received.
+            var headers: HTTPHeaders = [:]
+            if segments.dropFirst().first == "set" {
+                for (name, value) in target.query.sorted(by: { $0.key < $1.key }) {
+                    headers.add(name: "Set-Cookie", value: "\(name)=\(value); Path=/")
+                }
+            }
+            let page = Array("cookie: \(head.headers.first(name: "Cookie") ?? "")\n".utf8)
+            sendHead(context, .ok, headers.adding("Content-Length", "\(page.count)"))
+            sendBytes(context, page, then: .end)
         default:
             let page = Array("no such route\n".utf8)
             sendHead(context, .notFound, ["Content-Length": "\(page.count)"])

@@ -108,7 +108,7 @@ final class DownloadJob {
                     offset = restarted
                     continue
                 }
-                let failure = Self.failure(for: head)
+                let failure = head.failure(sentCredentials: settings.transfer.sendsCredentials)
                 failedAttempts += 1
                 guard RetryPolicy.isTransient(status: head.status), download.part != nil,
                     await waitToRetry(failedAttempts, failure.message, retryAfter: head.value(of: "Retry-After"))
@@ -306,36 +306,22 @@ final class DownloadJob {
 
     /// Waits before the next attempt; false when retries are used up or the run was interrupted.
     private func waitToRetry(_ failedAttempts: Int, _ reason: String, retryAfter: String?) async -> Bool {
-        let now = Int64(time(nil))
-        switch settings.retry.decision(afterFailedAttempts: failedAttempts, retryAfter: retryAfter, now: now) {
+        let waiting = RetryWait(policy: settings.retry, interrupts: interrupts)
+        let result = await waiting.wait(afterFailedAttempts: failedAttempts, reason: reason, retryAfter: retryAfter) {
+            renderer.handle(.retrying(info, attempt: failedAttempts, delay: $0, reason: reason))
+        }
+        switch result {
+        case .retry:
+            return true
         case .giveUp:
             return false
-        case .tooLongToWait(let message):
-            retryAfterFailure = TransferFailure(.httpStatus, "\(reason): \(message)")
+        case .tooLongToWait(let failure):
+            retryAfterFailure = failure
             return false
-        case .retry(let delay):
-            renderer.handle(.retrying(info, attempt: failedAttempts, delay: delay, reason: reason))
-            let deadline = monotonicSeconds() + delay
-            while monotonicSeconds() < deadline {
-                if interrupts?.wasInterrupted == true { return false }
-                try? await Task.sleep(for: .milliseconds(50))
-            }
-            return interrupts?.wasInterrupted != true
         }
     }
 
     // MARK: Endings
-
-    private static func failure(for head: ResponseHead) -> TransferFailure {
-        let statusLine = "HTTP \(head.status)\(head.reason.isEmpty ? "" : " " + head.reason)"
-        if (400..<600).contains(head.status) {
-            return TransferFailure(.httpStatus, statusLine)
-        }
-        if head.isRedirect, let location = head.value(of: "Location") {
-            return TransferFailure(.protocolViolation, "\(statusLine): redirect to \(location) not followed (--no-follow)")
-        }
-        return TransferFailure(.protocolViolation, "unexpected final response \(statusLine)")
-    }
 
     private func finish(lastModified: Int64?, seconds: Double) async -> Outcome {
         let modified = lastModified ?? validators.lastModified.flatMap(HTTPDate.seconds(from:))

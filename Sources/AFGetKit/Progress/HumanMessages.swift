@@ -24,7 +24,7 @@ enum HumanMessages {
     static let interrupted = "afget: interrupted; resume data saved. Run the same command again to continue."
 
     static func summary(_ summary: RunSummary) -> String {
-        "afget: \(summary.downloaded) downloaded, \(summary.skipped) skipped, \(summary.failed) failed; "
+        "afget: \(summary.downloaded) \(summary.isUpload ? "uploaded" : "downloaded"), \(summary.skipped) skipped, \(summary.failed) failed; "
             + "\(Formatting.bytes(summary.bytes)) in \(Formatting.elapsed(summary.seconds))"
     }
 }

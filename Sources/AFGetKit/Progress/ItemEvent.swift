@@ -45,12 +45,14 @@ public struct RunSummary: Sendable, Equatable {
     public var bytes: Int64 = 0
     public var seconds = 0.0
     public var exitCode: Int32 = 0
+    /// Items were sent, not fetched: `downloaded` counts uploads and is worded so.
+    public var isUpload = false
 
     public init() {}
 
     /// The summary's fields, as the `summary` event and the report's summary both carry them.
     func describe(in line: inout JSONLine) {
-        line.add("downloaded", downloaded)
+        line.add(isUpload ? "uploaded" : "downloaded", downloaded)
         line.add("skipped", skipped)
         line.add("failed", failed)
         line.add("bytes", bytes)

@@ -41,6 +41,18 @@ public struct OutputStream: Sendable {
         }
     }
 
+    /// Writes all of `bytes` (data, not a message): a failure is returned as errno.
+    public func write(bytes: [UInt8]) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let result = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else { return result < 0 ? errno : EIO }
+            offset += result
+        }
+        return nil
+    }
+
     public func writeLine(_ line: String) {
         write(line + "\n")
     }

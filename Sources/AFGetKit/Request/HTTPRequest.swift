@@ -15,9 +15,29 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 }
 
-/// Where an upload's bytes come from.
+/// Where an upload's bytes come from. Files are read as the body is sent, never loaded whole.
 public enum RequestBody: Sendable, Equatable {
     case none
     case bytes([UInt8])
     case file(path: String)
+    /// Pieces sent one after another (a multipart form: boundaries and headers in memory,
+    /// file contents from disk).
+    case parts([BodyPart])
+    /// Standard input, streamed with chunked transfer encoding; it can be sent only once.
+    case standardInput
+
+    /// Whether the body can be sent again from the start (for a retry or a redirect).
+    public var isRepeatable: Bool {
+        switch self {
+        case .standardInput: false
+        case .parts(let parts): !parts.contains(.standardInput)
+        default: true
+        }
+    }
+}
+
+public enum BodyPart: Sendable, Equatable {
+    case bytes([UInt8])
+    case file(path: String)
+    case standardInput
 }

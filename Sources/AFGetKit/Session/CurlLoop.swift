@@ -137,6 +137,7 @@ final class CurlLoop {
     }
 
     private func complete(_ context: TransferContext) {
+        context.saveCookies()
         transition(context, to: .completed)
         tasks[context.id] = nil
         context.emit(.completed(context.id, context.response()))
@@ -144,6 +145,7 @@ final class CurlLoop {
 
     private func fail(_ context: TransferContext, _ failure: TransferFailure) {
         detach(context)
+        context.saveCookies()
         if context.machine.state == .suspended {
             transition(context, to: .canceling)
         }

@@ -1,10 +1,14 @@
 /// The status line and headers of one response.
 public struct ResponseHead: Sendable, Equatable {
+    /// As the status line gives it: `HTTP/1.1`, `HTTP/2`.
+    public var version: String
     public var status: Int
     public var reason: String
     public var headers: [(name: String, value: String)]
 
-    public init(status: Int = 0, reason: String = "", headers: [(name: String, value: String)] = []) {
+    public init(version: String = "HTTP/1.1", status: Int = 0, reason: String = "",
+                headers: [(name: String, value: String)] = []) {
+        self.version = version
         self.status = status
         self.reason = reason
         self.headers = headers
@@ -23,7 +27,7 @@ public struct ResponseHead: Sendable, Equatable {
     public var isRedirect: Bool { [301, 302, 303, 307, 308].contains(status) }
 
     public static func == (lhs: ResponseHead, rhs: ResponseHead) -> Bool {
-        lhs.status == rhs.status && lhs.reason == rhs.reason
+        lhs.version == rhs.version && lhs.status == rhs.status && lhs.reason == rhs.reason
             && lhs.headers.elementsEqual(rhs.headers) { $0.name == $1.name && $0.value == $1.value }
     }
 }

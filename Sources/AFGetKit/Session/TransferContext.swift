@@ -15,6 +15,8 @@ final class TransferContext {
 
     var machine = TaskStateMachine()
     var request: HTTPRequest
+    /// Credentials and `--cookie` go to this origin only (the first request's).
+    private let firstOrigin: String
     var redirectsSoFar = 0
     /// Whether the handle is currently added to the multi handle.
     var isAttached = false
@@ -47,6 +49,7 @@ final class TransferContext {
         self.request = request
         self.options = options
         self.events = events
+        firstOrigin = request.url.origin
         if case .download(let sink, let resume) = kind {
             writer = BufferedFileWriter(sink: sink, offset: resume?.offset ?? 0)
         } else {
@@ -95,6 +98,7 @@ final class TransferContext {
         easy.set(CURLOPT_PIPEWAIT, request.url.scheme == "https")
         try configureMethodAndBody()
         easy.set(CURLOPT_HTTPHEADER, headers: request.headers.map(\.line))
+        configureIdentity(sameOrigin: request.url.origin == firstOrigin)
         attemptStartedAt = monotonicSeconds()
         lastActivityAt = attemptStartedAt
         lastActivityCount = -1
@@ -126,6 +130,40 @@ final class TransferContext {
             easy.setDebugCallback(verboseCallback)
             easy.set(CURLOPT_DEBUGDATA, pointer: context)
         }
+        if let jar = options.cookies.jar {
+            // libcurl's cookie engine keeps cookies by domain and path across every hop.
+            easy.set(CURLOPT_COOKIEFILE, jar)
+            easy.set(CURLOPT_COOKIEJAR, jar)
+        }
+    }
+
+    /// Credentials, netrc and `--cookie` for the first origin; nothing of them elsewhere.
+    private func configureIdentity(sameOrigin: Bool) {
+        let credentials = sameOrigin ? options.credentials : nil
+        easy.set(CURLOPT_USERNAME, credentials?.user)
+        easy.set(CURLOPT_PASSWORD, credentials?.password)
+        easy.set(CURLOPT_HTTPAUTH, Self.authMask(credentials?.scheme ?? .basic))
+        let netrc = sameOrigin && credentials == nil ? options.netrcFile : nil
+        easy.set(CURLOPT_NETRC, netrc == nil ? Int(CURL_NETRC_IGNORED.rawValue) : Int(CURL_NETRC_OPTIONAL.rawValue))
+        easy.set(CURLOPT_NETRC_FILE, netrc)
+        easy.set(CURLOPT_COOKIE, sameOrigin ? options.cookies.header : nil)
+    }
+
+    private static func authMask(_ scheme: Credentials.Scheme) -> Int {
+        let basic = 1 << 0, digest = 1 << 1, digestIE = 1 << 4
+        switch scheme {
+        case .basic: return basic
+        case .digest: return digest
+        case .any: return ~digestIE
+        }
+    }
+
+    /// Writes the cookie jar now: libcurl would write it only when the handle is cleaned up,
+    /// which may come after the process has reported the result and exited.
+    func saveCookies() {
+        if options.cookies.jar != nil {
+            easy.set(CURLOPT_COOKIELIST, "FLUSH")
+        }
     }
 
     private func configureMethodAndBody() throws(TransferFailure) {
@@ -135,12 +173,13 @@ final class TransferContext {
         if case .upload = kind, request.body != .none {
             let source = try UploadSource(request.body)
             upload = source
+            // An unknown length (standard input) is sent with chunked transfer encoding.
             if method == "POST" {
                 easy.set(CURLOPT_POST, true)
-                easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: source.length)
+                easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: source.length ?? -1)
             } else {
                 easy.set(CURLOPT_UPLOAD, true)
-                easy.set(CURLOPT_INFILESIZE_LARGE, offset: source.length)
+                easy.set(CURLOPT_INFILESIZE_LARGE, offset: source.length ?? -1)
                 if method != "PUT" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
             }
             progress.expectedToSend = source.length
@@ -169,16 +208,20 @@ final class TransferContext {
                 + "\(limits.maxHeaderBytes / 1024) KiB in all)")
             return 0
         }
-        if headersComplete {
-            return count  // trailers after a chunked body
-        }
         var length = count
         while length > 0 && (data[length - 1] == 0x0A || data[length - 1] == 0x0D) { length -= 1 }
         let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+        if headersComplete {
+            // A status line after a complete response: libcurl is answering an authentication
+            // challenge on the same transfer, and the response before it is not the final one.
+            guard line.hasPrefix("HTTP/") else { return count }  // trailers after a chunked body
+            startNextResponse()
+        }
 
         if line.hasPrefix("HTTP/") {
             let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
             head = ResponseHead(
+                version: String(parts[0]),
                 status: parts.count > 1 ? Int(parts[1]) ?? 0 : 0,
                 reason: parts.count > 2 ? String(parts[2]) : "")
         } else if line.isEmpty {
@@ -193,6 +236,14 @@ final class TransferContext {
             head.headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingWhitespace()))
         }
         return count
+    }
+
+    private func startNextResponse() {
+        headersComplete = false
+        isFinalResponse = false
+        acceptsBody = false
+        body.removeAll(keepingCapacity: true)
+        progress.received = 0
     }
 
     /// Decides what becomes of the body; false aborts the transfer (`abortReason` says why).

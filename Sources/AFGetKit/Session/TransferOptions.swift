@@ -9,14 +9,27 @@ public struct TransferOptions: Sendable, Equatable {
     /// Request and response headers are reported as `.verbose` events (secrets masked).
     public var verbose: Bool
     public var limits: ResponseLimits
+    public var credentials: Credentials?
+    /// A netrc file to take credentials from for the first origin (`--netrc`, `--netrc-file`).
+    public var netrcFile: String?
+    public var cookies: CookieOptions
+
+    /// Whether a 401 means the credentials were refused rather than missing.
+    public var sendsCredentials: Bool { credentials != nil || netrcFile != nil }
 
     public init(
         redirects: RedirectPolicy = RedirectPolicy(),
         connectTimeout: Double = 30,
         stallTimeout: Double = 30,
         verbose: Bool = false,
-        limits: ResponseLimits = ResponseLimits()
+        limits: ResponseLimits = ResponseLimits(),
+        credentials: Credentials? = nil,
+        netrcFile: String? = nil,
+        cookies: CookieOptions = CookieOptions()
     ) {
+        self.credentials = credentials
+        self.netrcFile = netrcFile
+        self.cookies = cookies
         self.redirects = redirects
         self.connectTimeout = connectTimeout
         self.stallTimeout = stallTimeout

@@ -1,11 +1,11 @@
 import Glibc
 
 /// The text of an errno value, e.g. "No space left on device".
-func describeErrno(_ code: Int32) -> String {
+public func describeErrno(_ code: Int32) -> String {
     String(cString: strerror(code))
 }
 
 /// A local file failure naming the path and the system's reason.
-func fileFailure(_ action: String, _ path: String, errno code: Int32) -> TransferFailure {
+public func fileFailure(_ action: String, _ path: String, errno code: Int32) -> TransferFailure {
     TransferFailure(.localFile, "cannot \(action) \(path): \(describeErrno(code))")
 }

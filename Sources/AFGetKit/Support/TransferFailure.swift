@@ -11,6 +11,7 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
         isTransient = transient
     }
 
+    public var exitCode: Int32 { kind.exitCode }
     public var description: String { message }
 }
 

@@ -1,0 +1,58 @@
+import AFGetKit
+import ArgumentParser
+import Foundation
+
+/// Credentials and cookies (every subcommand). Both go to the first request's origin only.
+struct AuthOptions: ParsableArguments {
+    @Option(name: [.customShort("u"), .long], help: ArgumentHelp(
+        "Credentials for the server named on the command line.", valueName: "user:password"))
+    var user: String?
+
+    @Option(name: .long, help: ArgumentHelp("basic (default), digest or any.", valueName: "scheme"))
+    var auth: Credentials.Scheme = .basic
+
+    @Flag(name: .long, help: "Take credentials from $NETRC or ~/.netrc.")
+    var netrc = false
+
+    @Option(name: .customLong("netrc-file"), help: ArgumentHelp("Take credentials from this netrc file.", valueName: "file"))
+    var netrcFile: String?
+
+    @Option(name: .long, help: ArgumentHelp("Cookies to send, as in a Cookie header.", valueName: "name=value[; ...]"))
+    var cookie: String?
+
+    @Option(name: .customLong("cookie-jar"), help: ArgumentHelp(
+        "Read cookies from this file and save the server's cookies to it (Netscape format).", valueName: "file"))
+    var cookieJar: String?
+
+    func validate() throws {
+        if netrc && netrcFile != nil { throw ValidationError("--netrc and --netrc-file cannot be combined") }
+    }
+
+    /// `options` with the credentials and cookies added; warns when a netrc file is readable by others.
+    func applied(to options: TransferOptions) -> TransferOptions {
+        var options = options
+        options.credentials = user.map { Credentials.parse($0, scheme: auth) }
+        options.netrcFile = netrcFile ?? (netrc ? Self.standardNetrc : nil)
+        if let path = options.netrcFile {
+            Self.warnIfShared(path)
+        }
+        options.cookies = CookieOptions(header: cookie, jar: cookieJar)
+        return options
+    }
+
+    private static var standardNetrc: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["NETRC"], !path.isEmpty { return path }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.netrc"
+    }
+
+    private static func warnIfShared(_ path: String) {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & 0o077 != 0 {
+            OutputStream.standardError.writeLine(
+                "afget: warning: \(path) can be read by other users; chmod 600 it")
+        }
+    }
+}
+
+extension Credentials.Scheme: ExpressibleByArgument {}

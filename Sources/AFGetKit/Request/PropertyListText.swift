@@ -1,0 +1,59 @@
+/// Parameters as an XML property list (AFPropertyListRequestSerializer's body). Written here
+/// rather than through Foundation so member order and number spelling are kept; null has no
+/// property-list form and is refused.
+public enum PropertyListText {
+    public struct Unrepresentable: Error, Sendable, Equatable {
+        public let message: String
+    }
+
+    public static func xml(_ value: Parameter) throws(Unrepresentable) -> String {
+        var output = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+
+            """
+        try write(value, to: &output, depth: 0)
+        output += "</plist>\n"
+        return output
+    }
+
+    private static func write(_ value: Parameter, to output: inout String, depth: Int) throws(Unrepresentable) {
+        let indent = String(repeating: "\t", count: depth)
+        switch value {
+        case .string(let text):
+            output += "\(indent)<string>\(escaped(text))</string>\n"
+        case .number(let text):
+            let isInteger = !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+            output += isInteger ? "\(indent)<integer>\(text)</integer>\n" : "\(indent)<real>\(text)</real>\n"
+        case .bool(let flag):
+            output += "\(indent)<\(flag ? "true" : "false")/>\n"
+        case .null:
+            throw Unrepresentable(message: "null cannot be sent in a property list")
+        case .array(let elements):
+            output += "\(indent)<array>\n"
+            for element in elements { try write(element, to: &output, depth: depth + 1) }
+            output += "\(indent)</array>\n"
+        case .dictionary(let members):
+            output += "\(indent)<dict>\n"
+            for member in members {
+                output += "\(indent)\t<key>\(escaped(member.key))</key>\n"
+                try write(member.value, to: &output, depth: depth + 1)
+            }
+            output += "\(indent)</dict>\n"
+        }
+    }
+
+    private static func escaped(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}
