@@ -58,4 +58,18 @@ final class NginxSmokeTests: XCTestCase {
         generator.waitUntilExit()
         return try XCTUnwrap(sha256Hex(ofFile: url.path))
     }
+
+    func testUploadToNginxWebDAVReadsBackExact() throws {
+        let nginx = try NginxServer()
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = Data(TestPayload.bytes(0..<(24 << 20)))
+        try data.write(to: directory.appendingPathComponent("up.bin"))
+        let upload = try Afget.run(["upload", "-q", "up.bin", nginx.url("/dav/in/")], in: directory)
+        XCTAssertEqual(upload.status, 0, upload.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: nginx.root.appendingPathComponent("dav/in/up.bin").path), sha256Hex(data))
+        let back = try Afget.run(["-q", "-o", "back.bin", nginx.url("/dav/in/up.bin")], in: directory)
+        XCTAssertEqual(back.status, 0, back.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("back.bin").path), sha256Hex(data))
+    }
 }

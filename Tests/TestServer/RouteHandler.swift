@@ -37,7 +37,10 @@ final class RouteHandler: ChannelInboundHandler {
         case .body(let buffer):
             guard !resetsDuringBody else {
                 resetsDuringBody = false
-                finish(context, .reset)
+                if let head { log.append(RecordedRequest(method: head.method.rawValue, uri: head.uri,
+                                                         headers: head.headers.map { ($0.name, $0.value) }, bodyCount: 0)) }
+                head = nil
+                resetConnection(context)
                 return
             }
             let bytes = buffer.readableBytesView
@@ -53,7 +56,7 @@ final class RouteHandler: ChannelInboundHandler {
             state.responseStarted()
             if resetsDuringBody {
                 resetsDuringBody = false
-                finish(context, .reset)
+                resetConnection(context)
                 return
             }
             respond(to: head, context: context)
@@ -284,16 +287,18 @@ final class RouteHandler: ChannelInboundHandler {
         case .reset:
             let flushed = context.eventLoop.makePromise(of: Void.self)
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer()))), promise: flushed)
-            flushed.futureResult.assumeIsolated().whenComplete { _ in
-                // SO_LINGER 0 makes close() send a TCP reset instead of a clean end.
-                if let socket = context.channel as? SocketOptionProvider {
-                    socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
-                } else {
-                    context.close(promise: nil)
-                }
-            }
+            flushed.futureResult.assumeIsolated().whenComplete { _ in self.resetConnection(context) }
         case .nothing:
             context.flush()
+        }
+    }
+
+    /// Closes with a TCP reset instead of a clean end (SO_LINGER 0).
+    private func resetConnection(_ context: ChannelHandlerContext) {
+        if let socket = context.channel as? SocketOptionProvider {
+            socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        } else {
+            context.close(promise: nil)
         }
     }
 

@@ -1,0 +1,131 @@
+import Foundation
+import Glibc
+import TestServer
+import XCTest
+
+/// `afget upload`: PUT and multipart uploads, progress, early answers, retries, memory.
+final class UploadTests: ServerTestCase {
+    /// A file of `size` known bytes in the test directory; returns its SHA-256.
+    @discardableResult
+    private func makeFile(_ name: String, size: Int) throws -> String {
+        let data = Data(TestPayload.bytes(0..<size))
+        try data.write(to: directory.appendingPathComponent(name))
+        return sha256Hex(data)
+    }
+
+    func testAFileIsPutAndTheResponseGoesToStdout() throws {
+        let sha = try makeFile("data.bin", size: 3_000_000)
+        let result = try Afget.run(["upload", "-q", "data.bin", server.url("/upload")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdoutText, "3000000 \(sha)\n")
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(server.log.all.map(\.method), ["PUT"])
+    }
+
+    func testAURLEndingInASlashGetsEachFilesName() throws {
+        try makeFile("one.txt", size: 10)
+        try makeFile("two words.txt", size: 20)
+        let result = try Afget.run(["upload", "-q", "--method", "post", "one.txt", "two words.txt", server.url("/echo/in/")],
+                                   in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(server.log.all.map(\.uri), ["/echo/in/one.txt", "/echo/in/two%20words.txt"])
+        XCTAssertEqual(server.log.all.map(\.method), ["POST", "POST"])
+        XCTAssertEqual(server.log.all.map(\.bodyCount), [10, 20])
+    }
+
+    func testAMultipartUploadWithExtraFields() throws {
+        try Data("hello file\n".utf8).write(to: directory.appendingPathComponent("note.txt"))
+        let result = try Afget.run(["upload", "-q", "--method", "POST", "--field", "attachment", "note.txt", "title=Q3 plan",
+                                    server.url("/echo")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let echo = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let body = try XCTUnwrap(echo["body"] as? String)
+        XCTAssertTrue(body.contains("Content-Disposition: form-data; name=\"title\"\r\n\r\nQ3 plan\r\n"), body)
+        XCTAssertTrue(body.contains("name=\"attachment\"; filename=\"note.txt\"\r\nContent-Type: text/plain\r\n\r\nhello file\n\r\n"), body)
+        let contentType = (echo["headers"] as? [String: String])?["content-type"] ?? ""
+        XCTAssertTrue(contentType.hasPrefix("multipart/form-data; boundary="), contentType)
+    }
+
+    func testStandardInputIsStreamed() throws {
+        let data = Data(TestPayload.bytes(0..<2_500_000))
+        let result = try Afget.run(["upload", "-q", "-", server.url("/upload")], in: directory, input: data)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdoutText, "2500000 \(sha256Hex(data))\n")
+        XCTAssertEqual(server.log.all.first?.header("Transfer-Encoding"), "chunked")
+    }
+
+    /// A sparse file of `size` zeros: large without time spent writing it.
+    private func makeSparseFile(_ name: String, size: Int) throws {
+        let path = directory.appendingPathComponent(name).path
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
+        XCTAssertEqual(truncate(path, off_t(size)), 0)
+    }
+
+    func testAnEarlyRejectionEndsTheUploadPromptly() throws {
+        try makeSparseFile("big.bin", size: 1 << 30)
+        let tooLarge = try Afget.run(["upload", "-q", "big.bin", server.url("/reject?status=413")], in: directory)
+        XCTAssertEqual(tooLarge.status, 8)
+        XCTAssertEqual(tooLarge.stdoutText, "rejected\n")
+        XCTAssertEqual(tooLarge.stderrLines.count, 1, tooLarge.stderr)
+        XCTAssertTrue(tooLarge.stderr.contains("413"), tooLarge.stderr)
+        let refused = try Afget.run(["upload", "-q", "-u", "ann:x", "big.bin", server.url("/reject?status=401")], in: directory)
+        XCTAssertEqual(refused.status, 6, refused.stderr)
+        try makeFile("small.bin", size: 1000)
+        let small = try Afget.run(["upload", "-q", "small.bin", server.url("/reject?status=413")], in: directory)
+        XCTAssertEqual(small.status, 8, small.stderr)
+    }
+
+    func testAResetUploadIsSentAgainFromTheStart() throws {
+        let sha = try makeFile("data.bin", size: 4_000_000)
+        let result = try Afget.run(["upload", "--progress", "line", "--retry-delay", "0", "data.bin",
+                                    server.url("/flaky-upload/d?fail=1")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdoutText, "4000000 \(sha)\n")
+        XCTAssertTrue(result.stderr.contains("retrying"), result.stderr)
+        XCTAssertEqual(server.log.all.map(\.bodyCount), [0, 4_000_000], "reset as the body started, then sent whole")
+    }
+
+    func testJSONProgressCountsBytesSent() throws {
+        try makeFile("data.bin", size: 5_000_000)
+        let result = try Afget.run(["upload", "--progress", "json", "data.bin", server.url("/upload")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let events = result.stderrLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(events.count, result.stderrLines.count, "every line is JSON: \(result.stderr)")
+        XCTAssertEqual(events.first?["event"] as? String, "queued")
+        let done = try XCTUnwrap(events.first { $0["event"] as? String == "done" })
+        XCTAssertEqual(done["bytes"] as? Int, 5_000_000)
+        XCTAssertEqual(events.last?["event"] as? String, "summary")
+        XCTAssertEqual(events.last?["uploaded"] as? Int, 1)
+    }
+
+    func testMissingFilesFailAloneWithExit3() throws {
+        try makeFile("here.bin", size: 100)
+        let result = try Afget.run(["upload", "-q", "gone.bin", "here.bin", server.url("/upload")], in: directory)
+        XCTAssertEqual(result.status, 3)
+        XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("gone.bin"), result.stderr)
+        XCTAssertEqual(server.log.all.count, 1, "the other file is still sent")
+    }
+
+    func testMemoryStaysFlatForALargeUpload() throws {
+        let size = 384 << 20
+        try makeSparseFile("large.bin", size: size)
+        let (process, stdout, _) = try Afget.start(["upload", "-q", "large.bin", server.url("/upload")], in: directory)
+        var peakKiB = 0
+        while process.isRunning {
+            peakKiB = max(peakKiB, residentKiB(of: process.processIdentifier) ?? 0)
+            usleep(20_000)
+        }
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertTrue(String(decoding: try Data(contentsOf: stdout), as: UTF8.self).hasPrefix("\(size) "))
+        XCTAssertGreaterThan(peakKiB, 0)
+        XCTAssertLessThan(peakKiB, 64 << 10, "peak resident memory \(peakKiB) KiB for a \(size >> 20) MiB upload")
+    }
+
+    /// VmHWM (peak resident set) of a running process, from /proc.
+    private func residentKiB(of pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+        return line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
+    }
+}
