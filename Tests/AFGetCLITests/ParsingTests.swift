@@ -73,3 +73,54 @@ final class ParsingTests: XCTestCase {
         }
     }
 }
+
+/// Arguments of `afget request` and `afget upload`.
+final class ExchangeParsingTests: XCTestCase {
+    func testRequestMethodURLAndItems() throws {
+        XCTAssertEqual(RequestCommand.split(["http://h/", "a=1"]).method, nil)
+        let split = RequestCommand.split(["patch", "http://h/", "a=1"])
+        XCTAssertEqual(split.method, "PATCH")
+        XCTAssertEqual(split.url, "http://h/")
+        XCTAssertEqual(split.items, ["a=1"])
+        XCTAssertEqual(RequestCommand.split(["http://h/"]).url, "http://h/")
+    }
+
+    func testRequestOptions() throws {
+        let command = try XCTUnwrap(try AFGetCommand.parseAsRoot([
+            "request", "--json", "--array-format", "indices", "--accept-status", "200,404", "--accept-type", "text/*",
+            "--pretty", "-i", "-o", "out", "-u", "ann:pw", "--auth", "digest", "--cookie", "a=b", "--cookie-jar", "jar",
+            "--retry", "0", "http://h/",
+        ]) as? RequestCommand)
+        XCTAssertEqual(command.body.format, .json)
+        XCTAssertEqual(command.body.arrayFormat, .indices)
+        XCTAssertEqual(try command.response.serializer().acceptableStatusCodes, [200...200, 404...404])
+        XCTAssertEqual(command.response.formatting, .pretty)
+        XCTAssertTrue(command.response.include)
+        XCTAssertEqual(command.response.output, "out")
+        let options = command.auth.applied(to: TransferOptions())
+        XCTAssertEqual(options.credentials, Credentials(user: "ann", password: "pw", scheme: .digest))
+        XCTAssertEqual(options.cookies, CookieOptions(header: "a=b", jar: "jar"))
+        XCTAssertEqual(command.retry.policy.maxRetries, 0)
+    }
+
+    func testRequestMisuseIsRefused() {
+        for arguments in [["request"], ["request", "--content-type", "x/y", "http://h/"],
+                          ["request", "-d", "a", "--data-binary", "b", "http://h/"],
+                          ["request", "--accept-status", "ok", "http://h/"], ["request", "--netrc", "--netrc-file", "f", "http://h/"]] {
+            XCTAssertThrowsError(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")
+        }
+    }
+
+    func testUploadArguments() throws {
+        let command = try XCTUnwrap(try AFGetCommand.parseAsRoot(["upload", "--method", "POST", "--field", "file", "a.txt",
+                                                                  "http://h/"]) as? UploadCommand)
+        XCTAssertEqual(command.method, "POST")
+        XCTAssertEqual(command.field, "file")
+        XCTAssertEqual(command.arguments, ["a.txt", "http://h/"])
+        XCTAssertEqual(UploadCommand.extraField("title=Q3")?.value, "Q3")
+        XCTAssertNil(UploadCommand.extraField("=x"))
+        for arguments in [["upload", "http://h/"], ["upload", "--method", "P UT", "a", "http://h/"], ["upload", "-", "-", "http://h/"]] {
+            XCTAssertThrowsError(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")
+        }
+    }
+}
