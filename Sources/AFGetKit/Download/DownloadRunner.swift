@@ -33,7 +33,8 @@ public final class DownloadRunner: Sendable {
         // starts when a transfer ends, while finished files are still being moved into place
         // (a batch of small files then waits on the disk and the network at the same time).
         let (events, sink) = AsyncStream.makeStream(of: ItemProgress.self)
-        await withTaskGroup(of: Void.self) { group in
+        // Discarding: finished children are freed at once (their results come on `events`).
+        await withDiscardingTaskGroup { group in
             var pending = items.makeIterator()
             var stopping = false
             var transferring = 0
