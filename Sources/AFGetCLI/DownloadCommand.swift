@@ -52,6 +52,6 @@ struct DownloadCommand: AsyncParsableCommand {
         }
         try await runDownloads(
             plan.items, alreadyFailed: list?.problems ?? [], connection: connection, auth: auth, resume: resume, retry: retry, run: runOptions,
-            onExists: output.onExists, progress: progress, stdoutCarriesData: output.target == .standardOutput)
+            onExists: output.onExists, namesFromServer: output.namesFromServer, progress: progress, stdoutCarriesData: output.target == .standardOutput)
     }
 }

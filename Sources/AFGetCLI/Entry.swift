@@ -11,7 +11,22 @@ struct UsageFailure: Error {
 /// Runs afget with the process's arguments and returns its exit status. Parse errors are one
 /// line on stderr and exit 2 (not ArgumentParser's 64), help and version go to stdout.
 public enum Entry {
-    public static func run(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Int32 {
+    /// Runs with the process's own arguments, refusing any that is not valid UTF-8: Swift's
+    /// strings would replace its bad bytes with U+FFFD, and a path afget cannot use exactly
+    /// must not be used at all.
+    public static func run() async -> Int32 {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
+            let escaped = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
+                .map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined()
+            OutputStream.standardError.writeLine(
+                "afget: argument \(index) (\(escaped)) is not valid UTF-8; afget cannot use it exactly")
+            return FailureClass.usage.exitCode
+        }
+        return await run(Array(CommandLine.arguments.dropFirst()))
+    }
+
+    public static func run(_ arguments: [String]) async -> Int32 {
         // A closed pipe is a write error to report, not a reason to die silently.
         signal(SIGPIPE, SIG_IGN)
         // curl_global_init must finish before any thread touches libcurl (URL parsing included).

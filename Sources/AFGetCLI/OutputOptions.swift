@@ -15,6 +15,10 @@ struct OutputOptions: ParsableArguments {
         "When the destination exists: skip, overwrite, rename or error.", valueName: "mode"))
     var onExists: OnExistsPolicy = .skip
 
+    @Flag(name: [.customShort("J"), .customLong("content-disposition")], help: ArgumentHelp(
+        "Name files as the server's Content-Disposition says (made safe; not with -o or out=)."))
+    var namesFromServer = false
+
     func validate(urlCount: Int, hasList: Bool) throws {
         if output != nil && (urlCount > 1 || hasList) {
             throw ValidationError("-o/--output takes a single URL; use -d/--dir for several, or out= in a list")

@@ -5,7 +5,7 @@ import ArgumentParser
 /// and exits with the run's status.
 func runDownloads(
     _ items: [DownloadItem], alreadyFailed: [ItemFailure] = [], connection: ConnectionOptions, auth: AuthOptions,
-    resume: ResumeOptions, retry: RetryOptions, run: RunOptions, onExists: OnExistsPolicy, progress: ProgressOptions, stdoutCarriesData: Bool
+    resume: ResumeOptions, retry: RetryOptions, run: RunOptions, onExists: OnExistsPolicy, namesFromServer: Bool = false, progress: ProgressOptions, stdoutCarriesData: Bool
 ) async throws {
     let headers: [HTTPHeader]
     do {
@@ -16,7 +16,8 @@ func runDownloads(
     let settings = DownloadSettings(
         onExists: onExists, headers: headers, transfer: auth.applied(to: connection.transferOptions), retry: retry.policy,
         discardsResumeData: resume.restart, refusesRestart: resume.noRestart, concurrency: run.jobs,
-        failsFast: run.failFast, reportsSHA256: run.report != nil || progress.style == .json)
+        failsFast: run.failFast, reportsSHA256: run.report != nil || progress.style == .json,
+        namesFromServer: namesFromServer)
     let renderer = SharedRenderer(progress.style.makeRenderer(
         stdoutCarriesData: stdoutCarriesData, showsSummary: items.count + alreadyFailed.count > 1))
 

@@ -12,7 +12,7 @@ import Foundation
 /// - `/flaky/NAME?size=N&fail=K&mode=M`: the first K requests for NAME fail, the rest behave as
 ///   `/file`: `mode=drop` (half the body, then close), `reset` (half, then a TCP reset), `503` or
 ///   `429` (with `retryafter=S` as Retry-After).
-/// - `/status/CODE`: that status with a small error document.
+/// - `/status/CODE?reason=TEXT`: that status (with that reason phrase) and a small error document.
 /// - `/redirect?to=URL&code=302`: a redirect (URL percent-encoded; without `to`, to itself).
 /// - `/echo-headers`: the request's headers as the body, one "Name: value" per line.
 /// - `/drop?size=N&after=M`: announces N bytes, sends M, then closes the connection.
@@ -21,6 +21,12 @@ import Foundation
 /// - `/silent`: reads the request and never answers.
 /// - `/headers?count=N&bytes=B`: N extra headers of B bytes each.
 /// - `/upload` (PUT/POST): answers with the byte count and SHA-256 of the body received.
+/// - `/flaky-upload/NAME?fail=K`: the first K requests are reset as their body starts; then as `/upload`.
+/// - `/reject?status=S`: answers S at once, before reading the body, and closes.
+/// - `/echo[/...]`: the request as JSON (method, uri, path, query, headers, body, bodyLength, bodySHA256).
+/// - `/auth/basic|digest?user=U&password=P`: 401 with a challenge until the credentials match.
+/// - `/cookies/set?NAME=VALUE...` sets cookies; `/cookies` shows the Cookie header received.
+/// - `/disposition/NAME?cd=VALUE&size=N`: N payload bytes with `Content-Disposition: VALUE`.
 public enum Route {
     /// The Last-Modified every payload carries: 2015-10-21 07:28:00 UTC.
     public static let lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"

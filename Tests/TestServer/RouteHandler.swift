@@ -106,7 +106,9 @@ final class RouteHandler: ChannelInboundHandler {
         case "status":
             let code = Int(segments.dropFirst().first ?? "") ?? 500
             let page = Array("error page \(code)\n".utf8)
-            sendHead(context, HTTPResponseStatus(statusCode: code), ["Content-Length": "\(page.count)"])
+            let status = target.query["reason"].map { HTTPResponseStatus.custom(code: UInt(code), reasonPhrase: $0) }
+                ?? HTTPResponseStatus(statusCode: code)
+            sendHead(context, status, ["Content-Length": "\(page.count)"])
             sendBytes(context, page, then: .end)
         case "redirect":
             let code = target.int("code", default: 302)
@@ -144,6 +146,13 @@ final class RouteHandler: ChannelInboundHandler {
             let text = "\(bodyCount) \(bodyHash.finalize().map { String(format: "%02x", $0) }.joined())\n"
             sendHead(context, .created, ["Content-Length": "\(text.utf8.count)"])
             sendBytes(context, Array(text.utf8), then: .end)
+        case "disposition":
+            // /disposition/NAME?cd=VALUE: a small payload with `Content-Disposition: VALUE`.
+            let size = target.int("size", default: 1000)
+            var headers = payloadHeaders(size: size).adding("Content-Length", "\(size)")
+            if let value = target.query["cd"] { headers.add(name: "Content-Disposition", value: value) }
+            sendHead(context, .ok, headers)
+            sendPayload(context, 0..<size, then: .end)
         case "echo":
             let echo = EchoDocument(head: head, body: body, bodyCount: bodyCount, bodySHA256: bodyHash.finalize())
             sendHead(context, .ok, ["Content-Length": "\(echo.bytes.count)", "Content-Type": "application/json"])

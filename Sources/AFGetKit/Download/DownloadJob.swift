@@ -91,12 +91,12 @@ final class DownloadJob {
                     return notModified()
                 }
                 if head.isSuccess {
-                    return await finish(lastModified: response.lastModified, seconds: monotonicSeconds() - startedAt)
+                    return await finish(head, lastModified: response.lastModified, seconds: monotonicSeconds() - startedAt)
                 }
                 if head.status == 416 && offset > 0 {
                     let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total
                     if total == offset {
-                        return await finish(lastModified: nil, seconds: monotonicSeconds() - startedAt)
+                        return await finish(head, lastModified: nil, seconds: monotonicSeconds() - startedAt)
                     }
                     if let total, total < offset {
                         return fail(TransferFailure(.resumeConflict,
@@ -231,7 +231,7 @@ final class DownloadJob {
             case .verbose(_, let line):
                 renderer.handle(.notice(line))
             case .redirected(_, _, let target):
-                if settings.transfer.verbose { renderer.handle(.notice("* following redirect to \(target)")) }
+                if settings.transfer.verbose { renderer.handle(.notice("* following redirect to \(TerminalText.clean(target))")) }
             case .suspended, .resumed:
                 continue
             case .completed(_, let response):
@@ -323,18 +323,30 @@ final class DownloadJob {
 
     // MARK: Endings
 
-    private func finish(lastModified: Int64?, seconds: Double) async -> Outcome {
+    private func finish(_ head: ResponseHead, lastModified: Int64?, seconds: Double) async -> Outcome {
         let modified = lastModified ?? validators.lastModified.flatMap(HTTPDate.seconds(from:))
-        do {
+        do throws(TransferFailure) {
             let size = try download.part?.size() ?? bytesThisRun
             if let failure = try verifyChecksum(size: size) { return fail(failure) }
             transferEnded?()
-            try await download.part?.commit(lastModified: modified)
+            let finalPath: String?
+            switch try serverNamedPath(head) {
+            case .some(.skip(let existing, let reason)):
+                return skipServerNamed(existing, reason: reason)
+            case .some(.file(let path)), .some(.update(let path, _)):
+                finalPath = path
+            case .some(.stream(let path)):
+                throw TransferFailure(.localFile, "\(path) exists and is not a regular file")
+            case .some(.standardOutput), nil:
+                finalPath = nil
+            }
+            try await download.part?.commit(lastModified: modified, as: finalPath)
+            if let finalPath { record.info = ItemInfo(id: info.id, url: info.url, path: finalPath) }
             if hasResumeData { store?.remove() }
             record.bytes = size
             record.sha256 = sha256Digest?.hex()
             record.outcome = .downloaded
-            renderer.handle(.done(info, bytes: size, seconds: seconds, sha256: record.sha256))
+            renderer.handle(.done(record.info, bytes: size, seconds: seconds, sha256: record.sha256))
             return .downloaded(bytesThisRun)
         } catch {
             let failure = ItemFailure(item: info.path, error)
@@ -342,6 +354,33 @@ final class DownloadJob {
             renderer.handle(.failed(info, failure))
             return .failed(failure)
         }
+    }
+
+    /// `-J`: where the server's Content-Disposition name puts the file (in the same directory),
+    /// under `--on-exists`; nil when there is no such name or the file is named otherwise.
+    private func serverNamedPath(_ head: ResponseHead) throws(TransferFailure) -> Destination? {
+        guard settings.namesFromServer, download.mayTakeServerName, let part = download.part,
+            let suggested = head.value(of: "Content-Disposition").flatMap(ContentDisposition.filename(from:))
+        else { return nil }
+        let name = FileNaming.safeComponent(suggested)
+        // A name with nothing usable left (".", "..") keeps the URL's name.
+        guard name != FileNaming.fallbackName || suggested == FileNaming.fallbackName else { return nil }
+        let path = joinPath(splitPath(part.destination).directory, name)
+        guard path != part.destination else { return nil }
+        let policy = settings.onExists == .update ? .overwrite : settings.onExists
+        return try Destination.resolve(.path(path), for: download.request.url, onExists: policy)
+    }
+
+    /// The server's name for the file is taken and `--on-exists skip` keeps it: the downloaded
+    /// copy is not needed.
+    private func skipServerNamed(_ existing: String, reason: String) -> Outcome {
+        if let part = download.part { unlink(part.path) }
+        download.part?.abandon()
+        store?.remove()
+        record.info = ItemInfo(id: info.id, url: info.url, path: existing)
+        record.outcome = .skipped
+        renderer.handle(.skipped(ItemInfo(id: info.id, url: info.url, path: existing), reason: reason))
+        return .skipped
     }
 
     /// A mismatch keeps the part file and resume data (counting the whole file), so running

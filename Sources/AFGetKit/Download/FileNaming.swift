@@ -16,21 +16,12 @@ public enum FileNaming {
     public static func safeComponent(_ name: String) -> String {
         var cleaned = String(String.UnicodeScalarView(name.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
             if scalar == "/" || scalar == "\\" { return "_" }
-            return isUnsafe(scalar) ? nil : scalar
+            return TerminalText.isUnsafe(scalar) ? nil : scalar
         }))
         cleaned = cleaned.trimmingWhitespace()
         while cleaned.hasPrefix(".") { cleaned.removeFirst() }
         if cleaned.isEmpty { return fallbackName }
         return shortened(cleaned)
-    }
-
-    /// Control characters, and the bidirectional overrides that make a name read as another.
-    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: true
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
     }
 
     /// Names too long keep a prefix plus a short hash of the whole name, so the same long name

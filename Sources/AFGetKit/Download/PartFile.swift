@@ -93,10 +93,12 @@ public final class PartFile {
     }
 
     /// Makes the data durable and moves it into place: final mode, modification time, fsync,
-    /// rename over the destination, fsync of the directory (grouped with other commits). On failure the data stays in the
+    /// rename over the destination (or `finalPath`, in the same directory), fsync of the
+    /// directory (grouped with other commits). On failure the data stays in the
     /// part file and the message says so.
-    public func commit(lastModified: Int64?) async throws(TransferFailure) {
-        let (descriptor, path, destination, mode) = (self.descriptor, self.path, destination, finalMode())
+    public func commit(lastModified: Int64?, as finalPath: String? = nil) async throws(TransferFailure) {
+        let destination = finalPath ?? destination
+        let (descriptor, path, mode) = (self.descriptor, self.path, Self.finalMode(replacing: destination))
         // fsync waits on the disk: on the disk threads, several items wait at once.
         let failure = await onBlockingThread { () -> TransferFailure? in
             do throws(TransferFailure) {
@@ -146,7 +148,7 @@ public final class PartFile {
     }
 
     /// The replaced file's mode when overwriting, else what a new file gets: 0666 & ~umask.
-    private func finalMode() -> mode_t {
+    private static func finalMode(replacing destination: String) -> mode_t {
         var existing = stat()
         if stat(destination, &existing) == 0 {
             return existing.st_mode & 0o777

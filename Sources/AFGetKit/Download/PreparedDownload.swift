@@ -12,6 +12,8 @@ struct PreparedDownload {
     let isConditional: Bool
     /// Verified before the file is moved into place.
     let checksum: Checksum?
+    /// Named after the URL into a directory, so a server's name may replace it (`-J`).
+    let mayTakeServerName: Bool
 
     /// A part file completed into the destination, or a stream written as the bytes come
     /// (stdout, or a device or FIFO given with `-o`), which cannot be resumed.
@@ -51,6 +53,7 @@ struct PreparedDownload {
         self.resumeData = resumeData
         self.isConditional = isConditional
         checksum = item.checksum
+        if case .directory = item.output { mayTakeServerName = true } else { mayTakeServerName = false }
     }
 
     /// Parses the URL, resolves the destination under `--on-exists`, and opens the part file.

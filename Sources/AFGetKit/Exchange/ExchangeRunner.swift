@@ -106,7 +106,7 @@ public final class ExchangeRunner: Sendable {
             case .verbose(_, let line):
                 renderer.handle(.notice(line))
             case .redirected(_, _, let target):
-                if options.verbose { renderer.handle(.notice("* following redirect to \(target)")) }
+                if options.verbose { renderer.handle(.notice("* following redirect to \(TerminalText.clean(target))")) }
             case .suspended, .resumed:
                 continue
             case .completed(_, let response):

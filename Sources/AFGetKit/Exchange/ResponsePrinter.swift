@@ -24,7 +24,9 @@ public struct ResponsePrinter: Sendable {
             let head = response.head
             var text = "\(head.version) \(head.status)\(head.reason.isEmpty ? "" : " " + head.reason)\n"
             for header in head.headers {
-                text += "\(header.name): \(header.value)\n"
+                // Headers are the server's text: on a terminal, without control characters.
+                let line = "\(header.name): \(header.value)"
+                text += (toTerminal ? TerminalText.clean(line) : line) + "\n"
             }
             output += Array((text + "\n").utf8)
         }

@@ -11,7 +11,8 @@ extension ResponseHead {
             return TransferFailure(.httpStatus, statusLine)
         }
         if isRedirect, let location = value(of: "Location") {
-            return TransferFailure(.protocolViolation, "\(statusLine): redirect to \(location) not followed (--no-follow)")
+            return TransferFailure(.protocolViolation,
+                "\(statusLine): redirect to \(TerminalText.clean(location)) not followed (--no-follow)")
         }
         return TransferFailure(.protocolViolation, "unexpected final response \(statusLine)")
     }

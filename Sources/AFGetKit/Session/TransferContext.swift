@@ -210,7 +210,7 @@ final class TransferContext {
         }
         var length = count
         while length > 0 && (data[length - 1] == 0x0A || data[length - 1] == 0x0D) { length -= 1 }
-        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+        let line = Self.decodeHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
         if headersComplete {
             // A status line after a complete response: libcurl is answering an authentication
             // challenge on the same transfer, and the response before it is not the final one.
@@ -223,7 +223,7 @@ final class TransferContext {
             head = ResponseHead(
                 version: String(parts[0]),
                 status: parts.count > 1 ? Int(parts[1]) ?? 0 : 0,
-                reason: parts.count > 2 ? String(parts[2]) : "")
+                reason: parts.count > 2 ? TerminalText.clean(String(parts[2])) : "")
         } else if line.isEmpty {
             // The end of a header block; interim (1xx) responses are followed by the real one.
             if !(100..<200).contains(head.status) {
@@ -236,6 +236,13 @@ final class TransferContext {
             head.headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingWhitespace()))
         }
         return count
+    }
+
+    /// A header line as text: UTF-8 when it is valid UTF-8, else ISO-8859-1 (each byte one
+    /// character), so no byte is lost or replaced (RFC 9110 §5.5; Content-Disposition names).
+    static func decodeHeaderLine(_ bytes: UnsafeRawBufferPointer) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
 
     private func startNextResponse() {
@@ -320,9 +327,9 @@ final class TransferContext {
         case CURLINFO_HEADER_OUT: prefix = "> "
         default: return
         }
-        let text = String(decoding: UnsafeRawBufferPointer(start: data, count: count), as: UTF8.self)
+        let text = Self.decodeHeaderLine(UnsafeRawBufferPointer(start: data, count: count))
         for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\r\n" || $0 == "\n" }) {
-            emit(.verbose(id, prefix + HeaderMasking.mask(String(line))))
+            emit(.verbose(id, prefix + TerminalText.clean(HeaderMasking.mask(String(line)))))
         }
     }
 

@@ -1,0 +1,90 @@
+import Foundation
+import TestServer
+import XCTest
+
+/// `-J`: the server names the file, and no name it sends can put a file outside the directory,
+/// hide it, or smuggle control characters in.
+final class ContentDispositionTests: ServerTestCase {
+    /// Downloads with `-J -d work` a file whose Content-Disposition is `value`; returns what is in
+    /// `work`, after checking nothing appeared beside it.
+    private func download(_ value: String, urlName: String = "plain.bin", extra: [String] = [],
+                          file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        let cd = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let result = try Afget.run(["-q", "-J", "-d", "work"] + extra + [server.url("/disposition/\(urlName)?cd=\(cd)")],
+                                   in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
+        XCTAssertEqual(listing(directory), ["work"], "nothing outside the directory", file: file, line: line)
+        let names = listing(directory.appendingPathComponent("work"))
+        for name in names {
+            XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("work/\(name)").path), TestPayload.sha256(count: 1000),
+                           file: file, line: line)
+        }
+        return names
+    }
+
+    func testTheServersNameIsUsed() throws {
+        XCTAssertEqual(try download("attachment; filename=\"report 2026.pdf\""), ["report 2026.pdf"])
+    }
+
+    func testTheExtendedNameIsPreferredAndDecoded() throws {
+        XCTAssertEqual(try download("attachment; filename=\"fallback.txt\"; filename*=UTF-8''na%C3%AFve%20file.txt"),
+                       ["naïve file.txt"])
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("work"))
+        XCTAssertEqual(try download("attachment; filename*=iso-8859-1'en'caf%E9.txt"), ["café.txt"])
+    }
+
+    func testHostileNamesStayInsideTheDirectoryAndVisible() throws {
+        let cases: [(String, String)] = [
+            ("attachment; filename=\"../evil.txt\"", "_evil.txt"),
+            ("attachment; filename=\"/etc/passwd\"", "_etc_passwd"),
+            ("attachment; filename=\"..\\\\x\"", "_x"),
+            ("attachment; filename=\".bashrc\"", "bashrc"),
+            ("attachment; filename*=UTF-8''..%2F..%2Fetc%2Fcron.d%2Fx", "_.._etc_cron.d_x"),
+            ("attachment; filename=\"red\u{1B}[31mtext\u{07}.txt\"", "red[31mtext.txt"),
+            ("attachment; filename=\"invoice\u{202E}fdp.exe\"", "invoicefdp.exe"),
+            ("attachment; filename=\"...\"", "plain.bin"),
+            ("attachment; filename=\"\"", "plain.bin"),
+            ("attachment; filename=\"a\\\"b;c=d.txt\"", "a\"b;c=d.txt"),
+            ("attachment; filename=\"tab\tname.txt\"", "tabname.txt"),
+            ("inline", "plain.bin"),
+        ]
+        for (value, expected) in cases {
+            XCTAssertEqual(try download(value), [expected], value.debugDescription)
+            try FileManager.default.removeItem(at: directory.appendingPathComponent("work"))
+        }
+    }
+
+    func testANameTooLongIsShortenedToFitItsPartAndResumeFiles() throws {
+        let long = String(repeating: "n", count: 300) + ".txt"
+        let names = try download("attachment; filename=\"\(long)\"")
+        XCTAssertEqual(names.count, 1)
+        XCTAssertLessThanOrEqual(names[0].utf8.count, 255 - ".afresume".utf8.count)
+        XCTAssertTrue(names[0].hasPrefix("nnnn"), names[0])
+    }
+
+    func testAnExistingFileUnderTheServersNameFollowsOnExists() throws {
+        let work = directory.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: work.appendingPathComponent("taken.txt"))
+        let value = "attachment; filename=taken.txt"
+        let cd = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let url = server.url("/disposition/u.bin?cd=\(cd)")
+        let skipped = try Afget.run(["-J", "--progress", "line", "-d", "work", url], in: directory)
+        XCTAssertEqual(skipped.status, 0, skipped.stderr)
+        XCTAssertTrue(skipped.stderr.contains("skipping work/taken.txt"), skipped.stderr)
+        XCTAssertEqual(listing(work), ["taken.txt"])
+        XCTAssertEqual(try String(contentsOf: work.appendingPathComponent("taken.txt"), encoding: .utf8), "mine")
+        let refused = try Afget.run(["-q", "-J", "--on-exists", "error", "-d", "work", url], in: directory)
+        XCTAssertEqual(refused.status, 11)
+        let renamed = try Afget.run(["-q", "-J", "--on-exists", "rename", "-d", "work", url], in: directory)
+        XCTAssertEqual(renamed.status, 0, renamed.stderr)
+        XCTAssertEqual(listing(work).filter { !$0.hasSuffix(".afpart") && !$0.hasSuffix(".afresume") }, ["taken.1.txt", "taken.txt"])
+    }
+
+    func testOutputNamedOnTheCommandLineWins() throws {
+        let cd = "attachment; filename=server.txt".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let result = try Afget.run(["-q", "-J", "-o", "mine.bin", server.url("/disposition/x.bin?cd=\(cd)")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(listing(directory), ["mine.bin"])
+    }
+}

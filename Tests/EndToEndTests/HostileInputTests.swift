@@ -1,0 +1,91 @@
+import Foundation
+import TestServer
+import XCTest
+
+/// What a hostile server or hostile input can reach: messages, argument bytes, planted symlinks.
+final class HostileInputTests: ServerTestCase {
+    func testServerTextIsPrintedWithoutControlCharacters() throws {
+        let reason = "Not Found\u{1B}]0;pwned\u{07}\u{1B}[2J\u{202E}"
+        let url = server.url("/status/404?reason=" + reason.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+        let result = try Afget.run(["-v", "--progress", "line", "-o", "x", url], in: directory)
+        XCTAssertEqual(result.status, 8)
+        XCTAssertFalse(result.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E },
+                       result.stderr.debugDescription)
+        XCTAssertTrue(result.stderr.contains("HTTP 404 Not Found]0;pwned[2J"), result.stderr.debugDescription)
+    }
+
+    func testArgumentsThatAreNotUTF8AreRefusedNotMangled() throws {
+        // Process takes Swift strings; a shell passes the raw bytes.
+        for argument in ["-o $'out\\xff.bin'", "-i $'list\\xe9.txt'", "-d $'dir\\xc3'"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", "exec '\(Afget.binary.path)' \(argument) '\(server.url("/file/a.bin"))'"]
+            process.currentDirectoryURL = directory
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 2, argument)
+            XCTAssertEqual(message.split(separator: "\n").count, 1, message)
+            XCTAssertTrue(message.contains("is not valid UTF-8"), message)
+            XCTAssertFalse(message.contains("\u{FFFD}"), message)
+        }
+        XCTAssertEqual(listing(directory), [])
+        XCTAssertEqual(server.log.all.count, 0)
+    }
+
+    func testASymlinkAtThePartFileIsNotWrittenThrough() throws {
+        let victim = directory.appendingPathComponent("victim.txt")
+        try Data("precious".utf8).write(to: victim)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("a.bin.afpart").path,
+                                                   withDestinationPath: victim.path)
+        let result = try Afget.run(["-q", server.url("/file/a.bin?size=5000")], in: directory)
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("symbolic link"), result.stderr)
+        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "precious")
+        XCTAssertFalse(listing(directory).contains("a.bin"))
+    }
+
+    func testASymlinkAtTheResumeFileLeavesItsTargetAlone() throws {
+        let victim = directory.appendingPathComponent("victim.txt")
+        try Data("precious".utf8).write(to: victim)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("a.bin.afresume").path,
+                                                   withDestinationPath: victim.path)
+        let result = try Afget.run(["-q", server.url("/file/a.bin?size=5000")], in: directory)
+        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "precious")
+        XCTAssertEqual(result.status, 9, result.stderr)
+        XCTAssertTrue(result.stderr.contains("a.bin.afresume"), result.stderr)
+        let restarted = try Afget.run(["-q", "--restart", server.url("/file/a.bin?size=5000")], in: directory)
+        XCTAssertEqual(restarted.status, 0, restarted.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("a.bin").path), TestPayload.sha256(count: 5000))
+        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "precious")
+        XCTAssertEqual(listing(directory), ["a.bin", "victim.txt"])
+    }
+
+    func testASymlinkAtTheResumeFilesTemporaryNameIsNotWrittenThrough() throws {
+        let victim = directory.appendingPathComponent("victim.txt")
+        try Data("precious".utf8).write(to: victim)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("a.bin.aftmp").path,
+                                                   withDestinationPath: victim.path)
+        // Dripped, so the transfer is still running when the first checkpoint fails.
+        let result = try Afget.run(["-q", server.url("/file/a.bin?size=3000000&chunk=500000&ms=100")], in: directory)
+        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "precious")
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertTrue(result.stderr.contains("a.bin.aftmp"), result.stderr)
+    }
+
+    func testACompletedFileGetsTheUmasksModeNeverWider() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "umask 027 && exec '\(Afget.binary.path)' -q '\(server.url("/file/m.bin?size=100"))'"]
+        process.currentDirectoryURL = directory
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        let mode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("m.bin").path)[.posixPermissions]
+        XCTAssertEqual(mode as? Int, 0o640)
+    }
+}
