@@ -25,6 +25,13 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Show request and response headers on stderr (secrets masked).")
     var verbose = false
 
+    @Option(name: .customLong("max-size"), help: ArgumentHelp(
+        "Refuse bodies larger than this, counted after decoding (exit 7); K, M, G suffixes allowed.", valueName: "bytes"))
+    var maxSize: ByteCount?
+
+    @Flag(name: .long, help: "Ask for a compressed body and decode it (downloads then cannot be continued).")
+    var compressed = false
+
     func validate() throws {
         guard maxRedirects >= 0 else { throw ValidationError("--max-redirects must be 0 or more") }
         guard connectTimeout > 0 else { throw ValidationError("--connect-timeout must be more than 0") }
@@ -45,6 +52,25 @@ struct ConnectionOptions: ParsableArguments {
             redirects: RedirectPolicy(follow: !noFollow, maxRedirects: maxRedirects),
             connectTimeout: connectTimeout,
             stallTimeout: stallTimeout,
-            verbose: verbose)
+            verbose: verbose,
+            limits: ResponseLimits(maxBodyBytes: maxSize?.bytes),
+            decompresses: compressed)
+    }
+}
+
+/// A byte count with an optional binary suffix: `1048576`, `512K`, `10M`, `2G`.
+struct ByteCount: ExpressibleByArgument, Equatable {
+    let bytes: Int64
+
+    init?(argument: String) {
+        let multipliers: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = Substring(argument)
+        var multiplier: Int64 = 1
+        if let last = digits.last?.uppercased().first, let found = multipliers[last] {
+            multiplier = found
+            digits = digits.dropLast()
+        }
+        guard let value = Int64(digits), value >= 0, value <= Int64.max / multiplier else { return nil }
+        bytes = value * multiplier
     }
 }

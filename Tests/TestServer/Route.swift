@@ -27,6 +27,7 @@ import Foundation
 /// - `/auth/basic|digest?user=U&password=P`: 401 with a challenge until the credentials match.
 /// - `/cookies/set?NAME=VALUE...` sets cookies; `/cookies` shows the Cookie header received.
 /// - `/disposition/NAME?cd=VALUE&size=N`: N payload bytes with `Content-Disposition: VALUE`.
+/// - `/encoded?file=PATH&encoding=E`: the bytes of a file the test wrote, sent as Content-Encoding E.
 public enum Route {
     /// The Last-Modified every payload carries: 2015-10-21 07:28:00 UTC.
     public static let lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"

@@ -153,6 +153,12 @@ final class RouteHandler: ChannelInboundHandler {
             if let value = target.query["cd"] { headers.add(name: "Content-Disposition", value: value) }
             sendHead(context, .ok, headers)
             sendPayload(context, 0..<size, then: .end)
+        case "encoded":
+            // /encoded?file=PATH&encoding=E: the bytes of a file the test wrote, as Content-Encoding E.
+            let bytes = target.query["file"].flatMap { FileManager.default.contents(atPath: $0) }.map(Array.init) ?? []
+            sendHead(context, .ok, ["Content-Length": "\(bytes.count)", "Content-Encoding": target.query["encoding"] ?? "gzip",
+                                    "Content-Type": "application/octet-stream"])
+            sendBytes(context, bytes, then: .end)
         case "echo":
             let echo = EchoDocument(head: head, body: body, bodyCount: bodyCount, bodySHA256: bodyHash.finalize())
             sendHead(context, .ok, ["Content-Length": "\(echo.bytes.count)", "Content-Type": "application/json"])

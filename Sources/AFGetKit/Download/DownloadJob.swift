@@ -257,6 +257,13 @@ final class DownloadJob {
 
     /// Validators and length of the entity now being received.
     private func learn(from head: ResponseHead, base: Int64) {
+        if settings.transfer.decompresses && head.isEncoded {
+            // The file holds decoded bytes, which a range of the encoded body cannot continue:
+            // no resume data, so a later run starts over.
+            validators = EntityValidators()
+            expectedTotal = nil
+            return
+        }
         validators = EntityValidators(of: head)
         if head.status == 206, let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total {
             expectedTotal = total
@@ -417,6 +424,10 @@ final class DownloadJob {
 
     private func fail(_ failure: TransferFailure, attempts: Int = 0) -> Outcome {
         if interrupts?.wasInterrupted == true { return .interrupted }
+        if failure.discardsData, let part = download.part {
+            unlink(part.path)
+            store?.remove()
+        }
         if failure.kind != .checksumMismatch { download.part?.abandon() }
         var failure = failure
         if attempts > 1 && failure.isTransient {

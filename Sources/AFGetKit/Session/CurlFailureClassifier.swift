@@ -4,7 +4,9 @@ import CurlCore
 /// Maps libcurl's result codes onto afget's failure classes.
 enum CurlFailureClassifier {
     static func failure(for error: CurlError) -> TransferFailure {
-        TransferFailure(kind(of: error.curlCode), error.message, transient: isTransient(error.curlCode))
+        // A body that cannot be decoded is worthless: nothing of it is kept.
+        TransferFailure(kind(of: error.curlCode), error.message, transient: isTransient(error.curlCode),
+                        discardsData: error.curlCode == CURLE_BAD_CONTENT_ENCODING)
     }
 
     /// Failures another attempt may get past. An unknown host is not one of them: libcurl

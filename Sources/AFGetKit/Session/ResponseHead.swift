@@ -23,6 +23,16 @@ public struct ResponseHead: Sendable, Equatable {
         value(of: "Content-Length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
+    /// The content codings applied to the body, in order (`identity` left out).
+    public var contentEncodings: [String] {
+        headers.filter { $0.name.lowercased() == "content-encoding" }
+            .flatMap { $0.value.split(separator: ",") }
+            .map { $0.trimmingWhitespace().lowercased() }
+            .filter { !$0.isEmpty && $0 != "identity" }
+    }
+
+    public var isEncoded: Bool { !contentEncodings.isEmpty }
+
     public var isSuccess: Bool { (200..<300).contains(status) }
     public var isRedirect: Bool { [301, 302, 303, 307, 308].contains(status) }
 

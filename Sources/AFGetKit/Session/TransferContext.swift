@@ -130,6 +130,9 @@ final class TransferContext {
             easy.setDebugCallback(verboseCallback)
             easy.set(CURLOPT_DEBUGDATA, pointer: context)
         }
+        if options.decompresses {
+            easy.set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding this libcurl can decode
+        }
         if let jar = options.cookies.jar {
             // libcurl's cookie engine keeps cookies by domain and path across every hop.
             easy.set(CURLOPT_COOKIEFILE, jar)
@@ -259,6 +262,10 @@ final class TransferContext {
             return true  // a hop: its body is discarded and the next request follows
         }
         isFinalResponse = true
+        if let failure = limitFailure() {
+            abortReason = failure
+            return false
+        }
         switch kind {
         case .download(_, let resume?):
             switch resume.verdict(for: head) {
@@ -281,13 +288,40 @@ final class TransferContext {
         case .data, .upload:
             acceptsBody = true
         }
-        progress.expected = request.method == "HEAD" ? nil : head.contentLength
+        // A decoded body's length is not the announced (encoded) one.
+        progress.expected = request.method == "HEAD" || (options.decompresses && head.isEncoded) ? nil : head.contentLength
         emit(.started(id, head))
         return true
     }
 
+    /// Too many stacked content encodings, or a body announced larger than `--max-size`.
+    private func limitFailure() -> TransferFailure? {
+        let limits = options.limits
+        let encodings = head.contentEncodings
+        if encodings.count > limits.maxContentEncodings {
+            return TransferFailure(.protocolViolation,
+                "\(encodings.count) content encodings stacked (afget decodes at most \(limits.maxContentEncodings))",
+                discardsData: true)
+        }
+        if let max = limits.maxBodyBytes, let length = head.contentLength, !head.isEncoded || !options.decompresses,
+            length > max, request.method != "HEAD"
+        {
+            return Self.overMaxSize(max)
+        }
+        return nil
+    }
+
+    private static func overMaxSize(_ max: Int64) -> TransferFailure {
+        TransferFailure(.protocolViolation, "the body is larger than --max-size (\(max) bytes)", discardsData: true)
+    }
+
     func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
         guard acceptsBody else { return count }
+        // Counted after decoding, so a decompression bomb stops at the limit.
+        if let max = options.limits.maxBodyBytes, progress.received + Int64(count) > max {
+            abortReason = Self.overMaxSize(max)
+            return 0
+        }
         switch kind {
         case .download:
             guard writer!.append(data, count) else {

@@ -13,6 +13,8 @@ public struct TransferOptions: Sendable, Equatable {
     /// A netrc file to take credentials from for the first origin (`--netrc`, `--netrc-file`).
     public var netrcFile: String?
     public var cookies: CookieOptions
+    /// Ask for compressed bodies and decode them (`--compressed`); limits apply to decoded bytes.
+    public var decompresses: Bool
 
     /// Whether a 401 means the credentials were refused rather than missing.
     public var sendsCredentials: Bool { credentials != nil || netrcFile != nil }
@@ -25,8 +27,10 @@ public struct TransferOptions: Sendable, Equatable {
         limits: ResponseLimits = ResponseLimits(),
         credentials: Credentials? = nil,
         netrcFile: String? = nil,
-        cookies: CookieOptions = CookieOptions()
+        cookies: CookieOptions = CookieOptions(),
+        decompresses: Bool = false
     ) {
+        self.decompresses = decompresses
         self.credentials = credentials
         self.netrcFile = netrcFile
         self.cookies = cookies
@@ -43,6 +47,12 @@ public struct ResponseLimits: Sendable, Equatable {
     public var maxHeaderLineBytes = 100 * 1024
     public var maxHeaderBytes = 300 * 1024
     public var maxHeaderLines = 2000
+    /// Content encodings stacked on one body (`gzip, gzip, ...`).
+    public var maxContentEncodings = 5
+    /// `--max-size`: bytes of body (after decoding) a response may have; nil for no limit.
+    public var maxBodyBytes: Int64?
 
-    public init() {}
+    public init(maxBodyBytes: Int64? = nil) {
+        self.maxBodyBytes = maxBodyBytes
+    }
 }

@@ -4,11 +4,15 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
     public let message: String
     /// Worth another attempt: a dropped or refused connection, a timeout, a stall, a short body.
     public let isTransient: Bool
+    /// The bytes received are worthless (a body over `--max-size`, a broken encoding): a
+    /// download removes its part file and resume data instead of keeping them for a later run.
+    public let discardsData: Bool
 
-    public init(_ kind: FailureClass, _ message: String, transient: Bool = false) {
+    public init(_ kind: FailureClass, _ message: String, transient: Bool = false, discardsData: Bool = false) {
         self.kind = kind
         self.message = message
         isTransient = transient
+        self.discardsData = discardsData
     }
 
     public var exitCode: Int32 { kind.exitCode }

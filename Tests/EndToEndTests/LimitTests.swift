@@ -1,0 +1,97 @@
+import Foundation
+import Glibc
+import TestServer
+import XCTest
+
+/// Limits afget enforces itself: `--max-size` (after decoding), stacked encodings, broken
+/// compressed bodies. Each exits 7 and leaves no file behind.
+final class LimitTests: ServerTestCase {
+    /// Runs a shell command in the test directory (to make gzip data with gzip(1)).
+    private func shell(_ command: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.currentDirectoryURL = directory
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, command)
+    }
+
+    private func encodedURL(_ file: String, encoding: String = "gzip") -> String {
+        server.url("/encoded?file=" + directory.appendingPathComponent(file).path + "&encoding=" + encoding)
+    }
+
+    func testACompressedBodyIsDecoded() throws {
+        let original = Data(TestPayload.bytes(0..<300_000))
+        try original.write(to: directory.appendingPathComponent("original"))
+        try shell("gzip -c original > body.gz")
+        let result = try Afget.run(["-q", "--compressed", "-o", "out/plain.bin", encodedURL("body.gz")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("out/plain.bin").path), sha256Hex(original))
+        XCTAssertEqual(server.log.all.first?.header("Accept-Encoding")?.contains("gzip"), true)
+        XCTAssertEqual(listing(directory.appendingPathComponent("out")), ["plain.bin"], "no resume data for a decoded body")
+    }
+
+    func testADecompressionBombStopsAtTheLimitWithFlatMemory() throws {
+        try shell("head -c 536870912 /dev/zero | gzip -1 > bomb.gz")
+        let (process, _, stderr) = try Afget.start(["-q", "--compressed", "--max-size", "10M", "-o", "out/bomb.bin",
+                                                    encodedURL("bomb.gz")], in: directory)
+        var peakKiB = 0
+        while process.isRunning {
+            if let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+            {
+                peakKiB = max(peakKiB, kib)
+            }
+            usleep(10_000)
+        }
+        let message = try String(contentsOf: stderr, encoding: .utf8)
+        XCTAssertEqual(process.terminationStatus, 7, message)
+        XCTAssertTrue(message.contains("--max-size"), message)
+        XCTAssertEqual(listing(directory.appendingPathComponent("out")), [], "nothing kept of a refused body")
+        XCTAssertLessThan(peakKiB, 64 << 10)
+    }
+
+    func testABrokenCompressedBodyExits7AndLeavesNothing() throws {
+        let original = Data(TestPayload.bytes(0..<200_000))
+        try original.write(to: directory.appendingPathComponent("original"))
+        try shell("gzip -c original > good.gz")
+        var broken = try Data(contentsOf: directory.appendingPathComponent("good.gz"))
+        for index in stride(from: 100, to: 2000, by: 7) { broken[index] ^= 0x5A }
+        try broken.write(to: directory.appendingPathComponent("broken.gz"))
+        let result = try Afget.run(["-q", "--compressed", "-o", "out/x.bin", encodedURL("broken.gz")], in: directory)
+        XCTAssertEqual(result.status, 7, result.stderr)
+        XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+        XCTAssertEqual(listing(directory.appendingPathComponent("out")), [])
+    }
+
+    func testTooManyStackedEncodingsAreRefused() throws {
+        try Data("x".utf8).write(to: directory.appendingPathComponent("body"))
+        let result = try Afget.run(["-q", "--compressed", "-o", "out/x.bin",
+                                    encodedURL("body", encoding: "gzip,%20gzip,%20gzip,%20gzip,%20gzip,%20gzip")], in: directory)
+        XCTAssertEqual(result.status, 7, result.stderr)
+        XCTAssertTrue(result.stderr.contains("content encodings"), result.stderr)  // afget's limit or libcurl's, whichever comes first
+        XCTAssertEqual(listing(directory.appendingPathComponent("out")), [])
+    }
+
+    func testAnAnnouncedLengthOverTheLimitIsRefusedBeforeTheBody() throws {
+        let download = try Afget.run(["-q", "--max-size", "1000", "-o", "out/x.bin", server.url("/file/x.bin?size=5000")],
+                                     in: directory)
+        XCTAssertEqual(download.status, 7, download.stderr)
+        XCTAssertEqual(listing(directory.appendingPathComponent("out")), [])
+        let fits = try Afget.run(["-q", "--max-size", "5000", "-o", "out/x.bin", server.url("/file/x.bin?size=5000")],
+                                 in: directory)
+        XCTAssertEqual(fits.status, 0, fits.stderr)
+        let request = try Afget.run(["request", "--max-size", "1K", server.url("/file/y.bin?size=5000")], in: directory)
+        XCTAssertEqual(request.status, 7, request.stderr)
+        XCTAssertEqual(request.stdout.count, 0)
+    }
+
+    func testAHeaderBombIsRefused() throws {
+        let result = try Afget.run(["-q", "-o", "x.bin", server.url("/headers?count=3000&bytes=10")], in: directory)
+        XCTAssertEqual(result.status, 7, result.stderr)
+        XCTAssertTrue(result.stderr.contains("limits"), result.stderr)
+        XCTAssertEqual(listing(directory), [])
+    }
+}
