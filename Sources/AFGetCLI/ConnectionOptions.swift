@@ -47,6 +47,18 @@ struct ConnectionOptions: ParsableArguments {
         return parsed
     }
 
+    /// Everything that shapes a transfer: these options, credentials and cookies, and TLS.
+    /// A bad pin or pin file is a usage failure naming it.
+    func transferOptions(auth: AuthOptions, tls: TLSOptions) throws -> TransferOptions {
+        var options = auth.applied(to: transferOptions)
+        do {
+            options.tls = try tls.settings()
+        } catch {
+            throw UsageFailure(message: error.message)
+        }
+        return options
+    }
+
     var transferOptions: TransferOptions {
         TransferOptions(
             redirects: RedirectPolicy(follow: !noFollow, maxRedirects: maxRedirects),

@@ -16,6 +16,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @OptionGroup(title: "Run") var runOptions: RunOptions
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
     @OptionGroup(title: "Authentication and cookies") var auth: AuthOptions
+    @OptionGroup(title: "TLS") var tls: TLSOptions
     @OptionGroup(title: "Resume") var resume: ResumeOptions
     @OptionGroup(title: "Retry") var retry: RetryOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
@@ -51,7 +52,7 @@ struct DownloadCommand: AsyncParsableCommand {
             plan.notices.forEach { OutputStream.standardError.writeLine($0) }
         }
         try await runDownloads(
-            plan.items, alreadyFailed: list?.problems ?? [], connection: connection, auth: auth, resume: resume, retry: retry, run: runOptions,
+            plan.items, alreadyFailed: list?.problems ?? [], connection: connection, auth: auth, tls: tls, resume: resume, retry: retry, run: runOptions,
             onExists: output.onExists, namesFromServer: output.namesFromServer, progress: progress, stdoutCarriesData: output.target == .standardOutput)
     }
 }

@@ -22,6 +22,7 @@ struct RequestCommand: AsyncParsableCommand {
     @OptionGroup(title: "Response") var response: ResponseOptions
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
     @OptionGroup(title: "Authentication and cookies") var auth: AuthOptions
+    @OptionGroup(title: "TLS") var tls: TLSOptions
     @OptionGroup(title: "Retry") var retry: RetryOptions
 
     func validate() throws {
@@ -48,7 +49,7 @@ struct RequestCommand: AsyncParsableCommand {
 
         let manager = TaskManager()
         let interrupts = InterruptMonitor { manager.cancelAll() }
-        let options = auth.applied(to: connection.transferOptions)
+        let options = try connection.transferOptions(auth: auth, tls: tls)
         let renderer = SharedRenderer(QuietRenderer())
         let runner = ExchangeRunner(manager: manager, renderer: renderer, options: options, retry: retry.policy,
                                     interrupts: interrupts.status)

@@ -4,7 +4,7 @@ import ArgumentParser
 /// Runs download items with the options every downloading command shares, writes the report,
 /// and exits with the run's status.
 func runDownloads(
-    _ items: [DownloadItem], alreadyFailed: [ItemFailure] = [], connection: ConnectionOptions, auth: AuthOptions,
+    _ items: [DownloadItem], alreadyFailed: [ItemFailure] = [], connection: ConnectionOptions, auth: AuthOptions, tls: TLSOptions,
     resume: ResumeOptions, retry: RetryOptions, run: RunOptions, onExists: OnExistsPolicy, namesFromServer: Bool = false, progress: ProgressOptions, stdoutCarriesData: Bool
 ) async throws {
     let headers: [HTTPHeader]
@@ -14,7 +14,7 @@ func runDownloads(
         throw UsageFailure(message: error.message)
     }
     let settings = DownloadSettings(
-        onExists: onExists, headers: headers, transfer: auth.applied(to: connection.transferOptions), retry: retry.policy,
+        onExists: onExists, headers: headers, transfer: try connection.transferOptions(auth: auth, tls: tls), retry: retry.policy,
         discardsResumeData: resume.restart, refusesRestart: resume.noRestart, concurrency: run.jobs,
         failsFast: run.failFast, reportsSHA256: run.report != nil || progress.style == .json,
         namesFromServer: namesFromServer)

@@ -25,6 +25,7 @@ struct UploadCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
     @OptionGroup(title: "Authentication and cookies") var auth: AuthOptions
+    @OptionGroup(title: "TLS") var tls: TLSOptions
     @OptionGroup(title: "Retry") var retry: RetryOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
 
@@ -63,7 +64,7 @@ struct UploadCommand: AsyncParsableCommand {
 
         let manager = TaskManager()
         let interrupts = InterruptMonitor { manager.cancelAll() }
-        let options = auth.applied(to: connection.transferOptions)
+        let options = try connection.transferOptions(auth: auth, tls: tls)
         let renderer = SharedRenderer(progress.style.makeRenderer(stdoutCarriesData: true, showsSummary: files.count > 1))
         let runner = ExchangeRunner(manager: manager, renderer: renderer, options: options, retry: retry.policy,
                                     interrupts: interrupts.status)

@@ -1,3 +1,4 @@
+#include <string.h>
 #include "CCurl.h"
 
 CURLcode afc_easy_setopt_long(CURL *handle, CURLoption option, long value) {
@@ -54,4 +55,17 @@ CURLMcode afc_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
 
 CURLcode afc_message_result(const CURLMsg *message) {
     return message->data.result;
+}
+
+const char *afc_leaf_certificate_pem(CURL *handle) {
+    struct curl_certinfo *info = NULL;
+    if (curl_easy_getinfo(handle, CURLINFO_CERTINFO, &info) != CURLE_OK || info == NULL || info->num_of_certs < 1) {
+        return NULL;
+    }
+    for (struct curl_slist *entry = info->certinfo[0]; entry != NULL; entry = entry->next) {
+        if (strncmp(entry->data, "Cert:", 5) == 0) {
+            return entry->data + 5;
+        }
+    }
+    return NULL;
 }

@@ -1,2 +1,4 @@
-// OpenSSL's libcrypto, already loaded by libcurl: EVP digests at memory speed.
+// OpenSSL's libcrypto, already loaded by libcurl: EVP digests at memory speed, and X.509
+// parsing for certificate pins.
 #include <openssl/evp.h>
+#include <openssl/x509.h>

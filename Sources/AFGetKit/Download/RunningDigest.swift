@@ -49,16 +49,19 @@ public final class RunningDigest: Sendable {
 
     /// The digest of the bytes so far, as lowercase hex; the running state is left as it is.
     public func hex() -> String {
+        bytes().map { byte in byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }.joined()
+    }
+
+    /// The digest of the bytes so far; the running state is left as it is.
+    public func bytes() -> [UInt8] {
         count.withLock { _ in
-            guard let copy = EVP_MD_CTX_new() else { return "" }
+            guard let copy = EVP_MD_CTX_new() else { return [] }
             defer { EVP_MD_CTX_free(copy) }
             EVP_MD_CTX_copy_ex(copy, context)
             var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
             var length: UInt32 = 0
             EVP_DigestFinal_ex(copy, &digest, &length)
-            return digest.prefix(Int(length)).map { byte in
-                byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
-            }.joined()
+            return Array(digest.prefix(Int(length)))
         }
     }
 }

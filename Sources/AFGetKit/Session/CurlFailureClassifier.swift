@@ -3,10 +3,17 @@ import CurlCore
 
 /// Maps libcurl's result codes onto afget's failure classes.
 enum CurlFailureClassifier {
-    static func failure(for error: CurlError) -> TransferFailure {
+    /// The failure for a libcurl error on a transfer to `host`; a TLS failure names the host.
+    static func failure(for error: CurlError, host: String) -> TransferFailure {
+        // Under TLS 1.3 a server refusing the client (no certificate, say) says so with an
+        // alert after the handshake, which libcurl reports as a receive error.
+        let isTLSAlert = (error.curlCode == CURLE_RECV_ERROR || error.curlCode == CURLE_SEND_ERROR)
+            && error.message.contains("SSL routines") && error.message.contains("alert")
+        let kind = isTLSAlert ? .tls : kind(of: error.curlCode)
+        let message = kind == .tls ? "TLS with \(host): \(error.message)" : error.message
         // A body that cannot be decoded is worthless: nothing of it is kept.
-        TransferFailure(kind(of: error.curlCode), error.message, transient: isTransient(error.curlCode),
-                        discardsData: error.curlCode == CURLE_BAD_CONTENT_ENCODING)
+        return TransferFailure(kind, message, transient: !isTLSAlert && isTransient(error.curlCode),
+                               discardsData: error.curlCode == CURLE_BAD_CONTENT_ENCODING)
     }
 
     /// Failures another attempt may get past. An unknown host is not one of them: libcurl

@@ -111,7 +111,7 @@ final class CurlLoop {
             fail(context, failure)
         } else if result != CURLE_OK {
             let error = CurlError(code: result, detail: context.easy.lastErrorDetail)
-            fail(context, CurlFailureClassifier.failure(for: error))
+            fail(context, CurlFailureClassifier.failure(for: error, host: context.request.url.host))
         } else if context.head.isRedirect, let target = context.easy.info(string: CURLINFO_REDIRECT_URL) {
             followRedirect(context, to: target)
         } else {

@@ -130,6 +130,7 @@ final class TransferContext {
             easy.setDebugCallback(verboseCallback)
             easy.set(CURLOPT_DEBUGDATA, pointer: context)
         }
+        configureTLS(options.tls)
         if options.decompresses {
             easy.set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding this libcurl can decode
         }
@@ -138,6 +139,38 @@ final class TransferContext {
             easy.set(CURLOPT_COOKIEFILE, jar)
             easy.set(CURLOPT_COOKIEJAR, jar)
         }
+    }
+
+    /// Applies to every connection the handle makes, so pins hold on every redirect hop.
+    private func configureTLS(_ tls: TLSSettings) {
+        if let caFile = tls.caFile { easy.set(CURLOPT_CAINFO, caFile) }
+        if let caDirectory = tls.caDirectory { easy.set(CURLOPT_CAPATH, caDirectory) }
+        if tls.insecure {
+            easy.set(CURLOPT_SSL_VERIFYPEER, false)
+            easy.set(CURLOPT_SSL_VERIFYHOST, 0)
+        }
+        // libcurl checks pinned keys during the handshake whether or not it verifies the chain.
+        let pins = tls.handshakePins
+        if !pins.isEmpty { easy.set(CURLOPT_PINNEDPUBLICKEY, pins.joined(separator: ";")) }
+        if !tls.certificatePins.isEmpty { easy.set(CURLOPT_CERTINFO, true) }
+        if let certificate = tls.clientCertificate { easy.set(CURLOPT_SSLCERT, certificate) }
+        if let key = tls.clientKey { easy.set(CURLOPT_SSLKEY, key) }
+    }
+
+    /// `--pin-cert`: the leaf certificate of a new TLS connection must be one of the pinned
+    /// ones (its key was already checked in the handshake). A reused connection has no new
+    /// certificate to show, and was checked when it was made.
+    private func certificatePinFailure() -> TransferFailure? {
+        let pins = options.tls.certificatePins
+        guard !pins.isEmpty, request.url.scheme == "https",
+            let pem = afc_leaf_certificate_pem(easy.raw).map({ String(cString: $0) }),
+            let leaf = CertificatePins.der(fromPEM: pem)
+        else { return nil }
+        guard pins.contains(leaf) else {
+            return TransferFailure(.tls, "TLS with \(request.url.host): the server's certificate is not the pinned one "
+                + "(--pin-cert mismatch)")
+        }
+        return nil
     }
 
     /// Credentials, netrc and `--cookie` for the first origin; nothing of them elsewhere.
@@ -258,6 +291,10 @@ final class TransferContext {
 
     /// Decides what becomes of the body; false aborts the transfer (`abortReason` says why).
     private func headersDidComplete() -> Bool {
+        if let failure = certificatePinFailure() {
+            abortReason = failure
+            return false
+        }
         if head.isRedirect && head.value(of: "Location") != nil && options.redirects.follow {
             return true  // a hop: its body is discarded and the next request follows
         }

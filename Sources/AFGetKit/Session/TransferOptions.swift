@@ -15,6 +15,7 @@ public struct TransferOptions: Sendable, Equatable {
     public var cookies: CookieOptions
     /// Ask for compressed bodies and decode them (`--compressed`); limits apply to decoded bytes.
     public var decompresses: Bool
+    public var tls: TLSSettings
 
     /// Whether a 401 means the credentials were refused rather than missing.
     public var sendsCredentials: Bool { credentials != nil || netrcFile != nil }
@@ -28,8 +29,10 @@ public struct TransferOptions: Sendable, Equatable {
         credentials: Credentials? = nil,
         netrcFile: String? = nil,
         cookies: CookieOptions = CookieOptions(),
-        decompresses: Bool = false
+        decompresses: Bool = false,
+        tls: TLSSettings = TLSSettings()
     ) {
+        self.tls = tls
         self.decompresses = decompresses
         self.credentials = credentials
         self.netrcFile = netrcFile

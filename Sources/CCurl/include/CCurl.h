@@ -31,4 +31,8 @@ CURLMcode afc_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 /// The result code of a CURLMSG_DONE message (a union member Swift reads awkwardly).
 CURLcode afc_message_result(const CURLMsg *message);
 
+/// The PEM of the server's leaf certificate from CURLINFO_CERTINFO (CURLOPT_CERTINFO must be
+/// set), or NULL when there is none (no TLS handshake on this transfer).
+const char *afc_leaf_certificate_pem(CURL *handle);
+
 #endif
