@@ -124,3 +124,38 @@ final class ExchangeParsingTests: XCTestCase {
         }
     }
 }
+
+/// Security and limit options, shared by every command.
+final class SecurityParsingTests: XCTestCase {
+    func testTLSOptions() throws {
+        let pin = "sha256//" + String(repeating: "A", count: 43) + "="
+        let command = try XCTUnwrap(try AFGetCommand.parseAsRoot([
+            "--cacert", "ca.pem", "--capath", "cas", "-k", "--pin-pubkey", "\(pin);\(pin)", "--cert", "c.pem", "--key", "k.pem",
+            "http://h/",
+        ]) as? DownloadCommand)
+        let tls = try command.tls.settings()
+        XCTAssertEqual(tls, TLSSettings(caFile: "ca.pem", caDirectory: "cas", insecure: true, publicKeyPins: [pin, pin],
+                                        clientCertificate: "c.pem", clientKey: "k.pem"))
+        for arguments in [["upload", "-k", "f", "http://h/"], ["request", "--insecure", "http://h/"], ["resume", "-k"]] {
+            XCTAssertNoThrow(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")
+        }
+        XCTAssertThrowsError(try AFGetCommand.parseAsRoot(["--key", "k.pem", "http://h/"]), "--key needs --cert")
+        for bad in ["md5//abc", "sha256//", "sha256//abc", "sha256//" + String(repeating: "A", count: 40)] {
+            XCTAssertThrowsError(try CertificatePins.parsePublicKeyPins(bad), bad)
+        }
+    }
+
+    func testLimitsAndNames() throws {
+        let command = try XCTUnwrap(try AFGetCommand.parseAsRoot(["-J", "--compressed", "--max-size", "10M", "http://h/"])
+            as? DownloadCommand)
+        XCTAssertTrue(command.output.namesFromServer)
+        XCTAssertTrue(command.connection.transferOptions.decompresses)
+        XCTAssertEqual(command.connection.transferOptions.limits.maxBodyBytes, 10 << 20)
+        XCTAssertEqual(ByteCount(argument: "512")?.bytes, 512)
+        XCTAssertEqual(ByteCount(argument: "2k")?.bytes, 2048)
+        XCTAssertEqual(ByteCount(argument: "1G")?.bytes, 1 << 30)
+        for bad in ["", "-1", "10X", "M", "99999999999999999999G"] {
+            XCTAssertNil(ByteCount(argument: bad), bad)
+        }
+    }
+}
