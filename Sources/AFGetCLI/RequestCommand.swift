@@ -31,33 +31,21 @@ struct RequestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (method, url, itemArguments) = Self.split(arguments)
-        let request: HTTPRequest
-        do {
-            var items: [RequestItem] = []
-            for argument in itemArguments {
-                items.append(try RequestItem.parse(argument))
-            }
+        let request = try reportingUsage {
+            let items = try itemArguments.map { try RequestItem.parse($0) }
             let serializer = RequestSerializer(headers: try connection.headers(), bodyFormat: body.format,
                                                queryEncoding: QueryEncoding(arrayFormat: body.arrayFormat))
-            request = try serializer.request(method: method, url: url, items: items, rawBody: try body.rawBody(),
-                                             rawContentType: body.contentType)
-        } catch let failure as ItemFailure {
-            throw UsageFailure(message: "\(failure)")
-        } catch let failure as TransferFailure {
-            throw UsageFailure(message: failure.message)
+            return try serializer.request(method: method, url: url, items: items, rawBody: try body.rawBody(),
+                                          rawContentType: body.contentType)
         }
 
-        let manager = TaskManager()
-        let interrupts = InterruptMonitor { manager.cancelAll() }
-        let options = try connection.transferOptions(auth: auth, tls: tls)
         let renderer = SharedRenderer(QuietRenderer())
-        let runner = ExchangeRunner(manager: manager, renderer: renderer, options: options, retry: retry.policy,
-                                    interrupts: interrupts.status)
+        let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls, retry: retry, renderer: renderer)
         let info = ItemInfo(id: 0, url: url, path: response.output ?? "-")
-        let outcome = await runner.run(request, info: info)
-        manager.invalidate()
+        let outcome = await setup.runner.run(request, info: info)
+        setup.manager.invalidate()
 
-        if outcome.interrupted, let status = interrupts.status.exitStatus {
+        if outcome.interrupted, let status = setup.interrupts.status.exitStatus {
             OutputStream.standardError.writeLine("afget: interrupted")
             throw ExitCode(status)
         }
@@ -71,11 +59,8 @@ struct RequestCommand: AsyncParsableCommand {
             renderer.handle(.failed(info, ItemFailure(item: response.output ?? "standard output", failure)))
             throw ExitCode(failure.exitCode)
         }
-        let judged: TransferFailure?
-        do {
-            judged = try response.serializer().validate(received.head, sentCredentials: options.sendsCredentials)
-        } catch {
-            throw UsageFailure(message: error.message)
+        let judged = try reportingUsage {
+            try response.serializer().validate(received.head, sentCredentials: setup.options.sendsCredentials)
         }
         if let failure = outcome.failure ?? judged {
             renderer.handle(.failed(info, ItemFailure(item: url, failure)))

@@ -51,42 +51,34 @@ struct UploadCommand: AsyncParsableCommand {
             }
         }
         guard !files.isEmpty else { throw UsageFailure(message: "no file to upload") }
-        let plan: UploadPlan
-        do {
+        let plan = try reportingUsage {
             _ = try RequestSerializer.parseURL(url)
-            plan = UploadPlan(method: method.uppercased(), formField: field, extraFields: extraFields,
+            return UploadPlan(method: method.uppercased(), formField: field, extraFields: extraFields,
                               headers: try connection.headers())
-        } catch let failure as ItemFailure {
-            throw UsageFailure(message: "\(failure)")
-        } catch let failure as TransferFailure {
-            throw UsageFailure(message: failure.message)
         }
 
-        let manager = TaskManager()
-        let interrupts = InterruptMonitor { manager.cancelAll() }
-        let options = try connection.transferOptions(auth: auth, tls: tls)
         let renderer = SharedRenderer(progress.style.makeRenderer(stdoutCarriesData: true, showsSummary: files.count > 1))
-        let runner = ExchangeRunner(manager: manager, renderer: renderer, options: options, retry: retry.policy,
-                                    interrupts: interrupts.status)
+        let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls, retry: retry, renderer: renderer)
+        let interrupts = setup.interrupts.status
         var summary = RunSummary()
         summary.isUpload = true
         var exitCodes: [Int32] = []
         let startedAt = monotonicSeconds()
-        for (index, file) in files.enumerated() where !interrupts.status.wasInterrupted {
+        for (index, file) in files.enumerated() where !interrupts.wasInterrupted {
             let info = ItemInfo(id: index, url: url, path: file)
-            let failure = await upload(file, to: url, plan: plan, info: info, runner: runner, renderer: renderer,
-                                       sentCredentials: options.sendsCredentials, summary: &summary)
+            let failure = await upload(file, to: url, plan: plan, info: info, runner: setup.runner, renderer: renderer,
+                                       sentCredentials: setup.options.sendsCredentials, summary: &summary)
             if let failure {
                 exitCodes.append(failure.exitCode)
                 summary.failed += 1
             }
         }
         summary.seconds = monotonicSeconds() - startedAt
-        summary.exitCode = interrupts.status.exitStatus ?? ExitStatus.combined(exitCodes)
-        if interrupts.status.wasInterrupted { OutputStream.standardError.writeLine("afget: interrupted") }
+        summary.exitCode = interrupts.exitStatus ?? ExitStatus.combined(exitCodes)
+        if interrupts.wasInterrupted { OutputStream.standardError.writeLine("afget: interrupted") }
         renderer.handle(.summary(summary))
         renderer.finish()
-        manager.invalidate()
+        setup.manager.invalidate()
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
     }
 

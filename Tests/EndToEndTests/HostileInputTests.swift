@@ -17,17 +17,9 @@ final class HostileInputTests: ServerTestCase {
     func testArgumentsThatAreNotUTF8AreRefusedNotMangled() throws {
         // Process takes Swift strings; a shell passes the raw bytes.
         for argument in ["-o $'out\\xff.bin'", "-i $'list\\xe9.txt'", "-d $'dir\\xc3'"] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", "exec '\(Afget.binary.path)' \(argument) '\(server.url("/file/a.bin"))'"]
-            process.currentDirectoryURL = directory
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 2, argument)
+            let (status, message) = try runShell("exec bash -c \"exec '\(Afget.binary.path)' \(argument) '\(server.url("/file/a.bin"))'\"",
+                                                 in: directory)
+            XCTAssertEqual(status, 2, argument)
             XCTAssertEqual(message.split(separator: "\n").count, 1, message)
             XCTAssertTrue(message.contains("is not valid UTF-8"), message)
             XCTAssertFalse(message.contains("\u{FFFD}"), message)
@@ -37,10 +29,7 @@ final class HostileInputTests: ServerTestCase {
     }
 
     func testASymlinkAtThePartFileIsNotWrittenThrough() throws {
-        let victim = directory.appendingPathComponent("victim.txt")
-        try Data("precious".utf8).write(to: victim)
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("a.bin.afpart").path,
-                                                   withDestinationPath: victim.path)
+        let victim = try plantSymlink(at: "a.bin.afpart")
         let result = try Afget.run(["-q", server.url("/file/a.bin?size=5000")], in: directory)
         XCTAssertEqual(result.status, 3, result.stderr)
         XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
@@ -50,10 +39,7 @@ final class HostileInputTests: ServerTestCase {
     }
 
     func testASymlinkAtTheResumeFileLeavesItsTargetAlone() throws {
-        let victim = directory.appendingPathComponent("victim.txt")
-        try Data("precious".utf8).write(to: victim)
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("a.bin.afresume").path,
-                                                   withDestinationPath: victim.path)
+        let victim = try plantSymlink(at: "a.bin.afresume")
         let result = try Afget.run(["-q", server.url("/file/a.bin?size=5000")], in: directory)
         XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "precious")
         XCTAssertEqual(result.status, 9, result.stderr)
@@ -66,10 +52,7 @@ final class HostileInputTests: ServerTestCase {
     }
 
     func testASymlinkAtTheResumeFilesTemporaryNameIsNotWrittenThrough() throws {
-        let victim = directory.appendingPathComponent("victim.txt")
-        try Data("precious".utf8).write(to: victim)
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("a.bin.aftmp").path,
-                                                   withDestinationPath: victim.path)
+        let victim = try plantSymlink(at: "a.bin.aftmp")
         // Dripped, so the transfer is still running when the first checkpoint fails.
         let result = try Afget.run(["-q", server.url("/file/a.bin?size=3000000&chunk=500000&ms=100")], in: directory)
         XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "precious")
@@ -78,14 +61,19 @@ final class HostileInputTests: ServerTestCase {
     }
 
     func testACompletedFileGetsTheUmasksModeNeverWider() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "umask 027 && exec '\(Afget.binary.path)' -q '\(server.url("/file/m.bin?size=100"))'"]
-        process.currentDirectoryURL = directory
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        let (status, stderr) = try runShell("umask 027 && exec '\(Afget.binary.path)' -q '\(server.url("/file/m.bin?size=100"))'",
+                                            in: directory)
+        XCTAssertEqual(status, 0, stderr)
         let mode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("m.bin").path)[.posixPermissions]
         XCTAssertEqual(mode as? Int, 0o640)
+    }
+
+    /// A file holding "precious" and a symbolic link to it at `name`; returns the file.
+    private func plantSymlink(at name: String) throws -> URL {
+        let victim = directory.appendingPathComponent("victim.txt")
+        try Data("precious".utf8).write(to: victim)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent(name).path,
+                                                   withDestinationPath: victim.path)
+        return victim
     }
 }

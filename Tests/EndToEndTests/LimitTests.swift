@@ -8,13 +8,8 @@ import XCTest
 final class LimitTests: ServerTestCase {
     /// Runs a shell command in the test directory (to make gzip data with gzip(1)).
     private func shell(_ command: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.currentDirectoryURL = directory
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, command)
+        let (status, stderr) = try runShell(command, in: directory)
+        XCTAssertEqual(status, 0, "\(command): \(stderr)")
     }
 
     private func encodedURL(_ file: String, encoding: String = "gzip") -> String {

@@ -17,7 +17,7 @@ final class TLSTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private func fetch(_ server: TestTLSServer, _ options: [String], host: String = "127.0.0.1", size: Int = 5000)
+    private func fetch(_ server: TestHTTPServer, _ options: [String], host: String = "127.0.0.1", size: Int = 5000)
         throws -> AfgetResult
     {
         try? FileManager.default.removeItem(at: directory.appendingPathComponent("x.bin"))
@@ -41,7 +41,7 @@ final class TLSTests: XCTestCase {
     }
 
     func testACertificateFromATrustedCAIsAccepted() throws {
-        let server = try TestTLSServer(identity: certificates.good)
+        let server = try TestHTTPServer(tls: certificates.good)
         assertDownloaded(try fetch(server, ["--cacert", certificates.caPath]))
         assertDownloaded(try fetch(server, ["--cacert", certificates.caPath], host: "localhost"))
         let capath = directory.appendingPathComponent("cas")
@@ -52,44 +52,44 @@ final class TLSTests: XCTestCase {
     }
 
     func testUntrustedCertificatesAreRefusedNamingHostAndReason() throws {
-        assertRefused(try fetch(try TestTLSServer(identity: certificates.good), []), ["issuer"])
+        assertRefused(try fetch(try TestHTTPServer(tls: certificates.good), []), ["issuer"])
         for (identity, reason) in [(certificates.expired, "expired"), (certificates.wrongName, "name"),
                                    (certificates.selfSigned, "self-signed")] {
-            let server = try TestTLSServer(identity: identity)
+            let server = try TestHTTPServer(tls: identity)
             assertRefused(try fetch(server, ["--cacert", certificates.caPath]), [reason])
             assertDownloaded(try fetch(server, ["--insecure"]))
         }
     }
 
     func testPublicKeyPinsHoldEvenWithInsecure() throws {
-        let server = try TestTLSServer(identity: certificates.good)
+        let server = try TestHTTPServer(tls: certificates.good)
         assertDownloaded(try fetch(server, ["--cacert", certificates.caPath, "--pin-pubkey", certificates.good.publicKeyPin]))
         let both = certificates.other.publicKeyPin + ";" + certificates.good.publicKeyPin
         assertDownloaded(try fetch(server, ["--cacert", certificates.caPath, "--pin-pubkey", both]))
         assertRefused(try fetch(server, ["--cacert", certificates.caPath, "--pin-pubkey", certificates.other.publicKeyPin]),
                       ["pinned public key"])
         assertRefused(try fetch(server, ["-k", "--pin-pubkey", certificates.other.publicKeyPin]), ["pinned public key"])
-        let selfSigned = try TestTLSServer(identity: certificates.selfSigned)
+        let selfSigned = try TestHTTPServer(tls: certificates.selfSigned)
         assertDownloaded(try fetch(selfSigned, ["-k", "--pin-pubkey", certificates.selfSigned.publicKeyPin]))
         let bad = try fetch(server, ["--pin-pubkey", "sha256//not-base64"])
         XCTAssertEqual(bad.status, 2, bad.stderr)
     }
 
     func testCertificatePinsHoldEvenWithInsecure() throws {
-        let server = try TestTLSServer(identity: certificates.good)
+        let server = try TestHTTPServer(tls: certificates.good)
         assertDownloaded(try fetch(server, ["--cacert", certificates.caPath, "--pin-cert", certificates.good.certificatePath]))
         assertRefused(try fetch(server, ["--cacert", certificates.caPath, "--pin-cert", certificates.other.certificatePath]),
                       ["pinned"])
         assertRefused(try fetch(server, ["-k", "--pin-cert", certificates.other.certificatePath]), ["pinned"])
-        let selfSigned = try TestTLSServer(identity: certificates.selfSigned)
+        let selfSigned = try TestHTTPServer(tls: certificates.selfSigned)
         assertDownloaded(try fetch(selfSigned, ["-k", "--pin-cert", certificates.selfSigned.certificatePath]))
         let notACertificate = try fetch(server, ["--pin-cert", certificates.good.privateKeyPath])
         XCTAssertEqual(notACertificate.status, 2, notACertificate.stderr)
     }
 
     func testPinsApplyToEveryRedirectHop() throws {
-        let pinned = try TestTLSServer(identity: certificates.good)
-        let other = try TestTLSServer(identity: certificates.other)
+        let pinned = try TestHTTPServer(tls: certificates.good)
+        let other = try TestHTTPServer(tls: certificates.other)
         let target = other.url("/file/x.bin?size=5000").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let redirect = pinned.url("/redirect?to=\(target)")
         let unpinned = try Afget.run(["-q", "--cacert", certificates.caPath, "-o", "x.bin", redirect], in: directory)
@@ -103,7 +103,7 @@ final class TLSTests: XCTestCase {
     }
 
     func testAClientCertificateIsPresentedWhenAsked() throws {
-        let server = try TestTLSServer(identity: certificates.good, requiresClientCertificate: true)
+        let server = try TestHTTPServer(tls: certificates.good, requiresClientCertificate: true)
         let without = try Afget.run(["-q", "--cacert", certificates.caPath, "-o", "x.bin", server.url("/file/x.bin")],
                                     in: directory)
         assertRefused(without, ["certificate required"])
@@ -113,7 +113,7 @@ final class TLSTests: XCTestCase {
     }
 
     func testInsecureIsNotRememberedByResumeData() throws {
-        let server = try TestTLSServer(identity: certificates.selfSigned)
+        let server = try TestHTTPServer(tls: certificates.selfSigned)
         let size = 2_000_000
         let url = server.url("/file/slow.bin?size=\(size)&chunk=100000&ms=50")
         let (process, _, _) = try Afget.start(["-q", "-k", url], in: directory)

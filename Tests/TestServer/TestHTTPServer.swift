@@ -1,9 +1,12 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// A real HTTP/1.1 server on 127.0.0.1 with a random port, run in the test process.
-/// Each route exercises one behaviour (see `Route`); every request is logged.
+/// Each route exercises one behaviour (see `Route`); every request is logged. With an identity
+/// it speaks TLS, presenting that certificate, optionally requiring a client certificate
+/// signed by the test CA.
 public final class TestHTTPServer: Sendable {
     public let port: Int
     public let log = RequestLog()
@@ -11,7 +14,11 @@ public final class TestHTTPServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let channel: Channel
 
-    public init() throws {
+    private let scheme: String
+
+    public init(tls identity: TestCertificates.Identity? = nil, requiresClientCertificate: Bool = false) throws {
+        let tls = try identity.map { try Self.tlsContext($0, requiresClientCertificate: requiresClientCertificate) }
+        scheme = tls == nil ? "http" : "https"
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let log = self.log
         let state = self.state
@@ -20,6 +27,9 @@ public final class TestHTTPServer: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                    }
                     // Unvalidated: some routes send hostile header values on purpose.
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withOutboundHeaderValidation: false)
                     try channel.pipeline.syncOperations.addHandler(RouteHandler(log: log, state: state))
@@ -35,9 +45,22 @@ public final class TestHTTPServer: Sendable {
         try? group.syncShutdownGracefully()
     }
 
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    private static func tlsContext(_ identity: TestCertificates.Identity, requiresClientCertificate: Bool) throws
+        -> NIOSSLContext
+    {
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(identity.certificatePEM.utf8), format: .pem))],
+            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem)))
+        if requiresClientCertificate {
+            configuration.certificateVerification = .noHostnameVerification
+            configuration.trustRoots = .file(TestCertificates.shared.caPath)
+        }
+        return try NIOSSLContext(configuration: configuration)
+    }
 
-    public func url(_ path: String) -> String { baseURL + path }
+    public var baseURL: String { "\(scheme)://127.0.0.1:\(port)" }
+
+    public func url(_ path: String, host: String = "127.0.0.1") -> String { "\(scheme)://\(host):\(port)\(path)" }
 
     /// The most responses this server was ever sending at the same time.
     public var mostConcurrentResponses: Int { state.mostConcurrentResponses }

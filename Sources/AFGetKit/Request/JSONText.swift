@@ -41,7 +41,7 @@ public enum JSONText {
         }
         switch value {
         case .string(let string):
-            paint(quoted(string), colors?.string)
+            paint(JSONLine.quoted(string), colors?.string)
         case .number(let text):
             paint(text, colors?.number)
         case .bool(let flag):
@@ -64,32 +64,13 @@ public enum JSONText {
             for (index, member) in members.enumerated() {
                 if index > 0 { output += "," }
                 newline(depth + 1)
-                paint(quoted(member.key), colors?.key)
+                paint(JSONLine.quoted(member.key), colors?.key)
                 output += indent == nil ? ":" : ": "
                 write(member.value, to: &output, indent: indent, depth: depth + 1, colors: colors)
             }
             newline(depth)
             output += "}"
         }
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped.
-    static func quoted(_ string: String) -> String {
-        var result = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }
 

@@ -1,0 +1,31 @@
+import AFGetKit
+import ArgumentParser
+
+/// What `afget request` and `afget upload` share: one task manager, Ctrl-C and SIGTERM wired
+/// to cancel its tasks, the transfer options, and a runner for exchanges.
+struct ExchangeSetup {
+    let manager = TaskManager()
+    let interrupts: InterruptMonitor
+    let options: TransferOptions
+    let runner: ExchangeRunner
+
+    init(connection: ConnectionOptions, auth: AuthOptions, tls: TLSOptions, retry: RetryOptions,
+         renderer: SharedRenderer) throws {
+        let manager = manager
+        interrupts = InterruptMonitor { manager.cancelAll() }
+        options = try connection.transferOptions(auth: auth, tls: tls)
+        runner = ExchangeRunner(manager: manager, renderer: renderer, options: options, retry: retry.policy,
+                                interrupts: interrupts.status)
+    }
+}
+
+/// Runs `body`; an item or transfer failure it throws becomes one usage line (exit 2).
+func reportingUsage<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let failure as ItemFailure {
+        throw UsageFailure(message: "\(failure)")
+    } catch let failure as TransferFailure {
+        throw UsageFailure(message: failure.message)
+    }
+}
