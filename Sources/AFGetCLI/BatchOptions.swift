@@ -31,7 +31,17 @@ struct RunOptions: ParsableArguments {
         valueName: "file"))
     var report: String?
 
+    @Option(name: [.short, .customLong("split")], help: ArgumentHelp(
+        "Connections for one file: ranged requests in parallel once the server shows it can.", valueName: "n"))
+    var split = 1
+
+    @Option(name: .customLong("min-split-size"), help: ArgumentHelp(
+        "Smallest piece a file is split into (default 1M; K, M, G suffixes).", valueName: "bytes"))
+    var minSplitSize = ByteCount(bytes: 1 << 20)
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
+        guard (1...64).contains(split) else { throw ValidationError("--split must be 1 to 64") }
+        guard minSplitSize.bytes >= 16 << 10 else { throw ValidationError("--min-split-size must be 16K or more") }
     }
 }

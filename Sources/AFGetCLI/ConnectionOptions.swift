@@ -74,6 +74,10 @@ struct ConnectionOptions: ParsableArguments {
 struct ByteCount: ExpressibleByArgument, Equatable {
     let bytes: Int64
 
+    init(bytes: Int64) {
+        self.bytes = bytes
+    }
+
     init?(argument: String) {
         let multipliers: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
         var digits = Substring(argument)

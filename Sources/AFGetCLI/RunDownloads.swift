@@ -17,7 +17,7 @@ func runDownloads(
         onExists: onExists, headers: headers, transfer: try connection.transferOptions(auth: auth, tls: tls), retry: retry.policy,
         discardsResumeData: resume.restart, refusesRestart: resume.noRestart, concurrency: run.jobs,
         failsFast: run.failFast, reportsSHA256: run.report != nil || progress.style == .json,
-        namesFromServer: namesFromServer)
+        namesFromServer: namesFromServer, split: run.split, minimumSplitSize: run.minSplitSize.bytes)
     let renderer = SharedRenderer(progress.style.makeRenderer(
         stdoutCarriesData: stdoutCarriesData, showsSummary: items.count + alreadyFailed.count > 1))
 

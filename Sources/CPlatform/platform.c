@@ -5,3 +5,7 @@
 int afp_start_writeback(int descriptor, off_t offset, off_t length) {
     return sync_file_range(descriptor, offset, length, SYNC_FILE_RANGE_WRITE);
 }
+
+int afp_reserve_space(int descriptor, off_t length) {
+    return fallocate(descriptor, FALLOC_FL_KEEP_SIZE, 0, length);
+}

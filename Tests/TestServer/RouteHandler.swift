@@ -243,6 +243,14 @@ final class RouteHandler: ChannelInboundHandler {
         case "reset":
             sendPayload(context, start..<(start + length / 2), version: version, then: .reset)
         default:
+            if let slowFrom = target.query["slowfrom"].flatMap({ Int($0) }) {
+                // Fast up to byte slowFrom, then dripped: one segment finishes long before another.
+                let fastEnd = max(start, min(slowFrom, size))
+                sendPayload(context, start..<fastEnd, version: version, then: .nothing)
+                drip(context, from: fastEnd, size: size, chunk: target.int("chunk", default: 50_000),
+                     interval: .milliseconds(Int64(target.int("ms", default: 50))), version: version)
+                return
+            }
             if let chunk = target.query["chunk"].flatMap({ Int($0) }) {
                 drip(context, from: start, size: size, chunk: chunk,
                      interval: .milliseconds(Int64(target.int("ms", default: 100))), version: version)

@@ -69,8 +69,23 @@ final class DownloadJob {
             return fail(error)
         }
         var failedAttempts = 0
+        var segments = try? segmentsToContinue()
         while true {
-            switch await attempt(from: offset) {
+            let result: AttemptResult
+            if let planned = segments, !planned.isEmpty {
+                segments = nil
+                result = await attemptSegmented(planned, fallbackOffset: &offset)
+            } else {
+                result = await attempt(from: offset)
+            }
+            switch result {
+            case .split(let reached):
+                offset = reached
+                segments = SegmentPlan.initial(length: expectedTotal ?? reached, from: reached, connections: settings.split,
+                                               minimumSize: settings.minimumSplitSize)
+                continue
+            case .fellBack:
+                continue
             case .interrupted:
                 return .interrupted
             case .failed(let failure, let reached):
@@ -165,6 +180,78 @@ final class DownloadJob {
         case completed(TaskResponse, reached: Int64)
         case failed(TransferFailure, reached: Int64)
         case interrupted
+        /// The response showed the file can be split (`-s`): go on in segments from here.
+        case split(reached: Int64)
+        /// Segments could not go on; continue with one connection.
+        case fellBack
+    }
+
+    // MARK: Segments (-s)
+
+    /// Splitting is refused for the rest of the job once a server answered a range wrongly.
+    private var splitRefused = false
+    /// The renderer was told the body started.
+    private var bodyReported = false
+
+    private var mayTrySplit: Bool {
+        settings.split > 1 && download.part != nil && !download.isConditional && !splitRefused
+    }
+
+    /// Why this response cannot be split, or nil when it can (the length is known, ranges work,
+    /// a validator guards every segment, and enough is left).
+    private func reasonNotToSplit(_ head: ResponseHead, base: Int64) -> String? {
+        guard let total = expectedTotal else { return "the length is unknown" }
+        guard head.status == 206 || head.value(of: "Accept-Ranges")?.lowercased().contains("bytes") == true else {
+            return "the server does not accept ranges"
+        }
+        guard validators.ifRange != nil else { return "no ETag or Last-Modified to check ranges against" }
+        guard total - base >= 2 * settings.minimumSplitSize else { return "too small to split" }
+        return nil
+    }
+
+    /// Segments recorded by an earlier run, each no fuller than the part file shows.
+    private func segmentsToContinue() throws(TransferFailure) -> [Segment]? {
+        guard let recorded = download.resumeData?.segments, !recorded.isEmpty, let part = download.part,
+            validators.ifRange != nil, download.resumeData?.expectedLength != nil
+        else { return nil }
+        let size = try part.size()
+        return recorded.map { segment in
+            var clamped = segment
+            clamped.done = max(0, min(segment.done, size - segment.start))
+            return clamped
+        }
+    }
+
+    private func attemptSegmented(_ segments: [Segment], fallbackOffset: inout Int64) async -> AttemptResult {
+        guard let part = download.part, let total = expectedTotal else { return .fellBack }
+        if !bodyReported {
+            let held = segments.reduce(Int64(0)) { $0 + $1.done }
+            renderer.handle(.started(info, total: total, offset: held > 0 ? held : nil))
+            bodyReported = true
+        }
+        if settings.transfer.verbose {
+            renderer.handle(.notice("* \(segments.filter { !$0.isComplete }.count) segments over up to \(settings.split) connections"))
+        }
+        record.attempts += 1
+        let transfer = SegmentedTransfer(SegmentedTransfer.Context(
+            manager: manager, router: router, renderer: renderer, settings: settings, interrupts: interrupts, info: info,
+            request: download.request, part: part, validators: validators, total: total,
+            checkpoint: { [unowned self] segments in self.checkpoint(segments: segments) }), segments: segments)
+        switch await transfer.run() {
+        case .completed(let response):
+            record.httpStatus = response.head.status
+            bytesThisRun += total - segments.reduce(Int64(0)) { $0 + $1.done }
+            return .completed(response, reached: total)
+        case .fellBack(let contiguous, let reason):
+            splitRefused = true
+            renderer.handle(.notice("afget: \(info.path): one connection from here (\(reason))"))
+            fallbackOffset = contiguous
+            return .fellBack
+        case .failed(let failure):
+            return .failed(TransferFailure(failure.kind, failure.message), reached: fallbackOffset)
+        case .interrupted:
+            return .interrupted
+        }
     }
 
     private func attempt(from start: Int64) async -> AttemptResult {
@@ -202,6 +289,7 @@ final class DownloadJob {
         var bodyStarted = false
         var speed = SpeedEstimator()
         var checkpointFailure: TransferFailure?
+        var splitting = false
 
         for await event in events {
             switch event {
@@ -214,6 +302,18 @@ final class DownloadJob {
                 }
                 learn(from: head, base: base)
                 renderer.handle(.started(info, total: expectedTotal, offset: base > 0 ? base : nil))
+                bodyReported = true
+                if mayTrySplit {
+                    // This response shows whether ranges work; if so it ends here and segments
+                    // take the rest (its connection is given up: one request, no second probe).
+                    if let reason = reasonNotToSplit(head, base: base) {
+                        if settings.transfer.verbose { renderer.handle(.notice("* one connection: \(reason)")) }
+                    } else {
+                        splitting = true
+                        manager.cancel(id)
+                        continue
+                    }
+                }
                 if needsFirstCheckpoint(base: base) {
                     checkpointFailure = checkpoint(base)
                     if checkpointFailure != nil { manager.cancel(id) }
@@ -248,6 +348,7 @@ final class DownloadJob {
                 let reached = bodyStarted ? base + progress.written : offset
                 if let checkpointFailure { return .failed(checkpointFailure, reached: reached) }
                 if bodyStarted { _ = checkpoint(reached) }
+                if splitting && interrupts?.wasInterrupted != true { return .split(reached: reached) }
                 return interrupts?.wasInterrupted == true
                     ? .interrupted : .failed(TransferFailure(.internalError, "canceled"), reached: reached)
             }
@@ -290,21 +391,27 @@ final class DownloadJob {
 
     /// Data first (fdatasync), then resume data counting only that data. Nothing is written
     /// when there is no validator to continue against: such a part file is started over anyway.
-    private func checkpoint(_ bytes: Int64) -> TransferFailure? {
+    private func checkpoint(_ bytes: Int64, segments: [Segment] = []) -> TransferFailure? {
         guard let part = download.part, let store, validators.ifRange != nil else { return nil }
         lastCheckpointAt = monotonicSeconds()
         do {
             // Resume data counting no bytes needs no data behind it, nor to survive a crash.
-            if bytes > 0 { try part.syncData() }
+            if bytes > 0 || !segments.isEmpty { try part.syncData() }
             try store.save(ResumeData(
                 url: info.url, bytesReceived: bytes, validators: validators,
-                tempFileName: splitPath(part.path).name, destination: part.destination, expectedLength: expectedTotal),
-                durable: bytes > 0)
+                tempFileName: splitPath(part.path).name, destination: part.destination, expectedLength: expectedTotal,
+                segments: segments),
+                durable: bytes > 0 || !segments.isEmpty)
             hasResumeData = true
             return nil
         } catch {
             return error
         }
+    }
+
+    /// A segmented download's checkpoint: every segment's bytes, and the gapless prefix.
+    private func checkpoint(segments: [Segment]) -> TransferFailure? {
+        checkpoint(SegmentPlan.contiguousPrefix(segments), segments: segments)
     }
 
     // MARK: Retries
@@ -334,6 +441,8 @@ final class DownloadJob {
         let modified = lastModified ?? validators.lastModified.flatMap(HTTPDate.seconds(from:))
         do throws(TransferFailure) {
             let size = try download.part?.size() ?? bytesThisRun
+            // Segments write out of order, unhashed: the file is hashed once here instead.
+            if download.part != nil { try catchUpDigests(to: size) }
             if let failure = try verifyChecksum(size: size) { return fail(failure) }
             transferEnded?()
             let finalPath: String?

@@ -15,14 +15,20 @@ public struct DownloadSettings: Sendable {
     public var failsFast: Bool
     /// Compute each file's SHA-256 while writing it (for `--report` and JSON progress).
     public var reportsSHA256: Bool
+    /// `-s`: connections one file may use at once; `--min-split-size`: the smallest segment.
+    public var split: Int
+    public var minimumSplitSize: Int64
     /// `-J`: name files as the server's Content-Disposition says (made safe), when not named by `-o` or `out=`.
     public var namesFromServer: Bool
 
     public init(
         onExists: OnExistsPolicy = .skip, headers: [HTTPHeader] = [], transfer: TransferOptions = TransferOptions(),
         retry: RetryPolicy = RetryPolicy(), discardsResumeData: Bool = false, refusesRestart: Bool = false,
-        concurrency: Int = 4, failsFast: Bool = false, reportsSHA256: Bool = false, namesFromServer: Bool = false
+        concurrency: Int = 4, failsFast: Bool = false, reportsSHA256: Bool = false, namesFromServer: Bool = false,
+        split: Int = 1, minimumSplitSize: Int64 = 1 << 20
     ) {
+        self.split = max(1, split)
+        self.minimumSplitSize = minimumSplitSize
         self.namesFromServer = namesFromServer
         self.onExists = onExists
         self.headers = headers

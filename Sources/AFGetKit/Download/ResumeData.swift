@@ -17,9 +17,13 @@ public struct ResumeData: Sendable, Equatable {
     public var version = ResumeData.currentVersion
     public var destination: String
     public var expectedLength: Int64?
+    /// A segmented download's segments (`-s`); empty for one connection, where `bytesReceived`
+    /// says where to continue.
+    public var segments: [Segment] = []
 
     public init(url: String, bytesReceived: Int64, validators: EntityValidators, tempFileName: String,
-                destination: String, expectedLength: Int64?) {
+                destination: String, expectedLength: Int64?, segments: [Segment] = []) {
+        self.segments = segments
         self.url = url
         self.bytesReceived = bytesReceived
         entityTag = validators.entityTag
@@ -42,6 +46,7 @@ public struct ResumeData: Sendable, Equatable {
         static let version = "NSURLSessionResumeInfoVersion"
         static let destination = "AFGetDestination"
         static let expectedLength = "AFGetExpectedLength"
+        static let segments = "AFGetSegments"
     }
 
     public func propertyList() -> Data {
@@ -55,7 +60,10 @@ public struct ResumeData: Sendable, Equatable {
         if let entityTag { dictionary[Key.entityTag] = entityTag }
         if let lastModified { dictionary[Key.serverDate] = lastModified }
         if let expectedLength { dictionary[Key.expectedLength] = Int(expectedLength) }
-        // Only strings and integers go in, which XML property lists always encode.
+        if !segments.isEmpty {
+            dictionary[Key.segments] = segments.map { ["start": Int($0.start), "end": Int($0.end), "done": Int($0.done)] }
+        }
+        // Only strings, integers and arrays of integer dictionaries go in, which XML property lists always encode.
         return (try? PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)) ?? Data()
     }
 
@@ -116,6 +124,30 @@ public struct ResumeData: Sendable, Equatable {
         if let expectedLength, bytesReceived > expectedLength {
             throw ResumeDataError("claims \(bytesReceived) bytes of a \(expectedLength)-byte file")
         }
+        segments = try Self.segments(dictionary[Key.segments], length: expectedLength)
+    }
+
+    /// Segments must lie in the file, in order, without overlapping, each no fuller than itself.
+    private static func segments(_ value: Any?, length: Int64?) throws(ResumeDataError) -> [Segment] {
+        guard let value else { return [] }
+        guard let list = value as? [[String: Any]], let length else {
+            throw ResumeDataError("\(Key.segments) is not a list of segments of a file of known length")
+        }
+        var segments: [Segment] = []
+        for entry in list {
+            func number(_ key: String) throws(ResumeDataError) -> Int64 {
+                guard let value = entry[key], !(value is String), type(of: value) != Bool.self, let number = value as? Int,
+                    number >= 0, Int64(number) <= length
+                else { throw ResumeDataError("\(Key.segments) has an impossible \(key)") }
+                return Int64(number)
+            }
+            let segment = Segment(start: try number("start"), end: try number("end"), done: try number("done"))
+            guard segment.start < segment.end, segment.done <= segment.end - segment.start,
+                segment.start >= (segments.last?.end ?? 0)
+            else { throw ResumeDataError("\(Key.segments) overlap or are out of order") }
+            segments.append(segment)
+        }
+        return segments
     }
 }
 

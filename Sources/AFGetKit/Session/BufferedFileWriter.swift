@@ -7,10 +7,14 @@ import Glibc
 /// into this buffer and a write per MiB is cheaper. Owned by the curl thread; the buffer is
 /// allocated once per task, never in the callback.
 final class BufferedFileWriter {
-    static let capacity = 1 << 20
+    /// One stream's buffer; a segment (one of several connections for a file) takes less, so
+    /// memory stays flat however many connections there are.
+    static let streamCapacity = 1 << 20
+    static let segmentCapacity = 256 << 10
 
     let sink: FileDescriptorSink
-    private let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 4096)
+    private let capacity: Int
+    private let buffer: UnsafeMutableRawPointer
     private var pending = 0
     /// Bytes written since writeback was last started, and where that stretch begins.
     private var unsynced = 0
@@ -21,11 +25,24 @@ final class BufferedFileWriter {
 
     /// Bytes handed to the file so far (after `restart`, from its start).
     private(set) var written: Int64 = 0
+    /// Where the next byte goes in the file: writes are positioned (pwrite), so several
+    /// writers (segments) can share one descriptor.
+    private var position: Int64
 
-    /// `offset` is where the descriptor is positioned: writeback stretches count from there.
-    init(sink: FileDescriptorSink, offset: Int64) {
+    /// Bytes taken so far, buffered or written: where the next byte would land.
+    var nextOffset: Int64 { position + Int64(pending) }
+
+    /// Pipes and terminals cannot take positioned writes; they are written in order.
+    private let isSeekable: Bool
+
+    /// `offset` is where in the file writing starts.
+    init(sink: FileDescriptorSink, offset: Int64, capacity: Int = streamCapacity) {
         self.sink = sink
+        self.capacity = capacity
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 4096)
+        position = offset
         unsyncedStart = offset
+        isSeekable = lseek(sink.descriptor, 0, SEEK_CUR) >= 0
     }
 
     /// Empties the file to write it again from the start (a 200 answering a ranged request).
@@ -34,8 +51,9 @@ final class BufferedFileWriter {
         written = 0
         unsynced = 0
         unsyncedStart = 0
+        position = 0
         sink.digests.forEach { $0.reset() }
-        guard ftruncate(sink.descriptor, 0) == 0, lseek(sink.descriptor, 0, SEEK_SET) == 0 else {
+        guard ftruncate(sink.descriptor, 0) == 0 else {
             failure = fileFailure("truncate", sink.name, errno: errno)
             return false
         }
@@ -48,8 +66,8 @@ final class BufferedFileWriter {
 
     /// Takes `count` bytes; false once a write has failed.
     func append(_ data: UnsafeRawPointer, _ count: Int) -> Bool {
-        if pending + count > Self.capacity && !flush() { return false }
-        if count >= Self.capacity {
+        if pending + count > capacity && !flush() { return false }
+        if count >= capacity {
             return write(data, count)
         }
         buffer.advanced(by: pending).copyMemory(from: data, byteCount: count)
@@ -71,7 +89,9 @@ final class BufferedFileWriter {
         guard failure == nil else { return false }
         var done = 0
         while done < count {
-            let result = Glibc.write(sink.descriptor, data + done, count - done)
+            let result = isSeekable
+                ? pwrite(sink.descriptor, data + done, count - done, off_t(position + Int64(done)))
+                : Glibc.write(sink.descriptor, data + done, count - done)
             if result < 0 {
                 if errno == EINTR { continue }
                 failure = fileFailure("write", sink.name, errno: errno)
@@ -81,6 +101,7 @@ final class BufferedFileWriter {
         }
         for digest in sink.digests { digest.update(data, count) }
         written += Int64(count)
+        position += Int64(count)
         startWriteback(after: count)
         return true
     }

@@ -105,7 +105,9 @@ final class CurlLoop {
         // Received data reaches the file whatever the outcome: a failed transfer keeps its bytes.
         let flushed = context.writer?.flush() ?? true
 
-        if let reason = context.abortReason {
+        if context.reachedSegmentEnd && flushed && context.abortReason == nil {
+            complete(context)  // stopped at its segment's end on purpose
+        } else if let reason = context.abortReason {
             fail(context, reason)
         } else if !flushed, let failure = context.writer?.failure {
             fail(context, failure)

@@ -32,13 +32,14 @@ public final class TaskManager: Sendable {
         makeTask(.upload(bodyLimit: bodyLimit), request, options)
     }
 
-    /// A task that writes a successful response's body to `sink`, positioned where writing
-    /// starts. With `resume`, the request must carry the matching Range header.
+    /// A task that writes a successful response's body to `sink` from byte `resume.offset`
+    /// (0 without `resume`). With `resume`, the request must carry the matching Range header;
+    /// with `end`, writing stops at that offset and the task completes.
     public func downloadTask(
         with request: HTTPRequest, to sink: FileDescriptorSink, resume: ResumeExpectation? = nil,
-        options: TransferOptions = TransferOptions()
+        end: SegmentEnd? = nil, options: TransferOptions = TransferOptions()
     ) -> TaskID {
-        makeTask(.download(to: sink, resume: resume), request, options)
+        makeTask(.download(to: sink, resume: resume, end: end), request, options)
     }
 
     /// Starts a new task or continues a suspended one.

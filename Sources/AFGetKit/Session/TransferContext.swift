@@ -34,6 +34,10 @@ final class TransferContext {
     private var upload: UploadSource?
     /// The download's body on its way to the sink.
     let writer: BufferedFileWriter?
+    /// Where a segment's writing stops; reaching it completes the task.
+    private let segmentEnd: SegmentEnd?
+    /// The segment's end was reached: the transfer was stopped on purpose, not failed.
+    private(set) var reachedSegmentEnd = false
     /// Set by a callback that aborts the transfer, to say why.
     private(set) var abortReason: TransferFailure?
 
@@ -50,10 +54,13 @@ final class TransferContext {
         self.options = options
         self.events = events
         firstOrigin = request.url.origin
-        if case .download(let sink, let resume) = kind {
-            writer = BufferedFileWriter(sink: sink, offset: resume?.offset ?? 0)
+        if case .download(let sink, let resume, let end) = kind {
+            writer = BufferedFileWriter(sink: sink, offset: resume?.offset ?? 0,
+                                        capacity: end == nil ? BufferedFileWriter.streamCapacity : BufferedFileWriter.segmentCapacity)
+            segmentEnd = end
         } else {
             writer = nil
+            segmentEnd = nil
         }
     }
 
@@ -115,7 +122,7 @@ final class TransferContext {
         easy.set(CURLOPT_USERAGENT, "afget/\(AFGetVersion.current)")
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
         easy.set(CURLOPT_FILETIME, true)
-        easy.set(CURLOPT_BUFFERSIZE, 512 * 1024)
+        easy.set(CURLOPT_BUFFERSIZE, segmentEnd == nil ? 512 * 1024 : 128 * 1024)
         easy.set(CURLOPT_WRITEFUNCTION, callback: receiveBodyCallback)
         easy.set(CURLOPT_WRITEDATA, pointer: context)
         easy.set(CURLOPT_HEADERFUNCTION, callback: receiveHeaderCallback)
@@ -304,7 +311,7 @@ final class TransferContext {
             return false
         }
         switch kind {
-        case .download(_, let resume?):
+        case .download(_, let resume?, _):
             switch resume.verdict(for: head) {
             case .append:
                 acceptsBody = true
@@ -361,6 +368,9 @@ final class TransferContext {
         }
         switch kind {
         case .download:
+            if let end = segmentEnd?.value {
+                return receiveSegmentBody(data, count, end: end)
+            }
             guard writer!.append(data, count) else {
                 abortReason = writer!.failure
                 return 0
@@ -373,6 +383,25 @@ final class TransferContext {
             body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
         }
         progress.received += Int64(count)
+        return count
+    }
+
+    /// Writes up to the segment's end, then stops the transfer: the rest is another
+    /// segment's. Returning less than `count` makes libcurl end the transfer.
+    private func receiveSegmentBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int, end: Int64) -> Int {
+        let remaining = end - writer!.nextOffset
+        let taken = Int(max(0, min(Int64(count), remaining)))
+        if taken > 0 {
+            guard writer!.append(data, taken) else {
+                abortReason = writer!.failure
+                return 0
+            }
+            progress.received += Int64(taken)
+        }
+        if taken < count || remaining == Int64(taken) {
+            reachedSegmentEnd = true
+            return taken < count ? 0 : count
+        }
         return count
     }
 

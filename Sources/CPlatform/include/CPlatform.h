@@ -8,4 +8,8 @@
 /// SYNC_FILE_RANGE_WRITE). Returns 0, or -1 with errno set (e.g. ESPIPE on a pipe).
 int afp_start_writeback(int descriptor, off_t offset, off_t length);
 
+/// Reserves disk space for the first `length` bytes without changing the file size
+/// (fallocate with FALLOC_FL_KEEP_SIZE). Returns 0, or -1 with errno (EOPNOTSUPP on some file systems).
+int afp_reserve_space(int descriptor, off_t length);
+
 #endif

@@ -1,0 +1,54 @@
+/// A stretch of a file downloaded over one connection: bytes `start..<end`, of which the first
+/// `done` are in the part file.
+public struct Segment: Sendable, Equatable {
+    public var start: Int64
+    public var end: Int64
+    public var done: Int64
+
+    public init(start: Int64, end: Int64, done: Int64 = 0) {
+        self.start = start
+        self.end = end
+        self.done = done
+    }
+
+    /// Where this segment's next byte goes.
+    public var position: Int64 { start + done }
+    public var remaining: Int64 { max(0, end - position) }
+    public var isComplete: Bool { position >= end }
+}
+
+/// How a file is cut into segments, and re-cut while it downloads.
+public enum SegmentPlan {
+    /// A file of `length` bytes whose first `offset` are held: that prefix as one complete
+    /// segment, and the rest in up to `connections` equal segments of at least `minimumSize`.
+    public static func initial(length: Int64, from offset: Int64, connections: Int, minimumSize: Int64) -> [Segment] {
+        let held = offset > 0 ? [Segment(start: 0, end: offset, done: offset)] : []
+        let span = length - offset
+        guard span > 0 else { return held }
+        let count = Int(max(1, min(Int64(connections), span / max(1, minimumSize))))
+        return held + (0..<count).map { index in
+            Segment(start: offset + span * Int64(index) / Int64(count), end: offset + span * Int64(index + 1) / Int64(count))
+        }
+    }
+
+    /// The segment to split when a connection is free: the unfinished one (among `candidates`)
+    /// with the most left, if at least two minimum sizes are left; and where the new segment
+    /// starts (half way through what is left).
+    public static func split(_ segments: [Segment], among candidates: [Int], minimumSize: Int64) -> (index: Int, at: Int64)? {
+        guard let index = candidates.max(by: { segments[$0].remaining < segments[$1].remaining }) else { return nil }
+        let segment = segments[index]
+        guard segment.remaining >= 2 * max(1, minimumSize) else { return nil }
+        return (index, segment.position + segment.remaining / 2)
+    }
+
+    /// Bytes held from the start of the file without a gap: what one connection could continue from.
+    public static func contiguousPrefix(_ segments: [Segment]) -> Int64 {
+        var prefix: Int64 = 0
+        for segment in segments.sorted(by: { $0.start < $1.start }) {
+            guard segment.start <= prefix else { break }
+            prefix = max(prefix, segment.position)
+            if !segment.isComplete { break }
+        }
+        return prefix
+    }
+}

@@ -1,0 +1,247 @@
+import CPlatform
+import Glibc
+
+/// One file downloaded over several connections at once (`-s`): each segment is a ranged
+/// request checked like a continue (Content-Range, length, ETag; If-Range on the request)
+/// before a byte is written, written in place with positioned writes into the one part file.
+/// A connection that finishes takes half of the largest segment left, so all stay busy to the
+/// end. Failures are retried per segment; a server that answers a range with anything but the
+/// range ends the segmenting, and the job goes on with one connection.
+final class SegmentedTransfer {
+    /// What the job lends: the transfer machinery, the item, and how checkpoints are written.
+    struct Context {
+        let manager: TaskManager
+        let router: TaskEventRouter
+        let renderer: SharedRenderer
+        let settings: DownloadSettings
+        let interrupts: InterruptStatus?
+        let info: ItemInfo
+        let request: HTTPRequest
+        let part: PartFile
+        let validators: EntityValidators
+        let total: Int64
+        /// fdatasync, then resume data recording these segments.
+        let checkpoint: ([Segment]) -> TransferFailure?
+    }
+
+    enum Result {
+        case completed(TaskResponse)
+        /// Segments cannot go on (a 200 to a range, an inconsistent 206): continue with one
+        /// connection from the bytes held without a gap.
+        case fellBack(contiguous: Int64, reason: String)
+        case failed(TransferFailure)
+        case interrupted
+    }
+
+    private let context: Context
+    private var segments: [Segment]
+    /// The running task of each segment being downloaded, and where that task began writing.
+    private var running: [TaskID: (segment: Int, from: Int64, end: SegmentEnd)] = [:]
+    private var failedAttempts: [Int: Int] = [:]
+    private var waitingToRetry: Set<Int> = []
+    private var lastResponse: TaskResponse?
+    private var lastCheckpointAt = monotonicSeconds()
+    private var speed = SpeedEstimator()
+    private var stopping: Result?
+
+    init(_ context: Context, segments: [Segment]) {
+        self.context = context
+        self.segments = segments
+    }
+
+    /// Events of every segment's task, and retries coming due, on one stream.
+    private enum Event: Sendable {
+        case task(TaskEvent)
+        case retryDue(Int)
+    }
+
+    func run() async -> Result {
+        _ = afp_reserve_space(context.part.descriptor, off_t(context.total))
+        let (events, sink) = AsyncStream.makeStream(of: Event.self)
+        return await withDiscardingTaskGroup { group in
+            func start(_ index: Int) {
+                let segment = segments[index]
+                let end = SegmentEnd(segment.end)
+                var request = context.request
+                request.headers += [
+                    HTTPHeader(name: "Range", value: "bytes=\(segment.position)-", scope: .everyHop),
+                    HTTPHeader(name: "If-Range", value: context.validators.ifRange ?? "", scope: .everyHop),
+                    HTTPHeader(name: "Accept-Encoding", value: "identity", scope: .everyHop),
+                ]
+                let expectation = ResumeExpectation(offset: segment.position, expectedTotal: context.total,
+                                                    entityTag: context.validators.entityTag, restartsOnFullResponse: false)
+                let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)
+                let id = context.manager.downloadTask(with: request, to: target, resume: expectation, end: end,
+                                                      options: context.settings.transfer)
+                running[id] = (index, segment.position, end)
+                let taskEvents = context.router.events(for: id)
+                group.addTask {
+                    for await event in taskEvents { sink.yield(.task(event)) }
+                }
+                context.manager.resume(id)
+            }
+            func fillConnections() {
+                while stopping == nil, context.interrupts?.wasInterrupted != true, running.count < context.settings.split {
+                    let busy = Set(running.values.map(\.segment)).union(waitingToRetry)
+                    if let idle = segments.indices.first(where: { !segments[$0].isComplete && !busy.contains($0) }) {
+                        start(idle)
+                        continue
+                    }
+                    // Every unfinished segment has a connection: halve the largest one left.
+                    let candidates = running.values.map(\.segment)
+                    guard let (index, at) = SegmentPlan.split(segments, among: candidates,
+                                                              minimumSize: context.settings.minimumSplitSize),
+                        let victim = running.values.first(where: { $0.segment == index })
+                    else { return }
+                    victim.end.shorten(to: at)
+                    let newSegment = Segment(start: at, end: segments[index].end)
+                    segments[index].end = at
+                    segments.insert(newSegment, at: index + 1)
+                    renumber(after: index)
+                    start(index + 1)
+                }
+            }
+
+            fillConnections()
+            var isIdle: Bool { running.isEmpty && waitingToRetry.isEmpty }
+            if !isIdle {
+                for await event in events {
+                    switch event {
+                    case .retryDue(let index):
+                        waitingToRetry.remove(index)
+                        if context.interrupts?.wasInterrupted == true { stop(.interrupted) }
+                    case .task(let taskEvent):
+                        handle(taskEvent, sink: sink, group: &group)
+                    }
+                    fillConnections()
+                    if isIdle { break }
+                }
+            }
+            sink.finish()
+            return finish()
+        }
+    }
+
+    /// Inserting a segment shifts the indices of those after it.
+    private func renumber(after index: Int) {
+        for (id, task) in running where task.segment > index {
+            running[id] = (task.segment + 1, task.from, task.end)
+        }
+        waitingToRetry = Set(waitingToRetry.map { $0 > index ? $0 + 1 : $0 })
+        failedAttempts = Dictionary(uniqueKeysWithValues: failedAttempts.map { ($0.key > index ? $0.key + 1 : $0.key, $0.value) })
+    }
+
+    private func handle(_ event: TaskEvent, sink: AsyncStream<Event>.Continuation, group: inout DiscardingTaskGroup) {
+        let id = event.taskID
+        guard let task = running[id] else { return }
+        switch event {
+        case .progress(_, let progress):
+            record(task, written: progress.written)
+            reportProgress()
+            if monotonicSeconds() - lastCheckpointAt >= 1, let failure = checkpoint() {
+                stop(.failed(failure))
+            }
+        case .completed(_, let response):
+            running[id] = nil
+            record(task, written: response.progress.written)
+            lastResponse = response
+            if !response.head.isSuccess {
+                segmentFailed(task.segment, response.head.failure(sentCredentials: context.settings.transfer.sendsCredentials),
+                              retryAfter: response.head.value(of: "Retry-After"), sink: sink, group: &group)
+            } else if !segments[task.segment].isComplete {
+                segmentFailed(task.segment, TransferFailure(.network, "the server closed a range early", transient: true),
+                              retryAfter: nil, sink: sink, group: &group)
+            }
+        case .failed(_, let failure, let progress):
+            running[id] = nil
+            record(task, written: progress.written)
+            if failure.kind == .resumeConflict {
+                stop(.fellBack(contiguous: 0, reason: failure.message))
+            } else {
+                segmentFailed(task.segment, failure, retryAfter: nil, sink: sink, group: &group)
+            }
+        case .canceled(_, let progress):
+            running[id] = nil
+            record(task, written: progress.written)
+            if stopping == nil { stop(context.interrupts?.wasInterrupted == true ? .interrupted : .failed(TransferFailure(.internalError, "canceled"))) }
+        case .verbose(_, let line):
+            context.renderer.handle(.notice(line))
+        case .started, .redirected, .suspended, .resumed:
+            break
+        }
+    }
+
+    /// A segment's progress: what its task wrote, from where it began, up to the segment's end.
+    private func record(_ task: (segment: Int, from: Int64, end: SegmentEnd), written: Int64) {
+        let segment = segments[task.segment]
+        let reached = min(task.from + written, segment.end)
+        segments[task.segment].done = max(segment.done, reached - segment.start)
+    }
+
+    private func reportProgress() {
+        let bytes = segments.reduce(Int64(0)) { $0 + $1.done }
+        speed.add(bytes: bytes, at: monotonicSeconds())
+        context.renderer.handle(.progress(context.info, bytes: bytes, total: context.total, speed: speed.bytesPerSecond))
+    }
+
+    private func segmentFailed(_ index: Int, _ failure: TransferFailure, retryAfter: String?,
+                               sink: AsyncStream<Event>.Continuation, group: inout DiscardingTaskGroup) {
+        guard stopping == nil else { return }
+        let transient = failure.isTransient || (failure.kind == .httpStatus && lastResponse.map {
+            RetryPolicy.isTransient(status: $0.head.status) } == true)
+        guard transient else {
+            stop(.failed(failure))
+            return
+        }
+        let attempts = (failedAttempts[index] ?? 0) + 1
+        failedAttempts[index] = attempts
+        let decision = context.settings.retry.decision(afterFailedAttempts: attempts, retryAfter: retryAfter,
+                                                       now: Int64(time(nil)))
+        guard case .retry(let delay) = decision else {
+            stop(.failed(failure))
+            return
+        }
+        context.renderer.handle(.retrying(context.info, attempt: attempts, delay: delay, reason: failure.message))
+        waitingToRetry.insert(index)
+        let interrupts = context.interrupts
+        group.addTask {
+            let deadline = monotonicSeconds() + delay
+            while monotonicSeconds() < deadline, interrupts?.wasInterrupted != true {
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            sink.yield(.retryDue(index))
+        }
+    }
+
+    /// Ends the transfer: every running segment is canceled and the result kept for the end.
+    private func stop(_ result: Result) {
+        guard stopping == nil else { return }
+        stopping = result
+        for id in running.keys { context.manager.cancel(id) }
+        waitingToRetry.removeAll()
+    }
+
+    private func checkpoint() -> TransferFailure? {
+        lastCheckpointAt = monotonicSeconds()
+        return context.checkpoint(segments)
+    }
+
+    private func finish() -> Result {
+        if context.interrupts?.wasInterrupted == true {
+            _ = checkpoint()
+            return .interrupted
+        }
+        if stopping == nil, segments.allSatisfy(\.isComplete), let lastResponse {
+            return .completed(lastResponse)
+        }
+        let checkpointFailure = checkpoint()
+        switch stopping {
+        case .fellBack(_, let reason)?:
+            return .fellBack(contiguous: SegmentPlan.contiguousPrefix(segments), reason: reason)
+        case let result?:
+            return result
+        case nil:
+            return .failed(checkpointFailure ?? TransferFailure(.internalError, "segments ended unfinished"))
+        }
+    }
+}

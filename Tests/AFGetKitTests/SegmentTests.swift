@@ -1,0 +1,47 @@
+@testable import AFGetKit
+import Foundation
+import XCTest
+
+/// How files are cut into segments and how segments are recorded in resume data.
+final class SegmentTests: XCTestCase {
+    func testInitialSegmentsAreEqualAndRespectTheMinimum() {
+        XCTAssertEqual(SegmentPlan.initial(length: 100, from: 0, connections: 4, minimumSize: 10).map(\.start), [0, 25, 50, 75])
+        XCTAssertEqual(SegmentPlan.initial(length: 100, from: 0, connections: 4, minimumSize: 10).last?.end, 100)
+        XCTAssertEqual(SegmentPlan.initial(length: 100, from: 0, connections: 8, minimumSize: 40).count, 2)
+        XCTAssertEqual(SegmentPlan.initial(length: 100, from: 0, connections: 8, minimumSize: 400).count, 1)
+        let continued = SegmentPlan.initial(length: 100, from: 40, connections: 2, minimumSize: 10)
+        XCTAssertEqual(continued, [Segment(start: 0, end: 40, done: 40), Segment(start: 40, end: 70), Segment(start: 70, end: 100)])
+        XCTAssertEqual(SegmentPlan.contiguousPrefix(continued), 40, "the held prefix counts")
+    }
+
+    func testTheLargestSegmentLeftIsHalvedWhenWorthIt() throws {
+        let segments = [Segment(start: 0, end: 100, done: 100), Segment(start: 100, end: 200, done: 20),
+                        Segment(start: 200, end: 300, done: 90)]
+        let split = try XCTUnwrap(SegmentPlan.split(segments, among: [1, 2], minimumSize: 10))
+        XCTAssertEqual(split.index, 1)
+        XCTAssertEqual(split.at, 160)
+        XCTAssertNil(SegmentPlan.split(segments, among: [2], minimumSize: 10), "10 bytes left is less than two minimums")
+        XCTAssertNil(SegmentPlan.split(segments, among: [], minimumSize: 10))
+    }
+
+    func testTheContiguousPrefixStopsAtTheFirstGap() {
+        XCTAssertEqual(SegmentPlan.contiguousPrefix([Segment(start: 0, end: 50, done: 50), Segment(start: 50, end: 100, done: 7),
+                                                     Segment(start: 100, end: 150, done: 50)]), 57)
+        XCTAssertEqual(SegmentPlan.contiguousPrefix([Segment(start: 0, end: 50, done: 10), Segment(start: 50, end: 100, done: 50)]), 10)
+    }
+
+    func testSegmentsRoundTripThroughResumeDataAndBadOnesAreRefused() throws {
+        var data = ResumeData(url: "https://h/f", bytesReceived: 50, validators: EntityValidators(entityTag: "\"e\""),
+                              tempFileName: "f.afpart", destination: "f", expectedLength: 300,
+                              segments: [Segment(start: 0, end: 100, done: 50), Segment(start: 100, end: 300, done: 200)])
+        XCTAssertEqual(try ResumeData(propertyList: data.propertyList()), data)
+        for bad in [[Segment(start: 0, end: 100, done: 101)], [Segment(start: 50, end: 40)],
+                    [Segment(start: 0, end: 200), Segment(start: 100, end: 300)], [Segment(start: 0, end: 400)]] {
+            data.segments = bad
+            XCTAssertThrowsError(try ResumeData(propertyList: data.propertyList()), "\(bad)")
+        }
+        data.segments = [Segment(start: 0, end: 100)]
+        data.expectedLength = nil
+        XCTAssertThrowsError(try ResumeData(propertyList: data.propertyList()), "segments need a known length")
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Glibc
+import TestServer
+import XCTest
+
+/// `-s`: one file over several ranged connections, re-split as connections finish, falling back
+/// to one connection when ranges do not work, and continued exactly after Ctrl-C or SIGKILL.
+final class SegmentedTests: ServerTestCase {
+    private func startOffsets(_ requests: [RecordedRequest]) -> [Int] {
+        requests.compactMap { $0.header("Range") }.compactMap { Int($0.dropFirst("bytes=".count).dropLast()) }
+    }
+
+    private func sha(_ name: String) -> String? {
+        sha256Hex(ofFile: directory.appendingPathComponent(name).path)
+    }
+
+    func testASplitDownloadIsExactAndUsesSeveralConnectionsAtOnce() throws {
+        let size = 4_000_000
+        let result = try Afget.run(["-q", "-s", "4", "--min-split-size", "256K",
+                                    server.url("/file/s.bin?size=\(size)&chunk=100000&ms=20")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha("s.bin"), TestPayload.sha256(count: size))
+        XCTAssertEqual(listing(directory), ["s.bin"])
+        let ranged = server.log.all.filter { $0.header("Range") != nil }
+        XCTAssertGreaterThanOrEqual(ranged.count, 4, "\(server.log.all.map { $0.header("Range") ?? "-" })")
+        XCTAssertTrue(ranged.allSatisfy { $0.header("If-Range") == Route.etag(size: size) })
+        XCTAssertGreaterThanOrEqual(server.mostConcurrentResponses, 3)
+    }
+
+    func testAFinishedConnectionTakesHalfOfTheLargestSegmentLeft() throws {
+        let size = 2_000_000
+        let result = try Afget.run(["-q", "-s", "2", "--min-split-size", "64K",
+                                    server.url("/file/t.bin?size=\(size)&slowfrom=1000000&chunk=40000&ms=40")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha("t.bin"), TestPayload.sha256(count: size))
+        let offsets = startOffsets(server.log.all)
+        XCTAssertTrue(offsets.contains { $0 > 1_000_000 && $0 < size }, "a re-split inside the slow half: \(offsets)")
+    }
+
+    func testAServerThatIgnoresRangesFallsBackToOneConnection() throws {
+        let size = 3_000_000
+        let result = try Afget.run(["--progress", "line", "-s", "4", "--min-split-size", "256K",
+                                    server.url("/file/i.bin?size=\(size)&ranges=ignore&chunk=200000&ms=10")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha("i.bin"), TestPayload.sha256(count: size))
+        XCTAssertTrue(result.stderr.contains("one connection from here"), result.stderr)
+        XCTAssertEqual(listing(directory), ["i.bin"])
+    }
+
+    func testWithoutAValidatorItStaysOnOneConnectionAndSaysWhy() throws {
+        let result = try Afget.run(["-v", "-s", "4", "--min-split-size", "64K",
+                                    server.url("/file/n.bin?size=1000000&noetag=1&nolm=1")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("* one connection: no ETag or Last-Modified"), result.stderr)
+        XCTAssertEqual(server.log.all.count, 1)
+        XCTAssertEqual(sha("n.bin"), TestPayload.sha256(count: 1_000_000))
+    }
+
+    /// A segmented download stopped by `signal` once its resume data records segments, then the
+    /// same command again: every byte exact, and only ranged requests the second time.
+    private func assertStoppedAndContinued(by signal: Int32, expectedStatus: Int32?) throws {
+        let size = 6_000_000
+        let arguments = ["-q", "-s", "3", "--min-split-size", "256K", server.url("/file/k.bin?size=\(size)&chunk=30000&ms=50")]
+        let (process, _, _) = try Afget.start(arguments, in: directory)
+        let resumeData = directory.appendingPathComponent("k.bin.afresume")
+        waitUntil("resume data with segments and bytes") {
+            let text = (try? String(contentsOf: resumeData, encoding: .utf8)) ?? ""
+            return text.contains("AFGetSegments") && (checkpointedBytes(resumeData) ?? 0) > 0
+        }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        if let expectedStatus {
+            XCTAssertEqual(process.terminationStatus, expectedStatus)
+        }
+        XCTAssertFalse(exists(directory.appendingPathComponent("k.bin")))
+        let before = server.log.all.count
+        let result = try Afget.run(arguments, in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha("k.bin"), TestPayload.sha256(count: size))
+        XCTAssertEqual(listing(directory), ["k.bin"])
+        let again = server.log.all.dropFirst(before)
+        XCTAssertFalse(again.isEmpty)
+        XCTAssertTrue(again.allSatisfy { $0.header("Range") != nil }, "the second run only asks for what is missing")
+    }
+
+    func testCtrlCThenTheSameCommandIsExact() throws {
+        try assertStoppedAndContinued(by: SIGINT, expectedStatus: 130)
+    }
+
+    func testSIGKILLThenTheSameCommandIsExact() throws {
+        try assertStoppedAndContinued(by: SIGKILL, expectedStatus: nil)
+    }
+
+    func testSegmentsWorkInsideABatch() throws {
+        let sizes = [900_000, 1_500_000, 2_100_000]
+        let list = sizes.enumerated().map { server.url("/file/b\($0.offset).bin?size=\($0.element)&chunk=100000&ms=10") }
+            .joined(separator: "\n")
+        try list.write(to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
+        let result = try Afget.run(["-q", "-j", "2", "-s", "3", "--min-split-size", "128K", "-i", "list.txt", "-d", "out"],
+                                   in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        for (index, size) in sizes.enumerated() {
+            XCTAssertEqual(sha("out/b\(index).bin"), TestPayload.sha256(count: size))
+        }
+        XCTAssertEqual(listing(directory.appendingPathComponent("out")), ["b0.bin", "b1.bin", "b2.bin"])
+    }
+}
