@@ -1,26 +1,31 @@
 #!/usr/bin/env bash
-# Side-by-side benchmark against curl, wget2 and aria2c (and dd, the limit) on loopback nginx.
-#   Scripts/bench.sh                     # every case, 5 runs per tool
-#   CASES=small RUNS=3 Scripts/bench.sh  # one case: large | small
-#   SIZE_MIB=256 Scripts/bench.sh        # a smaller large file
-# For each case it prints one table: median wall time, CPU time (user+sys) and peak memory per
-# tool, and afget's time divided by each tool's. Timing lives here, never in tests.
+# Side-by-side benchmark against curl, wget2, aria2c and axel (and dd, the limit) on loopback
+# nginx, every case of DESIGN.md §7:
+#   large   one file (SIZE_MIB, default 1024) to disk: afget, curl, wget2, aria2c, axel, dd, dd+fsync
+#   small   1000 files of 16 KiB, 8 at once: afget, curl -Z, wget2, aria2c
+#   split   256 MiB from a location limited to 40 MB/s per connection, 8 connections:
+#           afget -s 8, aria2c -x8 -s8 -k1M, axel -n8
+#   memory  peak memory of afget, curl and aria2c for a 1 GiB and a 4 GiB file (one run each)
+# Usage: Scripts/bench.sh | CASES="large split" RUNS=3 Scripts/bench.sh | SIZE_MIB=256 Scripts/bench.sh
+# Prints one table: median wall time, CPU time (user+sys) and peak memory per tool and case, and
+# afget's wall time divided by the best peer's (dd is the limit, not a peer). Timing lives here,
+# never in tests.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/Scripts/packages.sh"
-ensure_packages "${BUILD_PACKAGES[@]}" nginx-light hyperfine curl wget2 aria2 time python3
+ensure_packages "${BUILD_PACKAGES[@]}" nginx-light hyperfine curl wget2 aria2 axel time python3
 
 size_mib="${SIZE_MIB:-1024}"
 runs="${RUNS:-5}"
-cases="${CASES:-large small}"
+cases="${CASES:-large small split memory}"
 work="$(mktemp -d "${BENCH_DIR:-$root/.build}/bench.XXXXXX")"
 trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 swift build -c release --package-path "$root" --product afget >&2
 afget="$root/.build/release/afget"
 
-# nginx on a free port, serving the files of every case.
-mkdir -p "$work/www/small" "$work/tmp" "$work/out"
+# nginx on a free port, serving the files of every case; /limited/ at 40 MB/s per connection.
+mkdir -p "$work/www/small" "$work/tmp" "$work/out" "$work/aside"
 chmod 755 "$work" "$work/www" "$work/www/small"  # nginx workers run as an unprivileged user
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 cat > "$work/nginx.conf" <<CONF
@@ -34,19 +39,24 @@ http {
     keepalive_requests 100000;
     client_body_temp_path $work/tmp;
     proxy_temp_path $work/tmp; fastcgi_temp_path $work/tmp; uwsgi_temp_path $work/tmp; scgi_temp_path $work/tmp;
-    server { listen 127.0.0.1:$port; root $work/www; }
+    server {
+        listen 127.0.0.1:$port;
+        root $work/www;
+        location /limited/ { alias $work/www/; limit_rate 40m; }
+    }
 }
 CONF
 nginx -p "$work" -c "$work/nginx.conf" -e "$work/error.log"
 base="http://127.0.0.1:$port"
 out="$work/out"
+results="$work/results"
+: > "$results"
 
-# bench NAME DESCRIPTION PREPARE TOOL=COMMAND...: times each command and prints the table.
+# bench CASE PREPARE TOOL=COMMAND...: times each command with hyperfine and measures its peak
+# memory once; appends "case tool json peak" rows.
 bench() {
-    local name="$1" description="$2" prepare="$3"
-    shift 3
-    local results="$work/$name.results"
-    : > "$results"
+    local name="$1" prepare="$2"
+    shift 2
     for entry in "$@"; do
         local tool="${entry%%=*}" command="${entry#*=}"
         hyperfine --style none --runs "$runs" --warmup 1 --prepare "$prepare" \
@@ -54,39 +64,40 @@ bench() {
         sh -c "$prepare"
         local peak_kib
         peak_kib="$(/usr/bin/time -f %M sh -c "$command" 2>&1 >/dev/null | tail -n 1)"
-        echo "$tool $work/$name-$tool.json $peak_kib" >> "$results"
+        echo "$name $tool $work/$name-$tool.json $peak_kib" >> "$results"
     done
-    echo
-    echo "case: $description, median of $runs runs"
-    python3 - "$results" <<'PY'
-import json, sys
-rows = []
-for line in open(sys.argv[1]):
-    tool, path, peak = line.split()
-    result = json.load(open(path))["results"][0]
-    rows.append((tool, result["median"], result["user"] + result["system"], int(peak) / 1024))
-afget = rows[0][1]
-print(f"{'tool':<10}{'wall s':>9}{'cpu s':>9}{'peak MiB':>10}{'afget/tool':>12}")
-for tool, wall, cpu, peak in rows:
-    print(f"{tool:<10}{wall:>9.3f}{cpu:>9.3f}{peak:>10.1f}{afget / wall:>12.2f}")
-PY
 }
 
-echo "afget $("$afget" --version), $(curl --version | head -n 1 | cut -d' ' -f1-2), $(wget2 --version | head -n 1 | cut -d' ' -f1-3), $(aria2c --version | head -n 1)"
+# peak CASE PREPARE TOOL=COMMAND...: one run each, wall time and peak memory only.
+peak() {
+    local name="$1" prepare="$2"
+    shift 2
+    for entry in "$@"; do
+        local tool="${entry%%=*}" command="${entry#*=}"
+        sh -c "$prepare"
+        local measured
+        measured="$(/usr/bin/time -f '%e %U %S %M' sh -c "$command" 2>&1 >/dev/null | tail -n 1)"
+        echo "$name $tool - $measured" >> "$results"
+    done
+}
+
+echo "afget $("$afget" --version), $(curl --version | head -n 1 | cut -d' ' -f1-2)," \
+    "$(wget2 --version | head -n 1 | cut -d' ' -f1-3), $(aria2c --version | head -n 1), $(axel --version | head -n 1)"
 
 for case in $cases; do
     case "$case" in
     large)
         head -c "$((size_mib << 20))" /dev/urandom > "$work/www/file.bin"
         sync  # the source is on disk before any timing starts
-        bench large "one ${size_mib} MiB file from loopback nginx to disk" "rm -f $out/file.bin $out/file.bin.af*; sync" \
+        bench "large-${size_mib}M" "rm -f $out/file.bin* $out/file.bin.af*; sync" \
             "afget=$afget -q -o $out/file.bin $base/file.bin" \
             "curl=curl -s -o $out/file.bin $base/file.bin" \
             "wget2=wget2 -q -O $out/file.bin $base/file.bin" \
             "aria2c=aria2c -q --allow-overwrite=true -d $out -o file.bin $base/file.bin" \
+            "axel=axel -q -n 1 -o $out/file.bin $base/file.bin" \
             "dd=dd if=$work/www/file.bin of=$out/file.bin bs=1M status=none" \
             "dd+fsync=dd if=$work/www/file.bin of=$out/file.bin bs=1M conv=fsync status=none"
-        rm -f "$work/www/file.bin"
+        rm -f "$work/www/file.bin" "$out"/file.bin*
         ;;
     small)
         for i in $(seq 1000); do head -c 16384 /dev/urandom > "$work/www/small/f$i.bin"; done
@@ -95,16 +106,60 @@ for case in $cases; do
         sync
         # Earlier outputs are moved aside, not deleted: on ext4 without a journal, inodes freed
         # in the last minute are skipped when allocating, which would slow whichever tool runs next.
-        mkdir -p "$work/aside"
-        bench small "1000 files of 16 KiB, 8 at once" "mv $out $work/aside/\$(date +%s%N) 2>/dev/null; mkdir -p $out && sync" \
+        bench small "mv $out $work/aside/\$(date +%s%N) 2>/dev/null; mkdir -p $out && sync" \
             "afget=$afget -q -j 8 -d $out -i $work/list.txt" \
             "curl=cd $out && curl -s -Z --parallel-max 8 --remote-name-all \$(cat $work/list.txt)" \
             "wget2=wget2 -q --max-threads=8 -P $out -i $work/list.txt" \
             "aria2c=aria2c -q -j 8 -d $out -i $work/list.txt"
+        rm -rf "$out" "$work/aside" && mkdir -p "$out" "$work/aside"
+        ;;
+    split)
+        head -c $((256 << 20)) /dev/urandom > "$work/www/split.bin"
+        sync
+        bench split "rm -f $out/split.bin*; sync" \
+            "afget=$afget -q -s 8 -o $out/split.bin $base/limited/split.bin" \
+            "aria2c=aria2c -q -x8 -s8 -k1M --allow-overwrite=true -d $out -o split.bin $base/limited/split.bin" \
+            "axel=axel -q -n 8 -o $out/split.bin $base/limited/split.bin"
+        rm -f "$work/www/split.bin" "$out"/split.bin*
+        ;;
+    memory)
+        for gib in 1 4; do
+            head -c $((gib << 30)) /dev/zero > "$work/www/mem.bin"
+            sync
+            peak "memory-${gib}G" "rm -f $out/mem.bin*; sync" \
+                "afget=$afget -q -o $out/mem.bin $base/mem.bin" \
+                "curl=curl -s -o $out/mem.bin $base/mem.bin" \
+                "aria2c=aria2c -q --allow-overwrite=true -d $out -o mem.bin $base/mem.bin"
+            rm -f "$work/www/mem.bin" "$out"/mem.bin*
+        done
         ;;
     *)
-        echo "unknown case $case (large, small)" >&2
+        echo "unknown case $case (large, small, split, memory)" >&2
         exit 2
         ;;
     esac
 done
+
+echo
+echo "median of $runs runs (memory cases: one run); afget/best = afget's wall time over the fastest peer's"
+python3 - "$results" <<'PY'
+import json, sys
+rows = []
+for line in open(sys.argv[1]):
+    fields = line.split()
+    case, tool = fields[0], fields[1]
+    if fields[2] == "-":
+        wall, user, system, peak = map(float, fields[3:7])
+        rows.append((case, tool, wall, user + system, peak / 1024))
+    else:
+        result = json.load(open(fields[2]))["results"][0]
+        rows.append((case, tool, result["median"], result["user"] + result["system"], int(fields[3]) / 1024))
+print(f"{'case':<14}{'tool':<10}{'wall s':>9}{'cpu s':>9}{'peak MiB':>10}{'afget/best':>12}")
+for case in dict.fromkeys(r[0] for r in rows):
+    mine = [r for r in rows if r[0] == case]
+    afget = next(r[2] for r in mine if r[1] == "afget")
+    peers = [r[2] for r in mine if r[1] not in ("afget", "dd", "dd+fsync")]
+    ratio = f"{afget / min(peers):>12.2f}" if peers else ""
+    for index, (_, tool, wall, cpu, peak) in enumerate(mine):
+        print(f"{case:<14}{tool:<10}{wall:>9.3f}{cpu:>9.3f}{peak:>10.1f}{ratio if index == 0 else '':>12}")
+PY

@@ -145,6 +145,19 @@ final class SecurityParsingTests: XCTestCase {
         }
     }
 
+    func testSplitOptions() throws {
+        let defaults = try XCTUnwrap(try AFGetCommand.parseAsRoot(["http://h/"]) as? DownloadCommand)
+        XCTAssertEqual(defaults.runOptions.split, 1)
+        XCTAssertEqual(defaults.runOptions.minSplitSize.bytes, 1 << 20)
+        let given = try XCTUnwrap(try AFGetCommand.parseAsRoot(["-s", "8", "--min-split-size", "256K", "http://h/"])
+            as? DownloadCommand)
+        XCTAssertEqual(given.runOptions.split, 8)
+        XCTAssertEqual(given.runOptions.minSplitSize.bytes, 256 << 10)
+        for bad in [["-s", "0"], ["-s", "65"], ["--min-split-size", "1K"]] {
+            XCTAssertThrowsError(try AFGetCommand.parseAsRoot(bad + ["http://h/"]), "\(bad)")
+        }
+    }
+
     func testLimitsAndNames() throws {
         let command = try XCTUnwrap(try AFGetCommand.parseAsRoot(["-J", "--compressed", "--max-size", "10M", "http://h/"])
             as? DownloadCommand)

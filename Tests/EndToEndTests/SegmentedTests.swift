@@ -37,6 +37,16 @@ final class SegmentedTests: ServerTestCase {
         XCTAssertTrue(offsets.contains { $0 > 1_000_000 && $0 < size }, "a re-split inside the slow half: \(offsets)")
     }
 
+    func testAFailedSegmentIsRetriedOnItsOwn() throws {
+        let size = 3_000_000
+        let result = try Afget.run(["--progress", "line", "--retry-delay", "0", "-s", "3", "--min-split-size", "256K",
+                                    server.url("/flaky/r.bin?size=\(size)&fail=1&mode=reset&rangedonly=1&chunk=100000&ms=20")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha("r.bin"), TestPayload.sha256(count: size))
+        XCTAssertTrue(result.stderr.contains("retrying"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("one connection from here"), result.stderr)
+    }
+
     func testAServerThatIgnoresRangesFallsBackToOneConnection() throws {
         let size = 3_000_000
         let result = try Afget.run(["--progress", "line", "-s", "4", "--min-split-size", "256K",

@@ -101,7 +101,9 @@ final class RouteHandler: ChannelInboundHandler {
         case "flaky":
             let name = segments.dropFirst().joined(separator: "/")
             let target = target.overridden(by: state.overrides(for: name))
-            let failing = state.next(name) <= target.int("fail", default: 1) ? target.query["mode"] ?? "drop" : nil
+            // With rangedonly=1 only ranged requests count (and fail): a segment, not the first request.
+            let counted = target.query["rangedonly"] != "1" || head.headers.first(name: "Range") != nil
+            let failing = counted && state.next(name) <= target.int("fail", default: 1) ? target.query["mode"] ?? "drop" : nil
             serveFile(head, target, context, failing: failing)
         case "status":
             let code = Int(segments.dropFirst().first ?? "") ?? 500

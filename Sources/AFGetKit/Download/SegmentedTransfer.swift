@@ -145,11 +145,13 @@ final class SegmentedTransfer {
             running[id] = nil
             record(task, written: response.progress.written)
             lastResponse = response
-            if !response.head.isSuccess {
-                segmentFailed(task.segment, response.head.failure(sentCredentials: context.settings.transfer.sendsCredentials),
-                              retryAfter: response.head.value(of: "Retry-After"), sink: sink, group: &group)
+            let head = response.head
+            if !head.isSuccess {
+                let failure = head.failure(sentCredentials: context.settings.transfer.sendsCredentials)
+                segmentFailed(task.segment, failure, transient: RetryPolicy.isTransient(status: head.status),
+                              retryAfter: head.value(of: "Retry-After"), sink: sink, group: &group)
             } else if !segments[task.segment].isComplete {
-                segmentFailed(task.segment, TransferFailure(.network, "the server closed a range early", transient: true),
+                segmentFailed(task.segment, TransferFailure(.network, "the server closed a range early"), transient: true,
                               retryAfter: nil, sink: sink, group: &group)
             }
         case .failed(_, let failure, let progress):
@@ -158,12 +160,14 @@ final class SegmentedTransfer {
             if failure.kind == .resumeConflict {
                 stop(.fellBack(contiguous: 0, reason: failure.message))
             } else {
-                segmentFailed(task.segment, failure, retryAfter: nil, sink: sink, group: &group)
+                segmentFailed(task.segment, failure, transient: failure.isTransient, retryAfter: nil, sink: sink, group: &group)
             }
         case .canceled(_, let progress):
             running[id] = nil
             record(task, written: progress.written)
-            if stopping == nil { stop(context.interrupts?.wasInterrupted == true ? .interrupted : .failed(TransferFailure(.internalError, "canceled"))) }
+            if stopping == nil {
+                stop(context.interrupts?.wasInterrupted == true ? .interrupted : .failed(TransferFailure(.internalError, "canceled")))
+            }
         case .verbose(_, let line):
             context.renderer.handle(.notice(line))
         case .started, .redirected, .suspended, .resumed:
@@ -184,11 +188,11 @@ final class SegmentedTransfer {
         context.renderer.handle(.progress(context.info, bytes: bytes, total: context.total, speed: speed.bytesPerSecond))
     }
 
-    private func segmentFailed(_ index: Int, _ failure: TransferFailure, retryAfter: String?,
+    /// A transient failure is retried for this segment alone, after the policy's delay; any
+    /// other ends the transfer.
+    private func segmentFailed(_ index: Int, _ failure: TransferFailure, transient: Bool, retryAfter: String?,
                                sink: AsyncStream<Event>.Continuation, group: inout DiscardingTaskGroup) {
         guard stopping == nil else { return }
-        let transient = failure.isTransient || (failure.kind == .httpStatus && lastResponse.map {
-            RetryPolicy.isTransient(status: $0.head.status) } == true)
         guard transient else {
             stop(.failed(failure))
             return

@@ -19,7 +19,9 @@ final class BufferedFileWriter {
     /// Bytes written since writeback was last started, and where that stretch begins.
     private var unsynced = 0
     private var unsyncedStart: Int64 = 0
-    private static let writebackStretch = 16 << 20
+    /// A stream starts writeback every 16 MiB, a segment every 4 MiB: with several segments
+    /// writing at once, less is left dirty for the final fsync to wait for.
+    private var writebackStretch: Int { capacity == Self.streamCapacity ? 16 << 20 : 4 << 20 }
     /// Why the last write failed; the writer refuses data from then on.
     private(set) var failure: TransferFailure?
 
@@ -111,7 +113,7 @@ final class BufferedFileWriter {
     /// It never blocks on the disk and is a no-op on pipes and devices.
     private func startWriteback(after count: Int) {
         unsynced += count
-        guard unsynced >= Self.writebackStretch else { return }
+        guard unsynced >= writebackStretch else { return }
         _ = afp_start_writeback(sink.descriptor, off_t(unsyncedStart), off_t(unsynced))
         unsyncedStart += Int64(unsynced)
         unsynced = 0
