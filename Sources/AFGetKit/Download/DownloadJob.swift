@@ -6,19 +6,19 @@ import Glibc
 final class DownloadJob {
     typealias Outcome = ItemOutcome
 
-    private let download: PreparedDownload
-    private let manager: TaskManager
-    private let router: TaskEventRouter
-    private let renderer: SharedRenderer
-    private let settings: DownloadSettings
-    private let interrupts: InterruptStatus?
+    let download: PreparedDownload
+    let manager: TaskManager
+    let router: TaskEventRouter
+    let renderer: SharedRenderer
+    let settings: DownloadSettings
+    let interrupts: InterruptStatus?
     private let store: ResumeStore?
 
     /// What is known about the remote file: its validators and length.
-    private var validators: EntityValidators
-    private var expectedTotal: Int64?
+    var validators: EntityValidators
+    var expectedTotal: Int64?
     private var lastCheckpointAt = 0.0
-    private var bytesThisRun: Int64 = 0
+    var bytesThisRun: Int64 = 0
     /// Fed by the curl thread as bytes are written: the expected checksum's, and SHA-256 for
     /// reports and JSON progress.
     private let checksumDigest: RunningDigest?
@@ -26,9 +26,13 @@ final class DownloadJob {
     /// Each of the above once (a SHA-256 checksum is also the report's SHA-256).
     private let digests: [RunningDigest]
     /// What the report says of the item, filled in as the job goes.
-    private(set) var record: ItemRecord
+    var record: ItemRecord
     private static let checkpointInterval = 1.0
     private var transferEnded: (() -> Void)?
+    /// Splitting (`-s`) is refused for the rest of the job once a server answered a range wrongly.
+    var splitRefused = false
+    /// The renderer was told the body started.
+    var bodyReported = false
 
     init(_ download: PreparedDownload, manager: TaskManager, router: TaskEventRouter, renderer: SharedRenderer,
          settings: DownloadSettings, interrupts: InterruptStatus?) {
@@ -52,7 +56,7 @@ final class DownloadJob {
         record = ItemRecord(info: download.info)
     }
 
-    private var info: ItemInfo { download.info }
+    var info: ItemInfo { download.info }
 
     /// Runs the item to its end. `transferEnded` is called once no more bytes will come over
     /// the network for it (before the move into place), so the next item's transfer can start
@@ -176,7 +180,7 @@ final class DownloadJob {
 
     // MARK: One attempt
 
-    private enum AttemptResult {
+    enum AttemptResult {
         case completed(TaskResponse, reached: Int64)
         case failed(TransferFailure, reached: Int64)
         case interrupted
@@ -184,74 +188,6 @@ final class DownloadJob {
         case split(reached: Int64)
         /// Segments could not go on; continue with one connection.
         case fellBack
-    }
-
-    // MARK: Segments (-s)
-
-    /// Splitting is refused for the rest of the job once a server answered a range wrongly.
-    private var splitRefused = false
-    /// The renderer was told the body started.
-    private var bodyReported = false
-
-    private var mayTrySplit: Bool {
-        settings.split > 1 && download.part != nil && !download.isConditional && !splitRefused
-    }
-
-    /// Why this response cannot be split, or nil when it can (the length is known, ranges work,
-    /// a validator guards every segment, and enough is left).
-    private func reasonNotToSplit(_ head: ResponseHead, base: Int64) -> String? {
-        guard let total = expectedTotal else { return "the length is unknown" }
-        guard head.status == 206 || head.value(of: "Accept-Ranges")?.lowercased().contains("bytes") == true else {
-            return "the server does not accept ranges"
-        }
-        guard validators.ifRange != nil else { return "no ETag or Last-Modified to check ranges against" }
-        guard total - base >= 2 * settings.minimumSplitSize else { return "too small to split" }
-        return nil
-    }
-
-    /// Segments recorded by an earlier run, each no fuller than the part file shows.
-    private func segmentsToContinue() throws(TransferFailure) -> [Segment]? {
-        guard let recorded = download.resumeData?.segments, !recorded.isEmpty, let part = download.part,
-            validators.ifRange != nil, download.resumeData?.expectedLength != nil
-        else { return nil }
-        let size = try part.size()
-        return recorded.map { segment in
-            var clamped = segment
-            clamped.done = max(0, min(segment.done, size - segment.start))
-            return clamped
-        }
-    }
-
-    private func attemptSegmented(_ segments: [Segment], fallbackOffset: inout Int64) async -> AttemptResult {
-        guard let part = download.part, let total = expectedTotal else { return .fellBack }
-        if !bodyReported {
-            let held = segments.reduce(Int64(0)) { $0 + $1.done }
-            renderer.handle(.started(info, total: total, offset: held > 0 ? held : nil))
-            bodyReported = true
-        }
-        if settings.transfer.verbose {
-            renderer.handle(.notice("* \(segments.filter { !$0.isComplete }.count) segments over up to \(settings.split) connections"))
-        }
-        record.attempts += 1
-        let transfer = SegmentedTransfer(SegmentedTransfer.Context(
-            manager: manager, router: router, renderer: renderer, settings: settings, interrupts: interrupts, info: info,
-            request: download.request, part: part, validators: validators, total: total,
-            checkpoint: { [unowned self] segments in self.checkpoint(segments: segments) }), segments: segments)
-        switch await transfer.run() {
-        case .completed(let response):
-            record.httpStatus = response.head.status
-            bytesThisRun += total - segments.reduce(Int64(0)) { $0 + $1.done }
-            return .completed(response, reached: total)
-        case .fellBack(let contiguous, let reason):
-            splitRefused = true
-            renderer.handle(.notice("afget: \(info.path): one connection from here (\(reason))"))
-            fallbackOffset = contiguous
-            return .fellBack
-        case .failed(let failure):
-            return .failed(TransferFailure(failure.kind, failure.message), reached: fallbackOffset)
-        case .interrupted:
-            return .interrupted
-        }
     }
 
     private func attempt(from start: Int64) async -> AttemptResult {
@@ -391,7 +327,7 @@ final class DownloadJob {
 
     /// Data first (fdatasync), then resume data counting only that data. Nothing is written
     /// when there is no validator to continue against: such a part file is started over anyway.
-    private func checkpoint(_ bytes: Int64, segments: [Segment] = []) -> TransferFailure? {
+    func checkpoint(_ bytes: Int64, segments: [Segment] = []) -> TransferFailure? {
         guard let part = download.part, let store, validators.ifRange != nil else { return nil }
         lastCheckpointAt = monotonicSeconds()
         do {
@@ -407,11 +343,6 @@ final class DownloadJob {
         } catch {
             return error
         }
-    }
-
-    /// A segmented download's checkpoint: every segment's bytes, and the gapless prefix.
-    private func checkpoint(segments: [Segment]) -> TransferFailure? {
-        checkpoint(SegmentPlan.contiguousPrefix(segments), segments: segments)
     }
 
     // MARK: Retries

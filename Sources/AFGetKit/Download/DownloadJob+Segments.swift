@@ -1,0 +1,69 @@
+/// Segmented downloads (`-s`): when a response shows a file can be split, and the attempts
+/// that download it in segments.
+extension DownloadJob {
+    var mayTrySplit: Bool {
+        settings.split > 1 && download.part != nil && !download.isConditional && !splitRefused
+    }
+
+    /// Why this response cannot be split, or nil when it can (the length is known, ranges work,
+    /// a validator guards every segment, and enough is left).
+    func reasonNotToSplit(_ head: ResponseHead, base: Int64) -> String? {
+        guard let total = expectedTotal else { return "the length is unknown" }
+        guard head.status == 206 || head.value(of: "Accept-Ranges")?.lowercased().contains("bytes") == true else {
+            return "the server does not accept ranges"
+        }
+        guard validators.ifRange != nil else { return "no ETag or Last-Modified to check ranges against" }
+        guard total - base >= 2 * settings.minimumSplitSize else { return "too small to split" }
+        return nil
+    }
+
+    /// Segments recorded by an earlier run, each no fuller than the part file shows.
+    func segmentsToContinue() throws(TransferFailure) -> [Segment]? {
+        guard let recorded = download.resumeData?.segments, !recorded.isEmpty, let part = download.part,
+            validators.ifRange != nil, download.resumeData?.expectedLength != nil
+        else { return nil }
+        let size = try part.size()
+        return recorded.map { segment in
+            var clamped = segment
+            clamped.done = max(0, min(segment.done, size - segment.start))
+            return clamped
+        }
+    }
+
+    func attemptSegmented(_ segments: [Segment], fallbackOffset: inout Int64) async -> AttemptResult {
+        guard let part = download.part, let total = expectedTotal else { return .fellBack }
+        if !bodyReported {
+            let held = segments.reduce(Int64(0)) { $0 + $1.done }
+            renderer.handle(.started(info, total: total, offset: held > 0 ? held : nil))
+            bodyReported = true
+        }
+        if settings.transfer.verbose {
+            renderer.handle(.notice("* \(segments.filter { !$0.isComplete }.count) segments over up to \(settings.split) connections"))
+        }
+        record.attempts += 1
+        let transfer = SegmentedTransfer(SegmentedTransfer.Context(
+            manager: manager, router: router, renderer: renderer, settings: settings, interrupts: interrupts, info: info,
+            request: download.request, part: part, validators: validators, total: total,
+            checkpoint: { [unowned self] segments in self.checkpoint(segments: segments) }), segments: segments)
+        switch await transfer.run() {
+        case .completed(let response):
+            record.httpStatus = response.head.status
+            bytesThisRun += total - segments.reduce(Int64(0)) { $0 + $1.done }
+            return .completed(response, reached: total)
+        case .fellBack(let contiguous, let reason):
+            splitRefused = true
+            renderer.handle(.notice("afget: \(info.path): one connection from here (\(reason))"))
+            fallbackOffset = contiguous
+            return .fellBack
+        case .failed(let failure):
+            return .failed(TransferFailure(failure.kind, failure.message), reached: fallbackOffset)
+        case .interrupted:
+            return .interrupted
+        }
+    }
+
+    /// A segmented download's checkpoint: every segment's bytes, and the gapless prefix.
+    func checkpoint(segments: [Segment]) -> TransferFailure? {
+        checkpoint(SegmentPlan.contiguousPrefix(segments), segments: segments)
+    }
+}
