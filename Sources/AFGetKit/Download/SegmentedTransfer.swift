@@ -35,10 +35,11 @@ final class SegmentedTransfer {
 
     private let context: Context
     private var segments: [Segment]
-    /// The running task of each segment being downloaded, and where that task began writing.
-    private var running: [TaskID: (segment: Int, from: Int64, end: SegmentEnd)] = [:]
-    private var failedAttempts: [Int: Int] = [:]
-    private var waitingToRetry: Set<Int> = []
+    /// The running task of each segment being downloaded (segments are known by their start,
+    /// which never changes), and where that task began writing.
+    private var running: [TaskID: (segment: Int64, from: Int64, end: SegmentEnd)] = [:]
+    private var failedAttempts: [Int64: Int] = [:]
+    private var waitingToRetry: Set<Int64> = []
     private var lastResponse: TaskResponse?
     private var lastCheckpointAt = monotonicSeconds()
     private var speed = SpeedEstimator()
@@ -52,7 +53,11 @@ final class SegmentedTransfer {
     /// Events of every segment's task, and retries coming due, on one stream.
     private enum Event: Sendable {
         case task(TaskEvent)
-        case retryDue(Int)
+        case retryDue(Int64)
+    }
+
+    private func index(of start: Int64) -> Int {
+        segments.firstIndex { $0.start == start }!
     }
 
     func run() async -> Result {
@@ -73,7 +78,7 @@ final class SegmentedTransfer {
                 let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)
                 let id = context.manager.downloadTask(with: request, to: target, resume: expectation, end: end,
                                                       options: context.settings.transfer)
-                running[id] = (index, segment.position, end)
+                running[id] = (segment.start, segment.position, end)
                 let taskEvents = context.router.events(for: id)
                 group.addTask {
                     for await event in taskEvents { sink.yield(.task(event)) }
@@ -83,21 +88,20 @@ final class SegmentedTransfer {
             func fillConnections() {
                 while stopping == nil, context.interrupts?.wasInterrupted != true, running.count < context.settings.split {
                     let busy = Set(running.values.map(\.segment)).union(waitingToRetry)
-                    if let idle = segments.indices.first(where: { !segments[$0].isComplete && !busy.contains($0) }) {
+                    if let idle = segments.indices.first(where: { !segments[$0].isComplete && !busy.contains(segments[$0].start) }) {
                         start(idle)
                         continue
                     }
                     // Every unfinished segment has a connection: halve the largest one left.
-                    let candidates = running.values.map(\.segment)
+                    let candidates = running.values.map { index(of: $0.segment) }
                     guard let (index, at) = SegmentPlan.split(segments, among: candidates,
                                                               minimumSize: context.settings.minimumSplitSize),
-                        let victim = running.values.first(where: { $0.segment == index })
+                        let victim = running.values.first(where: { $0.segment == segments[index].start })
                     else { return }
                     victim.end.shorten(to: at)
                     let newSegment = Segment(start: at, end: segments[index].end)
                     segments[index].end = at
                     segments.insert(newSegment, at: index + 1)
-                    renumber(after: index)
                     start(index + 1)
                 }
             }
@@ -107,8 +111,8 @@ final class SegmentedTransfer {
             if !isIdle {
                 for await event in events {
                     switch event {
-                    case .retryDue(let index):
-                        waitingToRetry.remove(index)
+                    case .retryDue(let segment):
+                        waitingToRetry.remove(segment)
                         if context.interrupts?.wasInterrupted == true { stop(.interrupted) }
                     case .task(let taskEvent):
                         handle(taskEvent, sink: sink, group: &group)
@@ -120,15 +124,6 @@ final class SegmentedTransfer {
             sink.finish()
             return finish()
         }
-    }
-
-    /// Inserting a segment shifts the indices of those after it.
-    private func renumber(after index: Int) {
-        for (id, task) in running where task.segment > index {
-            running[id] = (task.segment + 1, task.from, task.end)
-        }
-        waitingToRetry = Set(waitingToRetry.map { $0 > index ? $0 + 1 : $0 })
-        failedAttempts = Dictionary(uniqueKeysWithValues: failedAttempts.map { ($0.key > index ? $0.key + 1 : $0.key, $0.value) })
     }
 
     private func handle(_ event: TaskEvent, sink: AsyncStream<Event>.Continuation, group: inout DiscardingTaskGroup) {
@@ -150,7 +145,7 @@ final class SegmentedTransfer {
                 let failure = head.failure(sentCredentials: context.settings.transfer.sendsCredentials)
                 segmentFailed(task.segment, failure, transient: RetryPolicy.isTransient(status: head.status),
                               retryAfter: head.value(of: "Retry-After"), sink: sink, group: &group)
-            } else if !segments[task.segment].isComplete {
+            } else if !segments[index(of: task.segment)].isComplete {
                 segmentFailed(task.segment, TransferFailure(.network, "the server closed a range early"), transient: true,
                               retryAfter: nil, sink: sink, group: &group)
             }
@@ -176,10 +171,11 @@ final class SegmentedTransfer {
     }
 
     /// A segment's progress: what its task wrote, from where it began, up to the segment's end.
-    private func record(_ task: (segment: Int, from: Int64, end: SegmentEnd), written: Int64) {
-        let segment = segments[task.segment]
+    private func record(_ task: (segment: Int64, from: Int64, end: SegmentEnd), written: Int64) {
+        let index = index(of: task.segment)
+        let segment = segments[index]
         let reached = min(task.from + written, segment.end)
-        segments[task.segment].done = max(segment.done, reached - segment.start)
+        segments[index].done = max(segment.done, reached - segment.start)
     }
 
     private func reportProgress() {
@@ -190,15 +186,15 @@ final class SegmentedTransfer {
 
     /// A transient failure is retried for this segment alone, after the policy's delay; any
     /// other ends the transfer.
-    private func segmentFailed(_ index: Int, _ failure: TransferFailure, transient: Bool, retryAfter: String?,
+    private func segmentFailed(_ segment: Int64, _ failure: TransferFailure, transient: Bool, retryAfter: String?,
                                sink: AsyncStream<Event>.Continuation, group: inout DiscardingTaskGroup) {
         guard stopping == nil else { return }
         guard transient else {
             stop(.failed(failure))
             return
         }
-        let attempts = (failedAttempts[index] ?? 0) + 1
-        failedAttempts[index] = attempts
+        let attempts = (failedAttempts[segment] ?? 0) + 1
+        failedAttempts[segment] = attempts
         let decision = context.settings.retry.decision(afterFailedAttempts: attempts, retryAfter: retryAfter,
                                                        now: Int64(time(nil)))
         guard case .retry(let delay) = decision else {
@@ -206,14 +202,14 @@ final class SegmentedTransfer {
             return
         }
         context.renderer.handle(.retrying(context.info, attempt: attempts, delay: delay, reason: failure.message))
-        waitingToRetry.insert(index)
+        waitingToRetry.insert(segment)
         let interrupts = context.interrupts
         group.addTask {
             let deadline = monotonicSeconds() + delay
             while monotonicSeconds() < deadline, interrupts?.wasInterrupted != true {
                 try? await Task.sleep(for: .milliseconds(50))
             }
-            sink.yield(.retryDue(index))
+            sink.yield(.retryDue(segment))
         }
     }
 
