@@ -21,10 +21,12 @@ final class SegmentedTests: ServerTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(sha("s.bin"), TestPayload.sha256(count: size))
         XCTAssertEqual(listing(directory), ["s.bin"])
+        // The first request stops once its headers show ranges work; four ranged ones take the rest.
         let ranged = server.log.all.filter { $0.header("Range") != nil }
+        XCTAssertEqual(server.log.all.count - ranged.count, 1)
         XCTAssertGreaterThanOrEqual(ranged.count, 4, "\(server.log.all.map { $0.header("Range") ?? "-" })")
         XCTAssertTrue(ranged.allSatisfy { $0.header("If-Range") == Route.etag(size: size) })
-        XCTAssertGreaterThanOrEqual(server.mostConcurrentResponses, 3)
+        XCTAssertGreaterThanOrEqual(server.mostConcurrentResponses, 4)
     }
 
     func testAFinishedConnectionTakesHalfOfTheLargestSegmentLeft() throws {
@@ -39,7 +41,8 @@ final class SegmentedTests: ServerTestCase {
 
     func testAFailedSegmentIsRetriedOnItsOwn() throws {
         let size = 3_000_000
-        let result = try Afget.run(["--progress", "line", "--retry-delay", "0", "-s", "3", "--min-split-size", "256K",
+        // Two segments: the second's range is cut off half way (a reset) the first time.
+        let result = try Afget.run(["--progress", "line", "--retry-delay", "0", "-s", "2", "--min-split-size", "256K",
                                     server.url("/flaky/r.bin?size=\(size)&fail=1&mode=reset&rangedonly=1&chunk=100000&ms=20")], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(sha("r.bin"), TestPayload.sha256(count: size))
