@@ -32,10 +32,15 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(name: .long, help: "Ask for a compressed body and decode it (downloads then cannot be continued).")
     var compressed = false
 
+    @Option(name: .customLong("limit-rate"), help: ArgumentHelp(
+        "Most bytes per second each transfer receives (K, M, G suffixes).", valueName: "rate"))
+    var limitRate: ByteCount?
+
     func validate() throws {
         guard maxRedirects >= 0 else { throw ValidationError("--max-redirects must be 0 or more") }
         guard connectTimeout > 0 else { throw ValidationError("--connect-timeout must be more than 0") }
         guard stallTimeout > 0 else { throw ValidationError("--stall-timeout must be more than 0") }
+        if let limitRate, limitRate.bytes < 1024 { throw ValidationError("--limit-rate must be at least 1K") }
     }
 
     /// The parsed `-H` headers; a malformed one is a usage error naming it.
@@ -66,7 +71,8 @@ struct ConnectionOptions: ParsableArguments {
             stallTimeout: stallTimeout,
             verbose: verbose,
             limits: ResponseLimits(maxBodyBytes: maxSize?.bytes),
-            decompresses: compressed)
+            decompresses: compressed,
+            rateLimit: limitRate?.bytes)
     }
 }
 

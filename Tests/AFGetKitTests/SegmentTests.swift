@@ -45,3 +45,14 @@ final class SegmentTests: XCTestCase {
         XCTAssertThrowsError(try ResumeData(propertyList: data.propertyList()), "segments need a known length")
     }
 }
+
+final class RatePacerTests: XCTestCase {
+    func testTheAllowanceGrowsWithTimeFromTheFirstQuestion() {
+        var pacer = RatePacer(bytesPerSecond: 1 << 20)
+        XCTAssertFalse(pacer.isAhead(received: 0, now: 10))
+        XCTAssertTrue(pacer.isAhead(received: 200 << 10, now: 10), "a burst of a tenth of the rate, no more")
+        XCTAssertFalse(pacer.isAhead(received: 200 << 10, now: 10.2))
+        XCTAssertTrue(pacer.isAhead(received: 2 << 20, now: 11))
+        XCTAssertFalse(pacer.isAhead(received: 2 << 20, now: 12))
+    }
+}

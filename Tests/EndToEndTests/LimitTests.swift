@@ -83,6 +83,18 @@ final class LimitTests: ServerTestCase {
         XCTAssertEqual(request.stdout.count, 0)
     }
 
+    func testLimitRateHoldsTheTransferBackAndItStaysExact() throws {
+        // A lower bound only: 1.5 MB at 1 MiB/s cannot take less than about 1.4 s, whatever the
+        // machine (a burst of a tenth of a second is allowed).
+        let size = 1_500_000
+        let started = Date()
+        let result = try Afget.run(["-q", "--limit-rate", "1M", "-o", "x.bin", server.url("/file/x.bin?size=\(size)")],
+                                   in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 1.2)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("x.bin").path), TestPayload.sha256(count: size))
+    }
+
     func testAHeaderBombIsRefused() throws {
         let result = try Afget.run(["-q", "-o", "x.bin", server.url("/headers?count=3000&bytes=10")], in: directory)
         XCTAssertEqual(result.status, 7, result.stderr)

@@ -182,6 +182,7 @@ final class CurlLoop {
         if reportProgress { lastProgressReport = now }
 
         for context in Array(tasks.values) where context.machine.state == .running && context.isAttached {
+            context.releaseIfAllowed(now: now)
             if context.writer?.flush() == false, let failure = context.writer?.failure {
                 fail(context, failure)
             } else if let stall = stallFailure(context, now: now) {

@@ -41,6 +41,10 @@ final class TransferContext {
     /// Set by a callback that aborts the transfer, to say why.
     private(set) var abortReason: TransferFailure?
 
+    /// `--limit-rate`: paused while ahead of the allowance.
+    private var pacer: RatePacer?
+    private(set) var isHeldBack = false
+
     // Stall detection, sampled by the loop's housekeeping.
     var attemptStartedAt = 0.0
     var lastActivityAt = 0.0
@@ -54,6 +58,7 @@ final class TransferContext {
         self.options = options
         self.events = events
         firstOrigin = request.url.origin
+        pacer = options.rateLimit.map { RatePacer(bytesPerSecond: $0) }
         if case .download(let sink, let resume, let end) = kind {
             writer = BufferedFileWriter(sink: sink, offset: resume?.offset ?? 0,
                                         capacity: end == nil ? BufferedFileWriter.streamCapacity : BufferedFileWriter.segmentCapacity)
@@ -361,6 +366,11 @@ final class TransferContext {
 
     func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
         guard acceptsBody else { return count }
+        if pacer?.isAhead(received: progress.received, now: monotonicSeconds()) == true {
+            // Not taken: libcurl keeps these bytes and hands them over again once unpaused.
+            isHeldBack = true
+            return Int(CURL_WRITEFUNC_PAUSE)
+        }
         // Counted after decoding, so a decompression bomb stops at the limit.
         if let max = options.limits.maxBodyBytes, progress.received + Int64(count) > max {
             abortReason = Self.overMaxSize(max)
@@ -403,6 +413,15 @@ final class TransferContext {
             return taken < count ? 0 : count
         }
         return count
+    }
+
+    /// Unpauses a transfer held back by `--limit-rate` once the allowance has caught up; the
+    /// held bytes are delivered again from within this call.
+    func releaseIfAllowed(now: Double) {
+        guard isHeldBack, pacer?.isAhead(received: progress.received, now: now) == false else { return }
+        isHeldBack = false
+        lastActivityAt = now  // waiting for the allowance is not a stall
+        _ = easy.pause(false)
     }
 
     func sendBody(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {

@@ -16,6 +16,8 @@ public struct TransferOptions: Sendable, Equatable {
     /// Ask for compressed bodies and decode them (`--compressed`); limits apply to decoded bytes.
     public var decompresses: Bool
     public var tls: TLSSettings
+    /// `--limit-rate`: bytes per second each transfer receives at most.
+    public var rateLimit: Int64?
 
     /// Whether a 401 means the credentials were refused rather than missing.
     public var sendsCredentials: Bool { credentials != nil || netrcFile != nil }
@@ -30,8 +32,10 @@ public struct TransferOptions: Sendable, Equatable {
         netrcFile: String? = nil,
         cookies: CookieOptions = CookieOptions(),
         decompresses: Bool = false,
-        tls: TLSSettings = TLSSettings()
+        tls: TLSSettings = TLSSettings(),
+        rateLimit: Int64? = nil
     ) {
+        self.rateLimit = rateLimit
         self.tls = tls
         self.decompresses = decompresses
         self.credentials = credentials
