@@ -446,7 +446,10 @@ final class TransferContext {
         case CURLINFO_HEADER_OUT: prefix = "> "
         default: return
         }
-        let text = Self.decodeHeaderLine(UnsafeRawBufferPointer(start: data, count: count))
+        var text = Self.decodeHeaderLine(UnsafeRawBufferPointer(start: data, count: count))
+        if reachedSegmentEnd && text.hasPrefix("Failure writing output") {
+            text = "segment complete; the rest of this response belongs to another segment"  // stopped on purpose
+        }
         for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\r\n" || $0 == "\n" }) {
             emit(.verbose(id, prefix + TerminalText.clean(HeaderMasking.mask(String(line)))))
         }
