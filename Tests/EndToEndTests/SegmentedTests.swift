@@ -41,9 +41,10 @@ final class SegmentedTests: ServerTestCase {
 
     func testAFailedSegmentIsRetriedOnItsOwn() throws {
         let size = 3_000_000
-        // Two segments: the second's range is cut off half way (a reset) the first time.
+        // The first ranged request is reset after 100 kB, inside whichever segment it is.
         let result = try Afget.run(["--progress", "line", "--retry-delay", "0", "-s", "2", "--min-split-size", "256K",
-                                    server.url("/flaky/r.bin?size=\(size)&fail=1&mode=reset&rangedonly=1&chunk=100000&ms=20")], in: directory)
+                                    server.url("/flaky/r.bin?size=\(size)&fail=1&mode=reset&after=100000&rangedonly=1"
+                                               + "&chunk=100000&ms=20")], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(sha("r.bin"), TestPayload.sha256(count: size))
         XCTAssertTrue(result.stderr.contains("retrying"), result.stderr)

@@ -115,7 +115,8 @@ final class TLSTests: XCTestCase {
     func testInsecureIsNotRememberedByResumeData() throws {
         let server = try TestHTTPServer(tls: certificates.selfSigned)
         let size = 2_000_000
-        let url = server.url("/file/slow.bin?size=\(size)&chunk=100000&ms=50")
+        // About two seconds: the checkpoint after the first second has bytes in it.
+        let url = server.url("/file/slow.bin?size=\(size)&chunk=50000&ms=50")
         let (process, _, _) = try Afget.start(["-q", "-k", url], in: directory)
         let resumeData = directory.appendingPathComponent("slow.bin.afresume")
         waitUntil("a checkpoint with bytes") { (checkpointedBytes(resumeData) ?? 0) > 0 }

@@ -239,11 +239,13 @@ final class RouteHandler: ChannelInboundHandler {
         let length = size - start
         headers.add(name: "Content-Length", value: "\(target.int("claim", default: length))")
         sendHead(context, start > 0 || headers.contains(name: "Content-Range") ? .partialContent : .ok, headers)
+        // A failing response is cut off after `after` bytes (default: half of it).
+        let cut = start + min(length, target.int("after", default: length / 2))
         switch mode {
         case "drop":
-            sendPayload(context, start..<(start + length / 2), version: version, then: .close)
+            sendPayload(context, start..<cut, version: version, then: .close)
         case "reset":
-            sendPayload(context, start..<(start + length / 2), version: version, then: .reset)
+            sendPayload(context, start..<cut, version: version, then: .reset)
         default:
             if let slowFrom = target.query["slowfrom"].flatMap({ Int($0) }) {
                 // Fast up to byte slowFrom, then dripped: one segment finishes long before another.
