@@ -13,13 +13,7 @@ struct DownloadCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Batch") var batch: BatchOptions
-    @OptionGroup(title: "Run") var runOptions: RunOptions
-    @OptionGroup(title: "Connection") var connection: ConnectionOptions
-    @OptionGroup(title: "Authentication and cookies") var auth: AuthOptions
-    @OptionGroup(title: "TLS") var tls: TLSOptions
-    @OptionGroup(title: "Resume") var resume: ResumeOptions
-    @OptionGroup(title: "Retry") var retry: RetryOptions
-    @OptionGroup(title: "Progress") var progress: ProgressOptions
+    @OptionGroup var options: DownloadingOptions
 
     func validate() throws {
         guard !urls.isEmpty || batch.inputFile != nil else { throw ValidationError("no URL given (and no -i list)") }
@@ -48,11 +42,11 @@ struct DownloadCommand: AsyncParsableCommand {
         if let conflict = plan.conflict {
             throw UsageFailure(message: "\(conflict)")
         }
-        if progress.style != .none {
+        if options.progress.style != .none {
             plan.notices.forEach { OutputStream.standardError.writeLine($0) }
         }
         try await runDownloads(
-            plan.items, alreadyFailed: list?.problems ?? [], connection: connection, auth: auth, tls: tls, resume: resume, retry: retry, run: runOptions,
-            onExists: output.onExists, namesFromServer: output.namesFromServer, progress: progress, stdoutCarriesData: output.target == .standardOutput)
+            plan.items, alreadyFailed: list?.problems ?? [], options: options, onExists: output.onExists,
+            namesFromServer: output.namesFromServer, stdoutCarriesData: output.target == .standardOutput)
     }
 }

@@ -16,18 +16,11 @@ struct ResumeCommand: AsyncParsableCommand {
         valueName: "url"))
     var replacementURL: String?
 
-    @OptionGroup(title: "Run") var runOptions: RunOptions
-    @OptionGroup(title: "Connection") var connection: ConnectionOptions
-    @OptionGroup(title: "Authentication and cookies") var auth: AuthOptions
-    @OptionGroup(title: "TLS") var tls: TLSOptions
-    @OptionGroup(title: "Resume") var resume: ResumeOptions
-    @OptionGroup(title: "Retry") var retry: RetryOptions
-    @OptionGroup(title: "Progress") var progress: ProgressOptions
+    @OptionGroup var options: DownloadingOptions
 
     func run() async throws {
         let found = ResumeDiscovery.find(paths, replacementURL: replacementURL)
-        try await runDownloads(
-            found.items, alreadyFailed: found.failures, connection: connection, auth: auth, tls: tls, resume: resume, retry: retry, run: runOptions,
-            onExists: .skip, progress: progress, stdoutCarriesData: false)
+        try await runDownloads(found.items, alreadyFailed: found.failures, options: options, onExists: .skip,
+                               stdoutCarriesData: false)
     }
 }

@@ -1,22 +1,29 @@
 import AFGetKit
 import ArgumentParser
 
+/// The option groups every downloading command (`download`, `resume`) shares.
+struct DownloadingOptions: ParsableArguments {
+    @OptionGroup(title: "Run") var run: RunOptions
+    @OptionGroup(title: "Connection") var connection: ConnectionOptions
+    @OptionGroup(title: "Authentication and cookies") var auth: AuthOptions
+    @OptionGroup(title: "TLS") var tls: TLSOptions
+    @OptionGroup(title: "Resume") var resume: ResumeOptions
+    @OptionGroup(title: "Retry") var retry: RetryOptions
+    @OptionGroup(title: "Progress") var progress: ProgressOptions
+}
+
 /// Runs download items with the options every downloading command shares, writes the report,
 /// and exits with the run's status.
 func runDownloads(
-    _ items: [DownloadItem], alreadyFailed: [ItemFailure] = [], connection: ConnectionOptions, auth: AuthOptions, tls: TLSOptions,
-    resume: ResumeOptions, retry: RetryOptions, run: RunOptions, onExists: OnExistsPolicy, namesFromServer: Bool = false, progress: ProgressOptions, stdoutCarriesData: Bool
+    _ items: [DownloadItem], alreadyFailed: [ItemFailure] = [], options: DownloadingOptions, onExists: OnExistsPolicy,
+    namesFromServer: Bool = false, stdoutCarriesData: Bool
 ) async throws {
-    let headers: [HTTPHeader]
-    do {
-        headers = try connection.headers()
-    } catch {
-        throw UsageFailure(message: error.message)
-    }
+    let (run, connection, resume, progress) = (options.run, options.connection, options.resume, options.progress)
+    let headers = try reportingUsage { try connection.headers() }
     let settings = DownloadSettings(
-        onExists: onExists, headers: headers, transfer: try connection.transferOptions(auth: auth, tls: tls), retry: retry.policy,
-        discardsResumeData: resume.restart, refusesRestart: resume.noRestart, concurrency: run.jobs,
-        failsFast: run.failFast, reportsSHA256: run.report != nil || progress.style == .json,
+        onExists: onExists, headers: headers, transfer: try connection.transferOptions(auth: options.auth, tls: options.tls),
+        retry: options.retry.policy, discardsResumeData: resume.restart, refusesRestart: resume.noRestart,
+        concurrency: run.jobs, failsFast: run.failFast, reportsSHA256: run.report != nil || progress.style == .json,
         namesFromServer: namesFromServer, split: run.split, minimumSplitSize: run.minSplitSize.bytes)
     let renderer = SharedRenderer(progress.style.makeRenderer(
         stdoutCarriesData: stdoutCarriesData, showsSummary: items.count + alreadyFailed.count > 1))

@@ -15,8 +15,8 @@ final class ParsingTests: XCTestCase {
         XCTAssertEqual(command.urls, ["http://h/f"])
         XCTAssertEqual(command.output.target, .directory("."))
         XCTAssertEqual(command.output.onExists, .skip)
-        XCTAssertEqual(command.progress.style, .auto)
-        let options = command.connection.transferOptions
+        XCTAssertEqual(command.options.progress.style, .auto)
+        let options = command.options.connection.transferOptions
         XCTAssertEqual(options.redirects, RedirectPolicy(follow: true, maxRedirects: 10))
         XCTAssertEqual(options.connectTimeout, 30)
         XCTAssertEqual(options.stallTimeout, 30)
@@ -31,34 +31,34 @@ final class ParsingTests: XCTestCase {
         ])
         XCTAssertEqual(command.output.target, .standardOutput)
         XCTAssertEqual(command.output.onExists, .rename)
-        XCTAssertEqual(try command.connection.headers().map(\.line), ["A: 1", "B: 2"])
-        XCTAssertEqual(command.connection.transferOptions,
+        XCTAssertEqual(try command.options.connection.headers().map(\.line), ["A: 1", "B: 2"])
+        XCTAssertEqual(command.options.connection.transferOptions,
                        TransferOptions(redirects: RedirectPolicy(follow: false, maxRedirects: 3),
                                        connectTimeout: 2.5, stallTimeout: 9, verbose: true))
-        XCTAssertEqual(command.progress.style, .json)
-        XCTAssertEqual(try download(["-q", "--progress", "bar", "http://h/"]).progress.style, .none)
+        XCTAssertEqual(command.options.progress.style, .json)
+        XCTAssertEqual(try download(["-q", "--progress", "bar", "http://h/"]).options.progress.style, .none)
         XCTAssertEqual(try download(["-d", "out", "http://h/"]).output.target, .directory("out"))
         XCTAssertEqual(try download(["-o", "x.bin", "http://h/"]).output.target, .path("x.bin"))
     }
 
     func testResumeAndRetryOptions() throws {
-        let defaults = try download(["http://h/"]).resume
-        XCTAssertEqual(try download(["http://h/"]).retry.policy, RetryPolicy(maxRetries: 5, baseDelay: 1))
+        let defaults = try download(["http://h/"]).options.resume
+        XCTAssertEqual(try download(["http://h/"]).options.retry.policy, RetryPolicy(maxRetries: 5, baseDelay: 1))
         XCTAssertFalse(defaults.restart)
         XCTAssertFalse(defaults.noRestart)
         let arguments = ["--retry", "2", "--retry-delay", "0.5", "--no-restart", "-c", "http://h/"]
-        let given = try download(arguments).resume
-        XCTAssertEqual(try download(arguments).retry.policy, RetryPolicy(maxRetries: 2, baseDelay: 0.5))
+        let given = try download(arguments).options.resume
+        XCTAssertEqual(try download(arguments).options.retry.policy, RetryPolicy(maxRetries: 2, baseDelay: 0.5))
         XCTAssertTrue(given.noRestart)
         XCTAssertTrue(given.continueDownloads)
-        XCTAssertTrue(try download(["--restart", "http://h/"]).resume.restart)
+        XCTAssertTrue(try download(["--restart", "http://h/"]).options.resume.restart)
     }
 
     func testResumeCommand() throws {
         let command = try XCTUnwrap(try AFGetCommand.parseAsRoot(["resume", "a.iso.afresume", "--url", "http://h/new", "-q"]) as? ResumeCommand)
         XCTAssertEqual(command.paths, ["a.iso.afresume"])
         XCTAssertEqual(command.replacementURL, "http://h/new")
-        XCTAssertEqual(command.progress.style, .none)
+        XCTAssertEqual(command.options.progress.style, .none)
         XCTAssertEqual(try XCTUnwrap(try AFGetCommand.parseAsRoot(["resume"]) as? ResumeCommand).paths, [])
     }
 
@@ -133,7 +133,7 @@ final class SecurityParsingTests: XCTestCase {
             "--cacert", "ca.pem", "--capath", "cas", "-k", "--pin-pubkey", "\(pin);\(pin)", "--cert", "c.pem", "--key", "k.pem",
             "http://h/",
         ]) as? DownloadCommand)
-        let tls = try command.tls.settings()
+        let tls = try command.options.tls.settings()
         XCTAssertEqual(tls, TLSSettings(caFile: "ca.pem", caDirectory: "cas", insecure: true, publicKeyPins: [pin, pin],
                                         clientCertificate: "c.pem", clientKey: "k.pem"))
         for arguments in [["upload", "-k", "f", "http://h/"], ["request", "--insecure", "http://h/"], ["resume", "-k"]] {
@@ -147,12 +147,12 @@ final class SecurityParsingTests: XCTestCase {
 
     func testSplitOptions() throws {
         let defaults = try XCTUnwrap(try AFGetCommand.parseAsRoot(["http://h/"]) as? DownloadCommand)
-        XCTAssertEqual(defaults.runOptions.split, 1)
-        XCTAssertEqual(defaults.runOptions.minSplitSize.bytes, 1 << 20)
+        XCTAssertEqual(defaults.options.run.split, 1)
+        XCTAssertEqual(defaults.options.run.minSplitSize.bytes, 1 << 20)
         let given = try XCTUnwrap(try AFGetCommand.parseAsRoot(["-s", "8", "--min-split-size", "256K", "http://h/"])
             as? DownloadCommand)
-        XCTAssertEqual(given.runOptions.split, 8)
-        XCTAssertEqual(given.runOptions.minSplitSize.bytes, 256 << 10)
+        XCTAssertEqual(given.options.run.split, 8)
+        XCTAssertEqual(given.options.run.minSplitSize.bytes, 256 << 10)
         for bad in [["-s", "0"], ["-s", "65"], ["--min-split-size", "1K"]] {
             XCTAssertThrowsError(try AFGetCommand.parseAsRoot(bad + ["http://h/"]), "\(bad)")
         }
@@ -162,11 +162,11 @@ final class SecurityParsingTests: XCTestCase {
         let command = try XCTUnwrap(try AFGetCommand.parseAsRoot(["-J", "--compressed", "--max-size", "10M", "http://h/"])
             as? DownloadCommand)
         XCTAssertTrue(command.output.namesFromServer)
-        XCTAssertTrue(command.connection.transferOptions.decompresses)
-        XCTAssertEqual(command.connection.transferOptions.limits.maxBodyBytes, 10 << 20)
+        XCTAssertTrue(command.options.connection.transferOptions.decompresses)
+        XCTAssertEqual(command.options.connection.transferOptions.limits.maxBodyBytes, 10 << 20)
         let limited = try XCTUnwrap(try AFGetCommand.parseAsRoot(["--limit-rate", "500K", "http://h/"]) as? DownloadCommand)
-        XCTAssertEqual(limited.connection.transferOptions.rateLimit, 500 << 10)
-        XCTAssertNil(command.connection.transferOptions.rateLimit)
+        XCTAssertEqual(limited.options.connection.transferOptions.rateLimit, 500 << 10)
+        XCTAssertNil(command.options.connection.transferOptions.rateLimit)
         XCTAssertThrowsError(try AFGetCommand.parseAsRoot(["--limit-rate", "100", "http://h/"]))
         XCTAssertEqual(ByteCount(argument: "512")?.bytes, 512)
         XCTAssertEqual(ByteCount(argument: "2k")?.bytes, 2048)
