@@ -56,6 +56,7 @@ extension DownloadJob {
             fallbackOffset = contiguous
             return .fellBack
         case .failed(let failure):
+            // Segments already retried on their own: not retried again here (not transient).
             return .failed(TransferFailure(failure.kind, failure.message), reached: fallbackOffset)
         case .interrupted:
             return .interrupted

@@ -1,5 +1,4 @@
 import CPlatform
-import Glibc
 
 /// One file downloaded over several connections at once (`-s`): each segment is a ranged
 /// request checked like a continue (Content-Range, length, ETag; If-Range on the request)
@@ -53,7 +52,8 @@ final class SegmentedTransfer {
     /// Events of every segment's task, and retries coming due, on one stream.
     private enum Event: Sendable {
         case task(TaskEvent)
-        case retryDue(Int64)
+        /// A segment's wait before its next attempt ended: retry it, or give up with the failure.
+        case retryWaitEnded(Int64, RetryWait.Result, TransferFailure)
     }
 
     private func index(of start: Int64) -> Int {
@@ -111,9 +111,13 @@ final class SegmentedTransfer {
             if !isIdle {
                 for await event in events {
                     switch event {
-                    case .retryDue(let segment):
+                    case .retryWaitEnded(let segment, let result, let failure):
                         waitingToRetry.remove(segment)
-                        if context.interrupts?.wasInterrupted == true { stop(.interrupted) }
+                        switch result {
+                        case .retry: break
+                        case .giveUp: stop(context.interrupts?.wasInterrupted == true ? .interrupted : .failed(failure))
+                        case .tooLongToWait(let refusal): stop(.failed(refusal))
+                        }
                     case .task(let taskEvent):
                         handle(taskEvent, sink: sink, group: &group)
                     }
@@ -195,21 +199,15 @@ final class SegmentedTransfer {
         }
         let attempts = (failedAttempts[segment] ?? 0) + 1
         failedAttempts[segment] = attempts
-        let decision = context.settings.retry.decision(afterFailedAttempts: attempts, retryAfter: retryAfter,
-                                                       now: Int64(time(nil)))
-        guard case .retry(let delay) = decision else {
-            stop(.failed(failure))
-            return
-        }
-        context.renderer.handle(.retrying(context.info, attempt: attempts, delay: delay, reason: failure.message))
         waitingToRetry.insert(segment)
-        let interrupts = context.interrupts
+        // The wait runs beside the other segments; its end comes back on the event stream.
+        let (waiting, renderer, info) = (RetryWait(policy: context.settings.retry, interrupts: context.interrupts),
+                                         context.renderer, context.info)
         group.addTask {
-            let deadline = monotonicSeconds() + delay
-            while monotonicSeconds() < deadline, interrupts?.wasInterrupted != true {
-                try? await Task.sleep(for: .milliseconds(50))
+            let result = await waiting.wait(afterFailedAttempts: attempts, reason: failure.message, retryAfter: retryAfter) {
+                renderer.handle(.retrying(info, attempt: attempts, delay: $0, reason: failure.message))
             }
-            sink.yield(.retryDue(segment))
+            sink.yield(.retryWaitEnded(segment, result, failure))
         }
     }
 

@@ -2,11 +2,11 @@ import Glibc
 
 /// Waits out the delay before another attempt, as RetryPolicy decides, and gives up early
 /// when the run is interrupted (Ctrl-C during a backoff ends the run at once).
-struct RetryWait {
+struct RetryWait: Sendable {
     let policy: RetryPolicy
     let interrupts: InterruptStatus?
 
-    enum Result {
+    enum Result: Sendable {
         case retry
         case giveUp
         /// The server asked for a longer wait than afget makes; the failure says when to retry.
