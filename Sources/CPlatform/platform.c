@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <unistd.h>
 #include "CPlatform.h"
 
 int afp_start_writeback(int descriptor, off_t offset, off_t length) {
@@ -8,4 +9,8 @@ int afp_start_writeback(int descriptor, off_t offset, off_t length) {
 
 int afp_reserve_space(int descriptor, off_t length) {
     return fallocate(descriptor, FALLOC_FL_KEEP_SIZE, 0, length);
+}
+
+int afp_sync_filesystem(int descriptor) {
+    return syncfs(descriptor);
 }

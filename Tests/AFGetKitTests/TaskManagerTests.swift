@@ -23,9 +23,9 @@ final class TaskManagerTests: XCTestCase {
     }
 
     func testDataTaskCollectsTheBody() async throws {
-        let id = manager.dataTask(with: try request("/file/d?size=70000"))
-        manager.resume(id)
-        let events = try await collectEvents(until: id)
+        let task = manager.dataTask(with: try request("/file/d?size=70000"))
+        manager.resume(task.id)
+        let events = try await collectEvents(of: task)
 
         guard case .completed(_, let response) = events.last else { return XCTFail("\(events)") }
         XCTAssertEqual(response.head.status, 200)
@@ -38,8 +38,8 @@ final class TaskManagerTests: XCTestCase {
     func testUploadTaskSendsBytesAndFiles() async throws {
         let bytes = TestPayload.bytes(0..<123_456)
         let put = manager.uploadTask(with: try request("/upload", method: "PUT", body: .bytes(bytes)))
-        manager.resume(put)
-        guard case .completed(_, let putResponse) = try await collectEvents(until: put).last else { return XCTFail() }
+        manager.resume(put.id)
+        guard case .completed(_, let putResponse) = try await collectEvents(of: put).last else { return XCTFail() }
         XCTAssertEqual(putResponse.head.status, 201)
         XCTAssertEqual(String(decoding: putResponse.body, as: UTF8.self), "123456 \(sha256Hex(bytes))\n")
         XCTAssertEqual(putResponse.progress.sent, 123_456)
@@ -48,8 +48,8 @@ final class TaskManagerTests: XCTestCase {
         try Data(bytes.prefix(5000)).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let post = manager.uploadTask(with: try request("/upload", method: "POST", body: .file(path: file.path)))
-        manager.resume(post)
-        guard case .completed(_, let postResponse) = try await collectEvents(until: post).last else { return XCTFail() }
+        manager.resume(post.id)
+        guard case .completed(_, let postResponse) = try await collectEvents(of: post).last else { return XCTFail() }
         XCTAssertEqual(String(decoding: postResponse.body, as: UTF8.self), "5000 \(sha256Hex(bytes.prefix(5000)))\n")
         XCTAssertEqual(server.log.all.map(\.method), ["PUT", "POST"])
     }
@@ -64,15 +64,15 @@ final class TaskManagerTests: XCTestCase {
         let sink = FileDescriptorSink(descriptor: descriptor, name: file.path)
 
         let missing = manager.downloadTask(with: try request("/status/404"), to: sink)
-        manager.resume(missing)
-        guard case .completed(_, let notFound) = try await collectEvents(until: missing).last else { return XCTFail() }
+        manager.resume(missing.id)
+        guard case .completed(_, let notFound) = try await collectEvents(of: missing).last else { return XCTFail() }
         XCTAssertEqual(notFound.head.status, 404)
         XCTAssertEqual(try Data(contentsOf: file).count, 0, "an error page is not written")
 
         let redirected = "/redirect/x?to=" + server.url("/file/x?size=50000").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let id = manager.downloadTask(with: try request(redirected), to: sink)
-        manager.resume(id)
-        let events = try await collectEvents(until: id)
+        let task = manager.downloadTask(with: try request(redirected), to: sink)
+        manager.resume(task.id)
+        let events = try await collectEvents(of: task)
         XCTAssertTrue(events.contains { if case .redirected = $0 { true } else { false } }, "\(events)")
         guard case .completed(_, let response) = events.last else { return XCTFail("\(events)") }
         XCTAssertEqual(response.finalURL, server.url("/file/x?size=50000"))
@@ -80,11 +80,12 @@ final class TaskManagerTests: XCTestCase {
     }
 
     func testSuspendAndResumeARunningTask() async throws {
-        let id = manager.dataTask(with: try request("/drip/d?size=60000&chunk=10000&ms=50"))
+        let task = manager.dataTask(with: try request("/drip/d?size=60000&chunk=10000&ms=50"))
+        let id = task.id
         manager.resume(id)
         var seen: [String] = []
         var response: TaskResponse?
-        for await event in manager.events where event.taskID == id {
+        for await event in task.events {
             switch event {
             case .started:
                 seen.append("started")
@@ -109,54 +110,59 @@ final class TaskManagerTests: XCTestCase {
     }
 
     func testCancelEndsATaskThatWouldNeverFinish() async throws {
-        let id = manager.dataTask(with: try request("/silent"))
-        manager.resume(id)
-        manager.cancel(id)
-        let events = try await collectEvents(until: id)
+        let task = manager.dataTask(with: try request("/silent"))
+        manager.resume(task.id)
+        manager.cancel(task.id)
+        let events = try await collectEvents(of: task)
         guard case .canceled = events.last else { return XCTFail("\(events)") }
     }
 
     func testFailuresAreClassified() async throws {
         let refused = manager.dataTask(with: HTTPRequest(url: try CurlURL("http://127.0.0.1:\(try unusedPort())/")))
-        manager.resume(refused)
-        guard case .failed(_, let failure, _) = try await collectEvents(until: refused).last else { return XCTFail() }
+        manager.resume(refused.id)
+        guard case .failed(_, let failure, _) = try await collectEvents(of: refused).last else { return XCTFail() }
         XCTAssertEqual(failure.kind, .network)
 
         let bomb = manager.dataTask(with: try request("/headers?count=2100&bytes=10"))
-        manager.resume(bomb)
-        guard case .failed(_, let tooMany, _) = try await collectEvents(until: bomb).last else { return XCTFail() }
+        manager.resume(bomb.id)
+        guard case .failed(_, let tooMany, _) = try await collectEvents(of: bomb).last else { return XCTFail() }
         XCTAssertEqual(tooMany.kind, .protocolViolation)
         XCTAssertTrue(tooMany.message.contains("response headers exceed"), tooMany.message)
     }
 
     func testManyTasksShareOneManager() async throws {
-        let ids = try (0..<6).map { index in
-            let id = manager.dataTask(with: try request("/file/m\(index)?size=\(10_000 + index)"))
-            manager.resume(id)
-            return id
+        let tasks = try (0..<6).map { index in
+            let task = manager.dataTask(with: try request("/file/m\(index)?size=\(10_000 + index)"))
+            manager.resume(task.id)
+            return task
         }
-        var finished: [TaskID: Int] = [:]
-        for await event in manager.events {
-            if case .completed(let id, let response) = event {
-                finished[id] = response.body.count
-            }
-            if finished.count == ids.count { break }
+        var bodies: [Int] = []
+        for task in tasks {
+            let events = try await collectEvents(of: task)
+            guard case .completed(let id, let response) = events.last, id == task.id else { return XCTFail("\(events)") }
+            XCTAssertTrue(events.allSatisfy { $0.taskID == task.id }, "only its own events")
+            bodies.append(response.body.count)
         }
-        XCTAssertEqual(Set(finished.keys), Set(ids))
-        XCTAssertEqual(finished.values.sorted(), (0..<6).map { 10_000 + $0 })
+        XCTAssertEqual(bodies, (0..<6).map { 10_000 + $0 })
+    }
+
+    func testATaskCreatedAfterInvalidationEndsCanceled() async throws {
+        manager.invalidate()
+        let late = manager.dataTask(with: try request("/file/late?size=10"))
+        manager.resume(late.id)
+        guard case .canceled = try await collectEvents(of: late).last else { return XCTFail() }
     }
 
     /// Every event of one task up to its last (completed, failed or canceled), or a failure
     /// after 20 seconds instead of a hang.
-    private func collectEvents(until id: TaskID) async throws -> [TaskEvent] {
-        let stream = manager.events
-        return try await withThrowingTaskGroup(of: [TaskEvent]?.self) { group in
+    private func collectEvents(of task: SessionTask) async throws -> [TaskEvent] {
+        try await withThrowingTaskGroup(of: [TaskEvent]?.self) { group in
             group.addTask {
                 var events: [TaskEvent] = []
-                for await event in stream where event.taskID == id {
+                for await event in task.events {
                     events.append(event)
-                    if event.isFinal { return events }
                 }
+                XCTAssertEqual(events.last?.isFinal, true, "the stream ends after the last event")
                 return events
             }
             group.addTask {
@@ -165,7 +171,7 @@ final class TaskManagerTests: XCTestCase {
             }
             let first = try await group.next()!
             group.cancelAll()
-            return try XCTUnwrap(first, "task \(id) did not finish within 20 s")
+            return try XCTUnwrap(first, "\(task.id) did not finish within 20 s")
         }
     }
 }

@@ -42,7 +42,7 @@ extension DownloadJob {
         }
         record.attempts += 1
         let transfer = SegmentedTransfer(SegmentedTransfer.Context(
-            manager: manager, router: router, renderer: renderer, settings: settings, interrupts: interrupts, info: info,
+            manager: manager, renderer: renderer, settings: settings, interrupts: interrupts, info: info,
             request: download.request, part: part, validators: validators, total: total,
             checkpoint: { [unowned self] segments in self.checkpoint(segments: segments) }), segments: segments)
         switch await transfer.run() {

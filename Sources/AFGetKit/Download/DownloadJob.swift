@@ -8,7 +8,6 @@ final class DownloadJob {
 
     let download: PreparedDownload
     let manager: TaskManager
-    let router: TaskEventRouter
     let renderer: SharedRenderer
     let settings: DownloadSettings
     let interrupts: InterruptStatus?
@@ -34,11 +33,10 @@ final class DownloadJob {
     /// The renderer was told the body started.
     var bodyReported = false
 
-    init(_ download: PreparedDownload, manager: TaskManager, router: TaskEventRouter, renderer: SharedRenderer,
+    init(_ download: PreparedDownload, manager: TaskManager, renderer: SharedRenderer,
          settings: DownloadSettings, interrupts: InterruptStatus?) {
         self.download = download
         self.manager = manager
-        self.router = router
         self.renderer = renderer
         self.settings = settings
         self.interrupts = interrupts
@@ -217,8 +215,8 @@ final class DownloadJob {
         }
         let sink = FileDescriptorSink(descriptor: download.sink.descriptor, name: download.sink.name, digests: digests)
         record.attempts += 1
-        let id = manager.downloadTask(with: request, to: sink, resume: resume, options: settings.transfer)
-        let events = router.events(for: id)
+        let task = manager.downloadTask(with: request, to: sink, resume: resume, options: settings.transfer)
+        let id = task.id
         manager.resume(id)
 
         var base = offset  // where this response's first byte lands in the file
@@ -227,7 +225,7 @@ final class DownloadJob {
         var checkpointFailure: TransferFailure?
         var splitting = false
 
-        for await event in events {
+        for await event in task.events {
             switch event {
             case .started(_, let head):
                 guard head.isSuccess else { continue }

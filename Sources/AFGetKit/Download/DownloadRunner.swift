@@ -2,7 +2,6 @@
 /// the results. Each item is a job in a child task; the renderer is shared between them.
 public final class DownloadRunner: Sendable {
     private let manager: TaskManager
-    private let router: TaskEventRouter
     private let renderer: SharedRenderer
     private let settings: DownloadSettings
     private let interrupts: InterruptStatus?
@@ -13,7 +12,6 @@ public final class DownloadRunner: Sendable {
         self.renderer = renderer
         self.settings = settings
         self.interrupts = interrupts
-        router = TaskEventRouter(manager)
     }
 
     /// Downloads every item and reports the totals; the summary's exit code follows DESIGN.md §3
@@ -102,7 +100,7 @@ public final class DownloadRunner: Sendable {
             return (.failed(failure), record)
         case .ready(let download):
             renderer.handle(.queued(download.info))
-            let job = DownloadJob(download, manager: manager, router: router, renderer: renderer,
+            let job = DownloadJob(download, manager: manager, renderer: renderer,
                                   settings: settings, interrupts: interrupts)
             let outcome = await job.run(transferEnded: transferEnded)
             return (outcome, job.record)

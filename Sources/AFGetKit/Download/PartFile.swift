@@ -92,43 +92,21 @@ public final class PartFile {
         guard fdatasync(descriptor) == 0 else { throw fileFailure("sync", path, errno: errno) }
     }
 
-    /// Makes the data durable and moves it into place: final mode, modification time, fsync,
-    /// rename over the destination (or `finalPath`, in the same directory), fsync of the
-    /// directory (grouped with other commits). On failure the data stays in the
-    /// part file and the message says so.
+    /// Makes the data durable and moves it into place: final mode and modification time, then
+    /// the data synced, renamed over the destination (or `finalPath`, in the same directory)
+    /// and the rename synced, together with other files finishing at the same time. On failure
+    /// the data stays in the part file and the message says so.
     public func commit(lastModified: Int64?, as finalPath: String? = nil) async throws(TransferFailure) {
         let destination = finalPath ?? destination
-        let (descriptor, path, mode) = (self.descriptor, self.path, Self.finalMode(replacing: destination))
-        // fsync waits on the disk: on the disk threads, several items wait at once.
-        let failure = await onBlockingThread { () -> TransferFailure? in
-            do throws(TransferFailure) {
-                try Self.makeDurableAndMove(descriptor, path, destination, mode, lastModified)
-                return nil
-            } catch {
-                return error
-            }
+        guard fchmod(descriptor, Self.finalMode(replacing: destination)) == 0 else {
+            throw TransferFailure(.localFile, "cannot set the mode of \(path): \(describeErrno(errno)); the data is kept there")
         }
-        if let failure { throw failure }
-        closeDescriptor()
-        await DirectorySync.shared.sync(splitPath(destination).directory)
-    }
-
-    private static func makeDurableAndMove(_ descriptor: Int32, _ path: String, _ destination: String, _ mode: mode_t,
-                                           _ lastModified: Int64?) throws(TransferFailure) {
-        func kept(_ action: String, _ code: Int32) -> TransferFailure {
-            TransferFailure(.localFile, "cannot \(action) \(path): \(describeErrno(code)); the data is kept there")
-        }
-        guard fchmod(descriptor, mode) == 0 else { throw kept("set the mode of", errno) }
         if let lastModified {
             var times = [timespec(tv_sec: Int(lastModified), tv_nsec: 0), timespec(tv_sec: Int(lastModified), tv_nsec: 0)]
             _ = futimens(descriptor, &times)
         }
-        // After the mode and time, so one fsync makes the whole file durable.
-        guard fsync(descriptor) == 0 else { throw kept("sync", errno) }
-        guard rename(path, destination) == 0 else {
-            throw TransferFailure(.localFile,
-                "cannot move \(path) to \(destination): \(describeErrno(errno)); the data is kept in \(path)")
-        }
+        if let failure = await GroupCommit.shared.move(descriptor, from: path, to: destination) { throw failure }
+        closeDescriptor()
     }
 
     /// Gives up on the transfer: an empty part file is removed, data is kept for a later run.

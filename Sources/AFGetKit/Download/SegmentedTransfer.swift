@@ -10,7 +10,6 @@ final class SegmentedTransfer {
     /// What the job lends: the transfer machinery, the item, and how checkpoints are written.
     struct Context {
         let manager: TaskManager
-        let router: TaskEventRouter
         let renderer: SharedRenderer
         let settings: DownloadSettings
         let interrupts: InterruptStatus?
@@ -76,14 +75,13 @@ final class SegmentedTransfer {
                 let expectation = ResumeExpectation(offset: segment.position, expectedTotal: context.total,
                                                     entityTag: context.validators.entityTag, restartsOnFullResponse: false)
                 let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)
-                let id = context.manager.downloadTask(with: request, to: target, resume: expectation, end: end,
-                                                      options: context.settings.transfer)
-                running[id] = (segment.start, segment.position, end)
-                let taskEvents = context.router.events(for: id)
+                let task = context.manager.downloadTask(with: request, to: target, resume: expectation, end: end,
+                                                        options: context.settings.transfer)
+                running[task.id] = (segment.start, segment.position, end)
                 group.addTask {
-                    for await event in taskEvents { sink.yield(.task(event)) }
+                    for await event in task.events { sink.yield(.task(event)) }
                 }
-                context.manager.resume(id)
+                context.manager.resume(task.id)
             }
             func fillConnections() {
                 while stopping == nil, context.interrupts?.wasInterrupted != true, running.count < context.settings.split {

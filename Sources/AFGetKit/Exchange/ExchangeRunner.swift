@@ -4,7 +4,6 @@
 /// reported like a download's, counting bytes sent.
 public final class ExchangeRunner: Sendable {
     private let manager: TaskManager
-    private let router: TaskEventRouter
     private let renderer: SharedRenderer
     private let options: TransferOptions
     private let retry: RetryPolicy
@@ -15,7 +14,6 @@ public final class ExchangeRunner: Sendable {
     public init(manager: TaskManager, renderer: SharedRenderer, options: TransferOptions, retry: RetryPolicy,
                 interrupts: InterruptStatus?) {
         self.manager = manager
-        self.router = TaskEventRouter(manager)
         self.renderer = renderer
         self.options = options
         self.retry = retry
@@ -81,14 +79,13 @@ public final class ExchangeRunner: Sendable {
 
     private func attempt(_ request: HTTPRequest, info: ItemInfo) async -> (TaskResponse?, TransferFailure?) {
         let sending = request.body != .none
-        let id = sending
+        let task = sending
             ? manager.uploadTask(with: request, bodyLimit: Self.bodyLimit, options: options)
             : manager.dataTask(with: request, bodyLimit: Self.bodyLimit, options: options)
-        let events = router.events(for: id)
-        manager.resume(id)
+        manager.resume(task.id)
         var speed = SpeedEstimator()
         var started = false
-        for await event in events {
+        for await event in task.events {
             switch event {
             case .started(_, let head):
                 guard !sending, !started else { continue }

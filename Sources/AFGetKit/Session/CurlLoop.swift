@@ -6,7 +6,6 @@ import CurlCore
 final class CurlLoop {
     private let multi = MultiHandle()
     private let inbox: CommandInbox
-    private let events: AsyncStream<TaskEvent>.Continuation
     private var tasks: [TaskID: TransferContext] = [:]
     private var stopping = false
     private var lastHousekeeping = 0.0
@@ -15,9 +14,8 @@ final class CurlLoop {
     private static let housekeepingInterval = 0.1
     private static let progressInterval = 0.25
 
-    init(inbox: CommandInbox, events: AsyncStream<TaskEvent>.Continuation) {
+    init(inbox: CommandInbox) {
         self.inbox = inbox
-        self.events = events
     }
 
     func run() {
@@ -37,15 +35,16 @@ final class CurlLoop {
         for context in tasks.values {
             cancel(context)
         }
-        inbox.attach(nil)
-        events.finish()
+        for command in inbox.close() {
+            command.refuse()
+        }
     }
 
     // MARK: Commands
 
     private func handle(_ command: TaskCommand) {
         switch command {
-        case .create(let id, let kind, let request, let options):
+        case .create(let id, let kind, let request, let options, let events):
             tasks[id] = TransferContext(id: id, kind: kind, request: request, options: options, events: events)
         case .resume(let id):
             guard let context = tasks[id], context.machine.state == .suspended else { return }

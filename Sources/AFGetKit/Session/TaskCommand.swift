@@ -4,12 +4,19 @@ import CurlCore
 
 /// What other threads ask the curl thread to do.
 enum TaskCommand: Sendable {
-    case create(TaskID, TaskKind, HTTPRequest, TransferOptions)
+    case create(TaskID, TaskKind, HTTPRequest, TransferOptions, TaskEvents)
     case resume(TaskID)
     case suspend(TaskID)
     case cancel(TaskID)
     case cancelAll
     case shutdown
+
+    /// The curl thread has stopped: a task created too late ends at once, canceled.
+    func refuse() {
+        if case .create(let id, _, _, _, let events) = self {
+            events.send(.canceled(id, TransferProgress()))
+        }
+    }
 }
 
 /// The locked inbox through which commands reach the curl thread. Posting wakes the thread
@@ -20,15 +27,19 @@ final class CommandInbox: Sendable {
         var commands: [TaskCommand] = []
         var wakeup: MultiWakeup?
         var nextID = 1
+        var isClosed = false
     }
 
     private let state = Mutex(State())
 
     func post(_ command: TaskCommand) {
-        state.withLock { state in
+        let accepted = state.withLock { state in
+            guard !state.isClosed else { return false }
             state.commands.append(command)
             state.wakeup?()
+            return true
         }
+        if !accepted { command.refuse() }
     }
 
     func makeID() -> TaskID {
@@ -45,7 +56,17 @@ final class CommandInbox: Sendable {
         }
     }
 
-    func attach(_ wakeup: MultiWakeup?) {
+    func attach(_ wakeup: MultiWakeup) {
         state.withLock { $0.wakeup = wakeup }
+    }
+
+    /// Takes no more commands (later ones are refused) and returns those not yet taken.
+    func close() -> [TaskCommand] {
+        state.withLock { state in
+            state.isClosed = true
+            state.wakeup = nil
+            defer { state.commands.removeAll() }
+            return state.commands
+        }
     }
 }

@@ -1,21 +1,26 @@
 import Dispatch
 import Foundation
 
+/// A task created by the task manager, and the stream of its events, in order, ending after
+/// its last one (completed, failed or canceled).
+public struct SessionTask: Sendable {
+    public let id: TaskID
+    public let events: AsyncStream<TaskEvent>
+}
+
 /// Creates and drives data, upload and download tasks over one libcurl multi handle.
 ///
 /// The manager is the AFURLSessionManager of afget: callers on any thread create tasks and
 /// resume, suspend or cancel them; a single curl thread owns every libcurl handle and reports
-/// what happens on `events`, in order for each task.
+/// what happens on each task's own event stream, so an event reaches the one waiting for it
+/// without passing through anyone else.
 public final class TaskManager: Sendable {
-    public let events: AsyncStream<TaskEvent>
     private let inbox = CommandInbox()
     private let stopped = DispatchSemaphore(value: 0)
 
     public init() {
-        let (stream, continuation) = AsyncStream.makeStream(of: TaskEvent.self)
-        events = stream
         let thread = Thread { [inbox, stopped] in
-            CurlLoop(inbox: inbox, events: continuation).run()
+            CurlLoop(inbox: inbox).run()
             stopped.signal()
         }
         thread.name = "afget-curl"
@@ -23,12 +28,12 @@ public final class TaskManager: Sendable {
     }
 
     /// A task whose response body is collected in memory, up to `bodyLimit` bytes.
-    public func dataTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions()) -> TaskID {
+    public func dataTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions()) -> SessionTask {
         makeTask(.data(bodyLimit: bodyLimit), request, options)
     }
 
     /// A task that sends `request.body` and collects the response body like a data task.
-    public func uploadTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions()) -> TaskID {
+    public func uploadTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions()) -> SessionTask {
         makeTask(.upload(bodyLimit: bodyLimit), request, options)
     }
 
@@ -38,7 +43,7 @@ public final class TaskManager: Sendable {
     public func downloadTask(
         with request: HTTPRequest, to sink: FileDescriptorSink, resume: ResumeExpectation? = nil,
         end: SegmentEnd? = nil, options: TransferOptions = TransferOptions()
-    ) -> TaskID {
+    ) -> SessionTask {
         makeTask(.download(to: sink, resume: resume, end: end), request, options)
     }
 
@@ -53,15 +58,18 @@ public final class TaskManager: Sendable {
     /// Cancels every task; safe from a signal handler's queue.
     public func cancelAll() { inbox.post(.cancelAll) }
 
-    /// Cancels what is left, stops the curl thread and waits for it; `events` then ends.
+    /// Cancels what is left and stops the curl thread, waiting for it; every task's events end.
+    /// Tasks created later end at once, canceled. Calling it again returns at once.
     public func invalidate() {
         inbox.post(.shutdown)
         stopped.wait()
+        stopped.signal()
     }
 
-    private func makeTask(_ kind: TaskKind, _ request: HTTPRequest, _ options: TransferOptions) -> TaskID {
+    private func makeTask(_ kind: TaskKind, _ request: HTTPRequest, _ options: TransferOptions) -> SessionTask {
         let id = inbox.makeID()
-        inbox.post(.create(id, kind, request, options))
-        return id
+        let (events, continuation) = AsyncStream.makeStream(of: TaskEvent.self)
+        inbox.post(.create(id, kind, request, options, TaskEvents(continuation)))
+        return SessionTask(id: id, events: events)
     }
 }

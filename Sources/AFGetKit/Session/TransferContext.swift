@@ -11,7 +11,7 @@ final class TransferContext {
     let kind: TaskKind
     let options: TransferOptions
     let easy = EasyHandle()
-    private let events: AsyncStream<TaskEvent>.Continuation
+    private let events: TaskEvents
 
     var machine = TaskStateMachine()
     var request: HTTPRequest
@@ -51,7 +51,7 @@ final class TransferContext {
     var lastActivityCount: Int64 = -1
 
     init(id: TaskID, kind: TaskKind, request: HTTPRequest, options: TransferOptions,
-         events: AsyncStream<TaskEvent>.Continuation) {
+         events: TaskEvents) {
         self.id = id
         self.kind = kind
         self.request = request
@@ -70,7 +70,7 @@ final class TransferContext {
     }
 
     func emit(_ event: TaskEvent) {
-        events.yield(event)
+        events.send(event)
     }
 
     /// The counters with what has reached the file so far.
@@ -339,6 +339,7 @@ final class TransferContext {
         }
         // A decoded body's length is not the announced (encoded) one.
         progress.expected = request.method == "HEAD" || (options.decompresses && head.isEncoded) ? nil : head.contentLength
+        if acceptsBody, let expected = progress.expected { writer?.expectBody(length: expected) }
         emit(.started(id, head))
         return true
     }

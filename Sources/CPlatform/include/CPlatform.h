@@ -12,4 +12,8 @@ int afp_start_writeback(int descriptor, off_t offset, off_t length);
 /// (fallocate with FALLOC_FL_KEEP_SIZE). Returns 0, or -1 with errno (EOPNOTSUPP on some file systems).
 int afp_reserve_space(int descriptor, off_t length);
 
+/// Writes out everything pending on the file system holding `descriptor` and flushes the
+/// disk (syncfs). Returns 0, or -1 with errno (a writeback error on that file system).
+int afp_sync_filesystem(int descriptor);
+
 #endif
