@@ -74,10 +74,10 @@ public enum Destination: Sendable, Equatable {
 /// unless `followingSymlinks` (a dangling one then counts as nothing there).
 func fileKind(at path: String, followingSymlinks: Bool = false) -> mode_t? {
     var status = stat()
-    if followingSymlinks && stat(path, &status) == 0 {
-        return status.st_mode & S_IFMT
-    }
+    // lstat first: nothing there (the usual case for a new download) is one call.
     guard lstat(path, &status) == 0 else { return nil }
+    let kind = status.st_mode & S_IFMT
+    guard followingSymlinks, kind == S_IFLNK, stat(path, &status) == 0 else { return kind }
     return status.st_mode & S_IFMT
 }
 

@@ -25,10 +25,12 @@ public final class PartFile {
     /// Opens (or creates) `destination.afpart` and locks it, creating missing parent directories.
     /// The content is left as it is: the caller decides where writing continues.
     public static func open(for destination: String) throws(TransferFailure) -> PartFile {
-        let (directory, _) = splitPath(destination)
-        try createDirectories(directory)
         let path = destination + suffix
         var descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if descriptor < 0 && errno == ENOENT {
+            try createDirectories(splitPath(destination).directory)
+            descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        }
         if descriptor < 0 && errno == EEXIST {
             // Left by an earlier run: continued from its resume data, or started over.
             descriptor = Glibc.open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)

@@ -35,8 +35,11 @@ final class CommandInbox: Sendable {
     func post(_ command: TaskCommand) {
         let accepted = state.withLock { state in
             guard !state.isClosed else { return false }
+            // Commands already waiting have sent a wakeup the curl thread has not yet acted
+            // on (it takes every command after each wakeup): one wakeup (a write to a socket)
+            // serves them all.
+            if state.commands.isEmpty { state.wakeup?() }
             state.commands.append(command)
-            state.wakeup?()
             return true
         }
         if !accepted { command.refuse() }
