@@ -21,8 +21,10 @@ final class BufferedFileWriter {
     /// Bytes written since writeback was last started, and where that stretch begins.
     private var unsynced = 0
     private var unsyncedStart: Int64 = 0
-    /// A stream starts writeback every 16 MiB, a segment every 4 MiB: with several segments
-    /// writing at once, less is left dirty for the final fsync to wait for.
+    /// A stream starts writeback every 4 MiB, a segment every 1 MiB (with eight segments
+    /// writing at once, 8 MiB): the final fsync waits for little. Against 16 and 4 MiB, the
+    /// median of eight alternating runs went from 0.75 s to 0.58 s for 1 GiB, and from
+    /// 0.93 s to 0.88 s for 256 MiB over eight connections.
     private let writebackStretch: Int
     /// Why the last write failed; the writer refuses data from then on.
     private(set) var failure: TransferFailure?
@@ -43,7 +45,7 @@ final class BufferedFileWriter {
     init(sink: FileDescriptorSink, offset: Int64, capacity: Int = streamCapacity) {
         self.sink = sink
         self.capacity = capacity
-        writebackStretch = capacity == Self.streamCapacity ? 16 << 20 : 4 << 20
+        writebackStretch = capacity == Self.streamCapacity ? 4 << 20 : 1 << 20
         position = offset
         unsyncedStart = offset
         isSeekable = lseek(sink.descriptor, 0, SEEK_CUR) >= 0
@@ -123,7 +125,7 @@ final class BufferedFileWriter {
         return true
     }
 
-    /// Asks the kernel to start writing out each finished 16 MiB stretch now, so the fsync
+    /// Asks the kernel to start writing out each finished stretch now, so the fsync
     /// that completes a download waits for the last stretch only instead of the whole file.
     /// It never blocks on the disk and is a no-op on pipes and devices.
     private func startWriteback(after count: Int) {
