@@ -71,8 +71,8 @@ public final class DownloadRunner: Sendable {
         return RunResult(summary: summary, records: tally.records.sorted { $0.info.id < $1.info.id })
     }
 
-    /// Files finished and waiting to be moved into place, beyond the transfers: enough to keep
-    /// the disk threads busy, few enough to bound open part files.
+    /// Files finished and waiting to be moved into place, beyond the transfers: enough for
+    /// commit rounds of several files, few enough to bound open part files.
     private static let extraCommits = 16
 
     private func download(_ item: DownloadItem, reportingTo sink: AsyncStream<ItemProgress>.Continuation) async {

@@ -41,7 +41,7 @@ final class GroupCommit: Sendable {
                 return true
             }
             if startsRounds {
-                DiskWorkers.shared.submit { self.runRounds() }
+                DiskThread.shared.submit { self.runRounds() }
             }
         }
     }

@@ -1,0 +1,32 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A thread kept for work that blocks on the disk (fsync, syncfs, rename), taking jobs in
+/// order, so the cooperative pool's few threads never wait on the disk. Started on first use;
+/// it lives as long as the process.
+final class DiskThread: Sendable {
+    static let shared = DiskThread()
+
+    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    private let waiting = DispatchSemaphore(value: 0)
+
+    private init() {
+        let thread = Thread { [unowned self] in self.work() }
+        thread.name = "afget-disk"
+        thread.start()
+    }
+
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        jobs.withLock { $0.append(job) }
+        waiting.signal()
+    }
+
+    private func work() -> Never {
+        while true {
+            waiting.wait()
+            let job = jobs.withLock { $0.removeFirst() }
+            job()
+        }
+    }
+}
