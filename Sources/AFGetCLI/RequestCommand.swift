@@ -39,10 +39,11 @@ struct RequestCommand: AsyncParsableCommand {
                                           rawContentType: body.contentType)
         }
 
+        let serializer = try reportingUsage { try response.serializer() }
         let renderer = SharedRenderer(QuietRenderer())
         let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls, retry: retry, renderer: renderer)
         let info = ItemInfo(id: 0, url: url, path: response.output ?? "-")
-        let outcome = await setup.runner.run(request, info: info)
+        let outcome = await setup.runner.run(request, info: info, accepted: serializer.acceptableStatusCodes)
         setup.manager.invalidate()
 
         if outcome.interrupted, let status = setup.interrupts.status.exitStatus {
@@ -59,9 +60,7 @@ struct RequestCommand: AsyncParsableCommand {
             renderer.handle(.failed(info, ItemFailure(item: response.output ?? "standard output", failure)))
             throw ExitCode(failure.exitCode)
         }
-        let judged = try reportingUsage {
-            try response.serializer().validate(received.head, sentCredentials: setup.options.sendsCredentials)
-        }
+        let judged = serializer.validate(received.head, sentCredentials: setup.options.sendsCredentials)
         if let failure = outcome.failure ?? judged {
             renderer.handle(.failed(info, ItemFailure(item: url, failure)))
             throw ExitCode(failure.exitCode)

@@ -115,6 +115,16 @@ final class RequestTests: ServerTestCase {
         XCTAssertEqual(narrow.status, 8)
     }
 
+    func testAnAcceptedStatusThatIsUsuallyRetriedIsFinal() throws {
+        let accepted = try Afget.run(["request", "--accept-status", "503", server.url("/status/503")], in: directory)
+        XCTAssertEqual(accepted.status, 0, accepted.stderr)
+        XCTAssertEqual(accepted.stdoutText, "error page 503\n")
+        XCTAssertEqual(server.log.all.count, 1, "not retried")
+        let retried = try Afget.run(["request", "--retry", "1", "--retry-delay", "0", server.url("/status/503")], in: directory)
+        XCTAssertEqual(retried.status, 8)
+        XCTAssertEqual(server.log.all.count, 3, "retried once when not accepted")
+    }
+
     func testAnUnacceptableContentTypeExits7() throws {
         let result = try Afget.run(["request", "--accept-type", "text/*", server.url("/echo")], in: directory)
         XCTAssertEqual(result.status, 7)

@@ -32,8 +32,9 @@ public final class ExchangeRunner: Sendable {
 
     /// Sends `request` until a final response arrives or retries run out. The outcome carries
     /// the last response even when its status is transient and retries ran out; judging it
-    /// (and reporting it done or failed) is the caller's.
-    public func run(_ request: HTTPRequest, info: ItemInfo) async -> Outcome {
+    /// (and reporting it done or failed) is the caller's. A status in `accepted` is final even
+    /// when it is one that is otherwise retried (`--accept-status 503`).
+    public func run(_ request: HTTPRequest, info: ItemInfo, accepted: [ClosedRange<Int>] = []) async -> Outcome {
         var outcome = Outcome()
         let waiting = RetryWait(policy: retry, interrupts: interrupts)
         renderer.handle(.queued(info))
@@ -51,7 +52,10 @@ public final class ExchangeRunner: Sendable {
             let reason: String
             if let response {
                 outcome.seconds = monotonicSeconds() - startedAt
-                guard RetryPolicy.isTransient(status: response.head.status) else { return outcome }
+                let status = response.head.status
+                guard RetryPolicy.isTransient(status: status), !accepted.contains(where: { $0.contains(status) }) else {
+                    return outcome
+                }
                 retryAfter = response.head.value(of: "Retry-After")
                 reason = "HTTP \(response.head.status)"
             } else if let failure, failure.isTransient {
