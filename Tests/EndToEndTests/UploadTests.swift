@@ -22,6 +22,17 @@ final class UploadTests: ServerTestCase {
         XCTAssertEqual(server.log.all.map(\.method), ["PUT"])
     }
 
+    func testOnlyABodyOfAMebibyteOrMoreWaitsFor100Continue() throws {
+        try makeFile("small.bin", size: 1000)
+        try makeFile("large.bin", size: 1 << 20)
+        let result = try Afget.run(["upload", "-q", "small.bin", "large.bin", server.url("/upload/")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(server.log.all.map { $0.header("Expect") }, [nil, "100-continue"])
+        let asked = try Afget.run(["upload", "-q", "-H", "Expect: 100-continue", "small.bin", server.url("/upload/")], in: directory)
+        XCTAssertEqual(asked.status, 0, asked.stderr)
+        XCTAssertEqual(server.log.all.last?.header("Expect"), "100-continue", "the user's header wins")
+    }
+
     func testAURLEndingInASlashGetsEachFilesName() throws {
         try makeFile("one.txt", size: 10)
         try makeFile("two words.txt", size: 20)

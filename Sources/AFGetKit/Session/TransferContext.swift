@@ -109,7 +109,7 @@ final class TransferContext {
         // connection was free (measured), so there each transfer gets a connection of its own.
         easy.set(CURLOPT_PIPEWAIT, request.url.scheme == "https")
         try configureMethodAndBody()
-        easy.set(CURLOPT_HTTPHEADER, headers: request.headers.map(\.line))
+        easy.set(CURLOPT_HTTPHEADER, headers: requestHeaderLines())
         configureIdentity(sameOrigin: request.url.origin == firstOrigin)
         attemptStartedAt = monotonicSeconds()
         lastActivityAt = attemptStartedAt
@@ -117,6 +117,20 @@ final class TransferContext {
     }
 
     private var isConfigured = false
+
+    /// The request's header lines. libcurl 7.88 waits for `100 Continue` before every upload
+    /// body, and a server that ignores `Expect` costs a second; as curl 8 does, a body under
+    /// 1 MiB is sent at once (an early refusal of it wastes little). The request's own
+    /// Expect header wins.
+    private func requestHeaderLines() -> [String] {
+        var lines = request.headers.map(\.line)
+        if let length = upload?.length, length < 1 << 20,
+            !request.headers.contains(where: { $0.name.lowercased() == "expect" })
+        {
+            lines.append("Expect:")
+        }
+        return lines
+    }
 
     private func configureOnce(_ context: UnsafeMutableRawPointer) {
         easy.set(CURLOPT_PRIVATE, pointer: context)
