@@ -1,6 +1,7 @@
 import AFGetKit
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Credentials and cookies (every subcommand). Both go to the first request's origin only.
 struct AuthOptions: ParsableArguments {
@@ -43,7 +44,13 @@ struct AuthOptions: ParsableArguments {
     private static var standardNetrc: String {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["NETRC"], !path.isEmpty { return path }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.netrc"
+        return (environment["HOME"] ?? homeDirectoryFromPasswd()) + "/.netrc"
+    }
+
+    /// The user's home from the password database, for when HOME is not set.
+    private static func homeDirectoryFromPasswd() -> String {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "" }
+        return String(cString: directory)
     }
 
     private static func warnIfShared(_ path: String) {

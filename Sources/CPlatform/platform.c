@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
 #include <unistd.h>
 #include "CPlatform.h"
 
@@ -13,4 +14,8 @@ int afp_reserve_space(int descriptor, off_t length) {
 
 int afp_sync_filesystem(int descriptor) {
     return syncfs(descriptor);
+}
+
+void afp_name_thread(const char *name) {
+    pthread_setname_np(pthread_self(), name);
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The file a download is written to until it is complete: `DEST.afpart` beside the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The contents of `DEST.afresume`: an XML property list with NSURLSession's resume-data keys
 /// where one fits and afget's own under `AFGet…` (DESIGN.md §4). Never holds secrets.
@@ -49,40 +49,45 @@ public struct ResumeData: Sendable, Equatable {
         static let segments = "AFGetSegments"
     }
 
+    /// The XML property list, keys in sorted order (as Foundation writes them).
     public func propertyList() -> Data {
-        var dictionary: [String: Any] = [
-            Key.url: url,
-            Key.bytesReceived: Int(bytesReceived),
-            Key.tempFileName: tempFileName,
-            Key.version: version,
-            Key.destination: destination,
+        var members: [Parameter.Member] = [
+            .init(Key.url, .string(url)),
+            .init(Key.bytesReceived, .number(String(bytesReceived))),
+            .init(Key.tempFileName, .string(tempFileName)),
+            .init(Key.version, .number(String(version))),
+            .init(Key.destination, .string(destination)),
         ]
-        if let entityTag { dictionary[Key.entityTag] = entityTag }
-        if let lastModified { dictionary[Key.serverDate] = lastModified }
-        if let expectedLength { dictionary[Key.expectedLength] = Int(expectedLength) }
+        if let entityTag { members.append(.init(Key.entityTag, .string(entityTag))) }
+        if let lastModified { members.append(.init(Key.serverDate, .string(lastModified))) }
+        if let expectedLength { members.append(.init(Key.expectedLength, .number(String(expectedLength)))) }
         if !segments.isEmpty {
-            dictionary[Key.segments] = segments.map { ["start": Int($0.start), "end": Int($0.end), "done": Int($0.done)] }
+            members.append(.init(Key.segments, .array(segments.map { segment in
+                .dictionary([.init("done", .number(String(segment.done))), .init("end", .number(String(segment.end))),
+                             .init("start", .number(String(segment.start)))])
+            })))
         }
-        // Only strings, integers and arrays of integer dictionaries go in, which XML property lists always encode.
-        return (try? PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)) ?? Data()
+        // Strings and integers only: every one has a property-list form, so this cannot fail.
+        let text = (try? PropertyListText.xml(.dictionary(members.sorted { $0.key < $1.key }))) ?? ""
+        return Data(text.utf8)
     }
 
     /// Reads and checks resume data; the error says what is wrong with it.
     public init(propertyList data: Data) throws(ResumeDataError) {
-        let root: Any
+        let root: PropertyListValue
         do {
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            root = try PropertyListValue.parse(data)
         } catch {
             throw ResumeDataError("not a property list")
         }
-        guard let dictionary = root as? [String: Any] else { throw ResumeDataError("not a dictionary") }
+        guard case .dictionary(let dictionary) = root else { throw ResumeDataError("not a dictionary") }
 
         func string(_ key: String, required: Bool = true) throws(ResumeDataError) -> String? {
             guard let value = dictionary[key] else {
                 if required { throw ResumeDataError("\(key) is missing") }
                 return nil
             }
-            guard let text = value as? String else { throw ResumeDataError("\(key) is not a string") }
+            guard case .string(let text) = value else { throw ResumeDataError("\(key) is not a string") }
             return text
         }
         func integer(_ key: String, required: Bool = true) throws(ResumeDataError) -> Int64? {
@@ -90,14 +95,11 @@ public struct ResumeData: Sendable, Equatable {
                 if required { throw ResumeDataError("\(key) is missing") }
                 return nil
             }
-            // An NSNumber holding 0 or 1 also casts to Bool, so a real <true/> is told by its type.
-            guard !(value is String), type(of: value) != Bool.self, let number = value as? Int else {
-                throw ResumeDataError("\(key) is not an integer")
-            }
-            guard number >= 0, Int64(number) < Self.absurdByteCount else {
+            guard case .integer(let number) = value else { throw ResumeDataError("\(key) is not an integer") }
+            guard number >= 0, number < Self.absurdByteCount else {
                 throw ResumeDataError("\(key) has an impossible value \(number)")
             }
-            return Int64(number)
+            return number
         }
 
         let version = Int(try integer(Key.version)!)
@@ -128,18 +130,21 @@ public struct ResumeData: Sendable, Equatable {
     }
 
     /// Segments must lie in the file, in order, without overlapping, each no fuller than itself.
-    private static func segments(_ value: Any?, length: Int64?) throws(ResumeDataError) -> [Segment] {
+    private static func segments(_ value: PropertyListValue?, length: Int64?) throws(ResumeDataError) -> [Segment] {
         guard let value else { return [] }
-        guard let list = value as? [[String: Any]], let length else {
+        guard case .array(let list) = value, let length else {
             throw ResumeDataError("\(Key.segments) is not a list of segments of a file of known length")
         }
         var segments: [Segment] = []
-        for entry in list {
+        for element in list {
+            guard case .dictionary(let entry) = element else {
+                throw ResumeDataError("\(Key.segments) is not a list of segments of a file of known length")
+            }
             func number(_ key: String) throws(ResumeDataError) -> Int64 {
-                guard let value = entry[key], !(value is String), type(of: value) != Bool.self, let number = value as? Int,
-                    number >= 0, Int64(number) <= length
-                else { throw ResumeDataError("\(Key.segments) has an impossible \(key)") }
-                return Int64(number)
+                guard case .integer(let number) = entry[key], number >= 0, number <= length else {
+                    throw ResumeDataError("\(Key.segments) has an impossible \(key)")
+                }
+                return number
             }
             let segment = Segment(start: try number("start"), end: try number("end"), done: try number("done"))
             guard segment.start < segment.end, segment.done <= segment.end - segment.start,

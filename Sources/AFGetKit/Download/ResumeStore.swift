@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `DEST.afresume` on disk, written so that after any crash it is the old version or the new

@@ -14,7 +14,7 @@ public enum RequestItem: Sendable, Equatable {
         let separators = [":=", "==", "=", ":", "@"]
         var best: (index: String.Index, separator: String)?
         for separator in separators {
-            guard let range = argument.range(of: separator) else { continue }
+            guard let range = argument.firstRange(of: separator) else { continue }
             if best == nil || range.lowerBound < best!.index
                 || (range.lowerBound == best!.index && separator.count > best!.separator.count)
             {

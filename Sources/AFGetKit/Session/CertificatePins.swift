@@ -1,5 +1,6 @@
 import COpenSSL
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads `--pin-pubkey` and `--pin-cert` arguments into pins.
 public enum CertificatePins {
@@ -41,8 +42,7 @@ public enum CertificatePins {
 
     /// The leaf certificate's DER from the PEM libcurl reports.
     static func der(fromPEM pem: String) -> [UInt8]? {
-        let body = pem.replacingOccurrences(of: "-----BEGIN CERTIFICATE-----", with: "")
-            .replacingOccurrences(of: "-----END CERTIFICATE-----", with: "")
+        let body = pem.replacing("-----BEGIN CERTIFICATE-----", with: "").replacing("-----END CERTIFICATE-----", with: "")
         return Data(base64Encoded: body, options: .ignoreUnknownCharacters).map(Array.init)
     }
 

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 
 /// A task created by the task manager, and the stream of its events, in order, ending after
 /// its last one (completed, failed or canceled).
@@ -19,12 +18,10 @@ public final class TaskManager: Sendable {
     private let stopped = DispatchSemaphore(value: 0)
 
     public init() {
-        let thread = Thread { [inbox, stopped] in
+        startThread(named: "afget-curl") { [inbox, stopped] in
             CurlLoop(inbox: inbox).run()
             stopped.signal()
         }
-        thread.name = "afget-curl"
-        thread.start()
     }
 
     /// A task whose response body is collected in memory, up to `bodyLimit` bytes.

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Synchronization
 
 /// A thread kept for work that blocks on the disk (fsync, syncfs, rename), taking jobs in
@@ -12,9 +11,7 @@ final class DiskThread: Sendable {
     private let waiting = DispatchSemaphore(value: 0)
 
     private init() {
-        let thread = Thread { [unowned self] in self.work() }
-        thread.name = "afget-disk"
-        thread.start()
+        startThread(named: "afget-disk") { [unowned self] in self.work() }
     }
 
     func submit(_ job: @escaping @Sendable () -> Void) {

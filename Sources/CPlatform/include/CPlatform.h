@@ -16,4 +16,7 @@ int afp_reserve_space(int descriptor, off_t length);
 /// disk (syncfs). Returns 0, or -1 with errno (a writeback error on that file system).
 int afp_sync_filesystem(int descriptor);
 
+/// Names the calling thread (at most 15 bytes are kept), for `top -H` and debuggers.
+void afp_name_thread(const char *name);
+
 #endif
