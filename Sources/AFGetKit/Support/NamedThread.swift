@@ -20,8 +20,10 @@ func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
         start.body()
         return nil
     }, start)
-    // Without its thread afget cannot work at all; this happens only when the system is out of
-    // threads or memory.
-    precondition(status == 0, "cannot start thread \(name): \(String(cString: strerror(status)))")
+    guard status == 0 else {
+        // Without its thread afget cannot work at all: the system is out of threads or memory.
+        OutputStream.standardError.writeLine("afget: cannot start a thread (\(name)): \(describeErrno(status))")
+        exit(FailureClass.internalError.exitCode)
+    }
     pthread_detach(thread)
 }
