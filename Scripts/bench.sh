@@ -21,7 +21,7 @@ cases="${CASES:-large small split memory}"
 work="$(mktemp -d "${BENCH_DIR:-$root/.build}/bench.XXXXXX")"
 trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-swift build -c release --package-path "$root" --product afget >&2
+swift build -c release --static-swift-stdlib --package-path "$root" --product afget >&2
 afget="$root/.build/release/afget"
 
 # nginx on a free port, serving the files of every case; /limited/ at 40 MB/s per connection.
