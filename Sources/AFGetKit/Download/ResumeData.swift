@@ -51,20 +51,21 @@ public struct ResumeData: Sendable, Equatable {
 
     /// The XML property list, keys in sorted order (as Foundation writes them).
     public func propertyList() -> Data {
+        func integer(_ value: some BinaryInteger) -> Parameter { .number(String(value)) }
         var members: [Parameter.Member] = [
             .init(Key.url, .string(url)),
-            .init(Key.bytesReceived, .number(String(bytesReceived))),
+            .init(Key.bytesReceived, integer(bytesReceived)),
             .init(Key.tempFileName, .string(tempFileName)),
-            .init(Key.version, .number(String(version))),
+            .init(Key.version, integer(version)),
             .init(Key.destination, .string(destination)),
         ]
         if let entityTag { members.append(.init(Key.entityTag, .string(entityTag))) }
         if let lastModified { members.append(.init(Key.serverDate, .string(lastModified))) }
-        if let expectedLength { members.append(.init(Key.expectedLength, .number(String(expectedLength)))) }
+        if let expectedLength { members.append(.init(Key.expectedLength, integer(expectedLength))) }
         if !segments.isEmpty {
             members.append(.init(Key.segments, .array(segments.map { segment in
-                .dictionary([.init("done", .number(String(segment.done))), .init("end", .number(String(segment.end))),
-                             .init("start", .number(String(segment.start)))])
+                .dictionary([.init("done", integer(segment.done)), .init("end", integer(segment.end)),
+                             .init("start", integer(segment.start))])
             })))
         }
         // Strings and integers only: every one has a property-list form, so this cannot fail.
@@ -132,14 +133,11 @@ public struct ResumeData: Sendable, Equatable {
     /// Segments must lie in the file, in order, without overlapping, each no fuller than itself.
     private static func segments(_ value: PropertyListValue?, length: Int64?) throws(ResumeDataError) -> [Segment] {
         guard let value else { return [] }
-        guard case .array(let list) = value, let length else {
-            throw ResumeDataError("\(Key.segments) is not a list of segments of a file of known length")
-        }
+        let notSegments = ResumeDataError("\(Key.segments) is not a list of segments of a file of known length")
+        guard case .array(let list) = value, let length else { throw notSegments }
         var segments: [Segment] = []
         for element in list {
-            guard case .dictionary(let entry) = element else {
-                throw ResumeDataError("\(Key.segments) is not a list of segments of a file of known length")
-            }
+            guard case .dictionary(let entry) = element else { throw notSegments }
             func number(_ key: String) throws(ResumeDataError) -> Int64 {
                 guard case .integer(let number) = entry[key], number >= 0, number <= length else {
                     throw ResumeDataError("\(Key.segments) has an impossible \(key)")
