@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 #include "CPlatform.h"
 
@@ -18,4 +19,9 @@ int afp_sync_filesystem(int descriptor) {
 
 void afp_name_thread(const char *name) {
     pthread_setname_np(pthread_self(), name);
+}
+
+int afp_mark_thread_batch(void) {
+    struct sched_param parameters = { 0 };
+    return pthread_setschedparam(pthread_self(), SCHED_BATCH, &parameters);
 }

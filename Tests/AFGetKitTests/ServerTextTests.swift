@@ -19,9 +19,23 @@ final class ServerTextTests: XCTestCase {
         let utf8: [UInt8] = Array("Content-Disposition: attachment; filename=\"café.txt\"".utf8)
         let latin1: [UInt8] = Array("Content-Disposition: attachment; filename=\"caf".utf8) + [0xE9] + Array(".txt\"".utf8)
         for bytes in [utf8, latin1] {
-            let line = bytes.withUnsafeBytes { TransferContext.decodeHeaderLine($0) }
+            let line = bytes.withUnsafeBytes { HeaderLine.text($0) }
             XCTAssertEqual(line, "Content-Disposition: attachment; filename=\"café.txt\"")
         }
+    }
+
+    func testHeaderLinesSplitOnBytes() {
+        func line(_ bytes: [UInt8]) -> HeaderLine { bytes.withUnsafeBytes { HeaderLine($0) } }
+        XCTAssertEqual(line(Array("HTTP/1.1 206 Partial Content".utf8)), .status("HTTP/1.1 206 Partial Content"))
+        XCTAssertEqual(line([]), .end)
+        XCTAssertEqual(line(Array("ETag: \t \"v1\" \t".utf8)), .field(name: "ETag", value: "\"v1\""))
+        XCTAssertEqual(line(Array("X-Empty:".utf8)), .field(name: "X-Empty", value: ""))
+        XCTAssertEqual(line(Array("Location: http://h:8/a:b".utf8)), .field(name: "Location", value: "http://h:8/a:b"))
+        XCTAssertEqual(line(Array("\t folded part ".utf8)), .continuation("folded part"))
+        XCTAssertEqual(line(Array("no colon here".utf8)), .other)
+        // A line that is not UTF-8 is read as ISO-8859-1, name and value alike.
+        XCTAssertEqual(line(Array("Caf".utf8) + [0xE9] + Array(": x".utf8) + [0xFF]), .field(name: "Café", value: "xÿ"))
+        XCTAssertEqual(line(Array("N: ".utf8) + [0xE9]), .field(name: "N", value: "é"))
     }
 
     func testTerminalTextDropsControlsAndBidiMarks() {

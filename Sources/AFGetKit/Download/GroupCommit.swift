@@ -29,6 +29,10 @@ final class GroupCommit: Sendable {
 
     /// Above this much unwritten data in the whole system, files are synced one by one.
     private static let unwrittenLimit: Int64 = 64 << 20
+    /// How long a reading of the system's unwritten data is used: reading /proc/meminfo for
+    /// every round was 2% of a batch of small files.
+    private static let unwrittenReadingLifetime = 0.5
+    private let lastUnwrittenReading = Mutex((at: -Double.infinity, isLow: false))
 
     /// Makes the file open as `descriptor` durable at `path`, renames it to `destination` and
     /// makes that durable. On failure the data stays at `path` and the message says so.
@@ -61,7 +65,7 @@ final class GroupCommit: Sendable {
     private func commit(_ round: [Move]) {
         var failures = [TransferFailure?](repeating: nil, count: round.count)
         // One descriptor per file system the round writes to (a list's `dir=` may span several).
-        let fileSystems = round.count > 1 && unwrittenBytes() < Self.unwrittenLimit ? Self.oneDescriptorPerFileSystem(round) : nil
+        let fileSystems = round.count > 1 && littleIsUnwritten() ? Self.oneDescriptorPerFileSystem(round) : nil
         let together = fileSystems?.allSatisfy { afp_sync_filesystem($0) == 0 } ?? false
         if !together {
             for (index, move) in round.enumerated() where fsync(move.descriptor) != 0 {
@@ -83,6 +87,18 @@ final class GroupCommit: Sendable {
         }
         for (index, move) in round.enumerated() {
             move.finished.resume(returning: failures[index])
+        }
+    }
+
+    /// Whether the system holds less unwritten data than `unwrittenLimit`, read at most every
+    /// `unwrittenReadingLifetime` seconds.
+    private func littleIsUnwritten() -> Bool {
+        let now = monotonicSeconds()
+        return lastUnwrittenReading.withLock { reading in
+            if now - reading.at >= Self.unwrittenReadingLifetime {
+                reading = (now, unwrittenBytes() < Self.unwrittenLimit)
+            }
+            return reading.isLow
         }
     }
 

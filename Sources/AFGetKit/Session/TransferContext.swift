@@ -272,39 +272,35 @@ final class TransferContext {
         }
         var length = count
         while length > 0 && (data[length - 1] == 0x0A || data[length - 1] == 0x0D) { length -= 1 }
-        let line = Self.decodeHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
+        let line = HeaderLine(UnsafeRawBufferPointer(start: data, count: length))
         if headersComplete {
             // A status line after a complete response: libcurl is answering an authentication
             // challenge on the same transfer, and the response before it is not the final one.
-            guard line.hasPrefix("HTTP/") else { return count }  // trailers after a chunked body
+            guard case .status = line else { return count }  // trailers after a chunked body
             startNextResponse()
         }
 
-        if line.hasPrefix("HTTP/") {
-            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        switch line {
+        case .status(let text):
+            let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
             head = ResponseHead(
                 version: String(parts[0]),
                 status: parts.count > 1 ? Int(parts[1]) ?? 0 : 0,
                 reason: parts.count > 2 ? TerminalText.clean(String(parts[2])) : "")
-        } else if line.isEmpty {
+        case .end:
             // The end of a header block; interim (1xx) responses are followed by the real one.
             if !(100..<200).contains(head.status) {
                 headersComplete = true
                 guard headersDidComplete() else { return 0 }
             }
-        } else if line.first == " " || line.first == "\t", let last = head.headers.popLast() {
-            head.headers.append((last.name, last.value + " " + line.trimmingWhitespace()))
-        } else if let colon = line.firstIndex(of: ":") {
-            head.headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingWhitespace()))
+        case .continuation(let more):
+            if let last = head.headers.popLast() { head.headers.append((last.name, last.value + " " + more)) }
+        case .field(let name, let value):
+            head.headers.append((name, value))
+        case .other:
+            break
         }
         return count
-    }
-
-    /// A header line as text: UTF-8 when it is valid UTF-8, else ISO-8859-1 (each byte one
-    /// character), so no byte is lost or replaced (RFC 9110 §5.5; Content-Disposition names).
-    static func decodeHeaderLine(_ bytes: UnsafeRawBufferPointer) -> String {
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
-        return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
 
     private func startNextResponse() {
@@ -461,7 +457,7 @@ final class TransferContext {
         case CURLINFO_HEADER_OUT: prefix = "> "
         default: return
         }
-        var text = Self.decodeHeaderLine(UnsafeRawBufferPointer(start: data, count: count))
+        var text = HeaderLine.text(UnsafeRawBufferPointer(start: data, count: count))
         if reachedSegmentEnd && text.hasPrefix("Failure writing output") {
             text = "segment complete; the rest of this response belongs to another segment"  // stopped on purpose
         }

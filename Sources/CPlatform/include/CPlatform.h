@@ -19,4 +19,7 @@ int afp_sync_filesystem(int descriptor);
 /// Names the calling thread (at most 15 bytes are kept), for `top -H` and debuggers.
 void afp_name_thread(const char *name);
 
+/// Marks the calling thread SCHED_BATCH: its wakeups no longer preempt the running thread.
+int afp_mark_thread_batch(void);
+
 #endif

@@ -1,0 +1,60 @@
+/// One line of a response's header block, read from the bytes libcurl hands over (line end
+/// already cut). Split on bytes, so a common field costs two small strings and no scan by
+/// characters: this runs on the curl thread for every line of every response.
+enum HeaderLine: Equatable {
+    /// "HTTP/1.1 200 OK"
+    case status(String)
+    /// The empty line that ends a header block.
+    case end
+    /// A line starting with a space or tab: more of the previous field's value (obsolete folding).
+    case continuation(String)
+    /// "Name: value", the value without surrounding spaces and tabs.
+    case field(name: String, value: String)
+    /// Anything else (no colon): ignored.
+    case other
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        guard let first = bytes.first else {
+            self = .end
+            return
+        }
+        if bytes.starts(with: Self.statusPrefix) {
+            self = .status(Self.text(bytes))
+        } else if first == Self.space || first == Self.tab {
+            self = .continuation(Self.text(UnsafeRawBufferPointer(rebasing: Self.trimmed(bytes[...]))))
+        } else if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
+            let name = UnsafeRawBufferPointer(rebasing: bytes[..<colon])
+            let value = UnsafeRawBufferPointer(rebasing: Self.trimmed(bytes[(colon + 1)...]))
+            // UTF-8 when the whole line is (both parts are then), else ISO-8859-1 for both.
+            if let name = String(validating: name, as: UTF8.self), let value = String(validating: value, as: UTF8.self) {
+                self = .field(name: name, value: value)
+            } else {
+                self = .field(name: Self.latin1(name), value: Self.latin1(value))
+            }
+        } else {
+            self = .other
+        }
+    }
+
+    /// A header line as text: UTF-8 when it is valid UTF-8, else ISO-8859-1 (each byte one
+    /// character), so no byte is lost or replaced (RFC 9110 §5.5; Content-Disposition names).
+    static func text(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(validating: bytes, as: UTF8.self) ?? latin1(bytes)
+    }
+
+    private static func latin1(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    }
+
+    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+        let isBlank = { (byte: UInt8) in byte == space || byte == tab }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else {
+            return bytes[bytes.startIndex..<bytes.startIndex]
+        }
+        return bytes[first...last]
+    }
+
+    private static let statusPrefix = Array("HTTP/".utf8)
+    private static let space = UInt8(ascii: " ")
+    private static let tab = UInt8(ascii: "\t")
+}
