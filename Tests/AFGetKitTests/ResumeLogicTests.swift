@@ -75,6 +75,18 @@ final class ResumeDataTests: XCTestCase {
         XCTAssertEqual(try ResumeData(propertyList: data), sample)
     }
 
+    /// Whatever a server puts in its validators and whatever bytes a chosen file name holds come
+    /// back exactly from the file, markup characters and control characters alike.
+    func testAnyTextRoundTrips() throws {
+        let awkward = (1..<32).map { String(UnicodeScalar(UInt8($0))) }.joined() + "\u{7F}<&>]]>\"'\r\n é \u{85}\u{FFFE}"
+        var odd = sample
+        odd.entityTag = "\"" + awkward + "\""
+        odd.lastModified = awkward
+        odd.destination = "dl/" + awkward
+        odd.tempFileName = awkward + ".afpart"
+        XCTAssertEqual(try ResumeData(propertyList: odd.propertyList()), odd)
+    }
+
     func testOptionalValidatorsMayBeAbsent() throws {
         var bare = sample
         bare.entityTag = nil
