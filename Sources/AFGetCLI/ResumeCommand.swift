@@ -19,7 +19,8 @@ struct ResumeCommand: AsyncParsableCommand {
     @OptionGroup var options: DownloadingOptions
 
     func run() async throws {
-        let found = ResumeDiscovery.find(paths, replacementURL: replacementURL)
+        let commandHeaders = try reportingUsage { try options.connection.headers() }
+        let found = ResumeDiscovery.find(paths, replacementURL: replacementURL, commandHeaders: commandHeaders)
         try await runDownloads(found.items, alreadyFailed: found.failures, options: options, onExists: .skip,
                                stdoutCarriesData: false)
     }

@@ -22,6 +22,8 @@ final class HeaderTests: XCTestCase {
         XCTAssertEqual(HeaderMasking.mask("Cookie: a=b; c=d"), "Cookie: ***")
         XCTAssertEqual(HeaderMasking.mask("Set-Cookie: id=1"), "Set-Cookie: ***")
         XCTAssertEqual(HeaderMasking.mask("Authorization: tokenonly"), "Authorization: ***")
+        XCTAssertEqual(HeaderMasking.mask("X-Api-Key: s3cret"), "X-Api-Key: ***")
+        XCTAssertEqual(HeaderMasking.mask("Private-Token: s3cret"), "Private-Token: ***")
         XCTAssertEqual(HeaderMasking.mask("Accept: */*"), "Accept: */*")
         XCTAssertEqual(HeaderMasking.mask("GET / HTTP/1.1"), "GET / HTTP/1.1")
     }

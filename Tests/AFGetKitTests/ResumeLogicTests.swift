@@ -87,6 +87,44 @@ final class ResumeDataTests: XCTestCase {
         XCTAssertEqual(try ResumeData(propertyList: odd.propertyList()), odd)
     }
 
+    /// The request's own headers come back for `afget resume`; none that may hold a secret is
+    /// ever written, and one slipped into the file is not replayed.
+    func testRecordsHeadersToReplayButNoSecrets() throws {
+        let withHeaders = ResumeData(
+            url: sample.url, bytesReceived: 1, validators: sample.validators, tempFileName: sample.tempFileName,
+            destination: sample.destination, expectedLength: sample.expectedLength,
+            headers: [HTTPHeader(name: "X-Trace", value: "abc"), HTTPHeader(name: "Authorization", value: "Bearer t0k"),
+                      HTTPHeader(name: "X-Api-Key", value: "s3cret"), HTTPHeader(name: "Accept", value: "")])
+        XCTAssertEqual(withHeaders.headers, ["X-Trace: abc", "Accept: "])
+        let text = String(decoding: withHeaders.propertyList(), as: UTF8.self)
+        XCTAssertFalse(text.contains("t0k") || text.contains("s3cret"), text)
+        XCTAssertEqual(try ResumeData(propertyList: withHeaders.propertyList()), withHeaders)
+
+        let planted = text.replacingOccurrences(of: "<string>X-Trace: abc</string>",
+                                                with: "<string>X-Trace: abc</string><string>Cookie: id=1</string>")
+        XCTAssertEqual(try ResumeData(propertyList: Data(planted.utf8)).headers, ["X-Trace: abc", "Accept: "])
+        let broken = text.replacingOccurrences(of: "<string>X-Trace: abc</string>", with: "<string>no colon</string>")
+        XCTAssertThrowsError(try ResumeData(propertyList: Data(broken.utf8)))
+    }
+
+    /// `afget resume -H "X-Trace: new"` sends the new value instead of the recorded one.
+    func testHeadersGivenAgainReplaceRecordedOnes() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("a.iso").path
+        let recorded = ResumeData(
+            url: sample.url, bytesReceived: 1, validators: sample.validators, tempFileName: "a.iso.afpart",
+            destination: destination, expectedLength: sample.expectedLength,
+            headers: [HTTPHeader(name: "X-Trace", value: "old"), HTTPHeader(name: "Accept", value: "*/*")])
+        try ResumeStore(destination: destination).save(recorded)
+
+        let found = ResumeDiscovery.find([directory.path], replacementURL: nil,
+                                         commandHeaders: [HTTPHeader(name: "x-trace", value: "new")])
+        XCTAssertEqual(found.failures, [])
+        XCTAssertEqual(found.items.map(\.headers), [[HTTPHeader(name: "Accept", value: "*/*")]])
+    }
+
     func testOptionalValidatorsMayBeAbsent() throws {
         var bare = sample
         bare.entityTag = nil

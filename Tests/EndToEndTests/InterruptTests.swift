@@ -122,6 +122,30 @@ final class InterruptTests: ServerTestCase {
         XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
         XCTAssertEqual(listing(directory), ["big.bin"])
     }
+
+    /// `afget resume` sends the original request's headers again (the same file, a ranged
+    /// request), but not the ones that may hold secrets: those are never written down.
+    func testResumeCommandReplaysHeadersButNoSecrets() throws {
+        let started = try Afget.start(["--progress", "line", "-H", "X-Trace: abc", "-H", "Authorization: Bearer t0k",
+                                       "-H", "X-Api-Key: s3cret", url], in: directory)
+        waitUntil("a checkpoint beyond 100000 bytes") { (checkpointedBytes(resumeData) ?? 0) > 100_000 }
+        kill(started.0.processIdentifier, SIGINT)
+        started.0.waitUntilExit()
+        XCTAssertEqual(started.0.terminationStatus, 130)
+        let plist = try String(contentsOf: resumeData, encoding: .utf8)
+        XCTAssertTrue(plist.contains("<string>X-Trace: abc</string>"), plist)
+        XCTAssertFalse(plist.contains("t0k") || plist.contains("s3cret"), plist)
+
+        let before = server.log.all.count
+        let result = try Afget.run(["resume", "--progress", "line", "."], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        let continuing = try XCTUnwrap(server.log.all.dropFirst(before).first)
+        XCTAssertNotNil(continuing.header("Range"))
+        XCTAssertEqual(continuing.header("X-Trace"), "abc")
+        XCTAssertNil(continuing.header("Authorization"))
+        XCTAssertNil(continuing.header("X-Api-Key"))
+    }
 }
 
 /// The byte count a resume data file claims, read the way a user would: from its XML.

@@ -29,6 +29,12 @@ struct PreparedDownload {
         }
     }
 
+    /// The user's own headers that resume data may record for `afget resume` (none that may
+    /// hold a secret).
+    var replayableHeaders: [HTTPHeader] {
+        request.headers.filter { $0.scope == .sameOriginOnly && !HeaderMasking.mayHoldSecret($0.name) }
+    }
+
     var part: PartFile? {
         if case .part(let part) = output { part } else { nil }
     }

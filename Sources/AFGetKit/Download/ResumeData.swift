@@ -20,10 +20,14 @@ public struct ResumeData: Sendable, Equatable {
     /// A segmented download's segments (`-s`); empty for one connection, where `bytesReceived`
     /// says where to continue.
     public var segments: [Segment] = []
+    /// The request's own headers ("Name: value"), replayed by `afget resume`; never one that
+    /// may hold a secret.
+    public var headers: [String] = []
 
     public init(url: String, bytesReceived: Int64, validators: EntityValidators, tempFileName: String,
-                destination: String, expectedLength: Int64?, segments: [Segment] = []) {
+                destination: String, expectedLength: Int64?, segments: [Segment] = [], headers: [HTTPHeader] = []) {
         self.segments = segments
+        self.headers = headers.filter { !HeaderMasking.mayHoldSecret($0.name) }.map { "\($0.name): \($0.value)" }
         self.url = url
         self.bytesReceived = bytesReceived
         entityTag = validators.entityTag
@@ -47,6 +51,7 @@ public struct ResumeData: Sendable, Equatable {
         static let destination = "AFGetDestination"
         static let expectedLength = "AFGetExpectedLength"
         static let segments = "AFGetSegments"
+        static let headers = "AFGetRequestHeaders"
     }
 
     /// The XML property list, keys in sorted order (as Foundation writes them).
@@ -68,6 +73,7 @@ public struct ResumeData: Sendable, Equatable {
                              .init("start", integer(segment.start))])
             })))
         }
+        if !headers.isEmpty { members.append(.init(Key.headers, .array(headers.map { .string($0) }))) }
         // Strings and integers only: every one has a property-list form, so this cannot fail.
         let text = (try? PropertyListText.xml(.dictionary(members.sorted { $0.key < $1.key }))) ?? ""
         return Data(text.utf8)
@@ -128,6 +134,20 @@ public struct ResumeData: Sendable, Equatable {
             throw ResumeDataError("claims \(bytesReceived) bytes of a \(expectedLength)-byte file")
         }
         segments = try Self.segments(dictionary[Key.segments], length: expectedLength)
+        headers = try Self.headers(dictionary[Key.headers])
+    }
+
+    /// Header lines to replay; one that may hold a secret is dropped, not sent.
+    private static func headers(_ value: PropertyListValue?) throws(ResumeDataError) -> [String] {
+        guard let value else { return [] }
+        let notHeaders = ResumeDataError("\(Key.headers) is not a list of header lines")
+        guard case .array(let list) = value else { throw notHeaders }
+        var lines: [String] = []
+        for element in list {
+            guard case .string(let line) = element, let header = try? HTTPHeader.parse(line) else { throw notHeaders }
+            if !HeaderMasking.mayHoldSecret(header.name) { lines.append(line) }
+        }
+        return lines
     }
 
     /// Segments must lie in the file, in order, without overlapping, each no fuller than itself.

@@ -10,8 +10,10 @@ public enum ResumeDiscovery {
         public var failures: [ItemFailure] = []
     }
 
-    /// `replacementURL` continues the (single) resume file against a new URL.
-    public static func find(_ paths: [String], replacementURL: String?) -> Found {
+    /// `replacementURL` continues the (single) resume file against a new URL. The recorded
+    /// request headers are replayed, except those `commandHeaders` give again.
+    public static func find(_ paths: [String], replacementURL: String?, commandHeaders: [HTTPHeader] = []) -> Found {
+        let givenAgain = Set(commandHeaders.map { $0.name.lowercased() })
         var found = Found()
         var resumeFiles: [String] = []
         for path in paths.isEmpty ? ["."] : paths {
@@ -35,9 +37,11 @@ public enum ResumeDiscovery {
                     found.failures.append(ItemFailure(item: file, TransferFailure(.localFile, "no such file")))
                     continue
                 }
+                let replayed = data.headers.compactMap { try? HTTPHeader.parse($0) }
+                    .filter { !givenAgain.contains($0.name.lowercased()) }
                 found.items.append(DownloadItem(
                     index: found.items.count, url: replacementURL ?? data.url, output: .path(destination),
-                    replacesURL: replacementURL == nil ? nil : data.url))
+                    replacesURL: replacementURL == nil ? nil : data.url, headers: replayed))
             } catch {
                 found.failures.append(ItemFailure(item: file, error))
             }
