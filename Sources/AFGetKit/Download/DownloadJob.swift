@@ -283,8 +283,10 @@ final class DownloadJob {
                 bytesThisRun += progress.received
                 let reached = bodyStarted ? base + progress.written : offset
                 if let checkpointFailure { return .failed(checkpointFailure, reached: reached) }
-                if bodyStarted { _ = checkpoint(reached) }
+                // Segments checkpoint these bytes as soon as their connections are asked for,
+                // instead of holding them up for a sync here.
                 if splitting && interrupts?.wasInterrupted != true { return .split(reached: reached) }
+                if bodyStarted { _ = checkpoint(reached) }
                 return interrupts?.wasInterrupted == true
                     ? .interrupted : .failed(TransferFailure(.internalError, "canceled"), reached: reached)
             }

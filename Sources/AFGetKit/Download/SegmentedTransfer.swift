@@ -105,6 +105,8 @@ final class SegmentedTransfer {
             }
 
             fillConnections()
+            // The first checkpoint while the connections open, rather than before.
+            if let failure = checkpoint() { stop(.failed(failure)) }
             var isIdle: Bool { running.isEmpty && waitingToRetry.isEmpty }
             if !isIdle {
                 for await event in events {
