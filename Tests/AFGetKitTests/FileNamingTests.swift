@@ -23,6 +23,9 @@ final class FileNamingTests: XCTestCase {
         XCTAssertEqual(FileNaming.safeComponent("a\\b"), "a_b")
         XCTAssertEqual(FileNaming.safeComponent("evil\u{202E}gpj.exe"), "evilgpj.exe")
         XCTAssertEqual(FileNaming.safeComponent("line\nbreak\u{7}"), "linebreak")
+        XCTAssertEqual(FileNaming.safeComponent("a/b"), "a_b")
+        XCTAssertEqual(FileNaming.safeComponent(" \tpadded name.txt "), "padded name.txt")
+        XCTAssertEqual(FileNaming.safeComponent("plain~name-1.tar.gz"), "plain~name-1.tar.gz")
     }
 
     func testLongNamesAreShortenedDeterministically() {

@@ -32,6 +32,15 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(tokened.map(\.uri), ["/file/a.bin?size=1000"], "header= applies to its own URL only")
     }
 
+    /// A list saved with Windows line ends reads like any other.
+    func testListWithCRLFLineEnds() throws {
+        try writeList(server.url("/file/w1.bin?size=700") + "\r\n" + server.url("/file/w2.bin?size=800") + "\r\n  out=two.bin\r\n")
+        let result = try Afget.run(["-q", "-i", "urls.txt"], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha("w1.bin"), TestPayload.sha256(count: 700))
+        XCTAssertEqual(sha("two.bin"), TestPayload.sha256(count: 800))
+    }
+
     func testListFromStdin() throws {
         try writeList(server.url("/file/s.bin?size=500") + "\n")
         let process = Process()

@@ -34,6 +34,7 @@ public enum BatchPlan {
     public static func check(_ items: [DownloadItem]) -> Plan {
         var plan = Plan()
         var claimed: [String: DownloadItem] = [:]
+        claimed.reserveCapacity(items.count)
         for item in items {
             guard let destination = destination(of: item) else {
                 plan.items.append(item)
@@ -70,8 +71,27 @@ public enum BatchPlan {
 
     /// "./a//b" and "a/b" are the same file.
     private static func normalized(_ path: String) -> String {
+        if isAlreadyNormal(path) { return path }  // the usual case, without splitting and joining
         let absolute = path.hasPrefix("/")
         let parts = path.split(separator: "/").filter { $0 != "." }
         return (absolute ? "/" : "") + parts.joined(separator: "/")
+    }
+
+    /// No empty or "." component and no trailing slash: nothing for `normalized` to remove.
+    private static func isAlreadyNormal(_ path: String) -> Bool {
+        var length = 0  // bytes of the current component so far
+        var isDot = false
+        var isFirst = true
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if isDot || (length == 0 && !isFirst) { return false }
+                isFirst = false
+                length = 0
+            } else {
+                isDot = length == 0 && byte == UInt8(ascii: ".")
+                length += 1
+            }
+        }
+        return length > 0 && !isDot
     }
 }

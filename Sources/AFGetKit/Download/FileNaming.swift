@@ -8,12 +8,18 @@ public enum FileNaming {
 
     /// The name for a download of `url`: the last segment of the path as given, percent-decoded.
     public static func name(forURLPath path: String) -> String {
-        let lastSegment = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+        let lastSegment = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.index(after: $0)...]) } ?? path
         return safeComponent(percentDecoded(lastSegment) ?? lastSegment)
     }
 
     /// Reduces any string to a safe single path component.
     public static func safeComponent(_ name: String) -> String {
+        // Visible ASCII without a separator or a leading dot is already safe: the usual name,
+        // kept without the scalar-by-scalar pass (a batch names every item twice).
+        if let first = name.utf8.first, first != UInt8(ascii: "."), name.utf8.count <= maxNameBytes,
+            name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\") }) {
+            return name
+        }
         var cleaned = String(String.UnicodeScalarView(name.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
             if scalar == "/" || scalar == "\\" { return "_" }
             return TerminalText.isUnsafe(scalar) ? nil : scalar
@@ -44,6 +50,7 @@ public enum FileNaming {
 
     /// Percent-decodes `text`; nil when an escape is malformed or the bytes are not UTF-8.
     static func percentDecoded(_ text: String) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
         var bytes: [UInt8] = []
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {

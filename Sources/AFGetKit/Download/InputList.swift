@@ -18,17 +18,32 @@ public struct InputList: Sendable {
     /// Lines that cannot be used, each naming "FILE:LINE" and the cause.
     public private(set) var problems: [ItemFailure] = []
 
-    public init(parsing text: String, name: String) {
+    /// Lines end in LF or CR LF. A line that is not valid UTF-8 is reported, not guessed at: a
+    /// name in it could not be kept exactly.
+    public init(parsing bytes: [UInt8], name: String) {
         var current: Entry?
         var skippingOptions = false
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = Substring(rawLine)
-            if line.hasSuffix("\r") { line = line.dropLast() }
+        for (index, rawLine) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let lineBytes = rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine
             let source = "\(name):\(index + 1)"
+            let isOptionLine = lineBytes.first == UInt8(ascii: " ") || lineBytes.first == UInt8(ascii: "\t")
+            guard let line = String(validating: lineBytes, as: UTF8.self) else {
+                let notUTF8 = ItemFailure(item: source, TransferFailure(.usage, "the line is not valid UTF-8"))
+                if isOptionLine {
+                    if current != nil || !skippingOptions { problems.append(notUTF8) }
+                } else {
+                    // Like a bad URL line: reported, and its option lines skipped with it.
+                    if let finished = current { entries.append(finished) }
+                    current = nil
+                    skippingOptions = true
+                    problems.append(notUTF8)
+                }
+                continue
+            }
             let trimmed = line.trimmingWhitespace()
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
 
-            if line.first == " " || line.first == "\t" {
+            if isOptionLine {
                 guard current != nil else {
                     // Options of a URL line already reported as bad are skipped with it.
                     if !skippingOptions {
@@ -106,6 +121,6 @@ extension InputList {
             let reason = if case .system(let code) = error { describeErrno(code) } else { "too large" }
             throw ItemFailure(item: name, TransferFailure(.usage, "cannot read the list: \(reason)"))
         }
-        return InputList(parsing: String(decoding: bytes, as: UTF8.self), name: name)
+        return InputList(parsing: bytes, name: name)
     }
 }

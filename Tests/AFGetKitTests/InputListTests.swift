@@ -1,0 +1,51 @@
+@testable import AFGetKit
+import XCTest
+
+/// The aria2c-style input list, read from its bytes.
+final class InputListTests: XCTestCase {
+    private func parse(_ bytes: [UInt8]) -> InputList {
+        InputList(parsing: bytes, name: "list")
+    }
+
+    func testLinesEndInLFOrCRLF() {
+        let list = parse(Array("http://h/a.bin\r\n  out=b.bin\r\n\r\n# note\r\nhttp://h/c.bin\nhttp://h/d.bin".utf8))
+        XCTAssertEqual(list.problems, [])
+        XCTAssertEqual(list.entries.map(\.url), ["http://h/a.bin", "http://h/c.bin", "http://h/d.bin"])
+        XCTAssertEqual(list.entries.map(\.out), ["b.bin", nil, nil])
+        XCTAssertEqual(list.entries.map(\.source), ["list:1", "list:5", "list:6"])
+    }
+
+    /// A line that is not UTF-8 is reported by number; a bad URL line takes its options with it,
+    /// a bad option line leaves its URL to download.
+    func testLinesThatAreNotUTF8AreReported() {
+        let bytes = Array("http://h/".utf8) + [0xFF] + Array("\n  out=x\nhttp://h/ok.bin\n  out=".utf8) + [0xC3]
+            + Array("\n".utf8)
+        let list = parse(bytes)
+        XCTAssertEqual(list.entries.map(\.url), ["http://h/ok.bin"])
+        XCTAssertEqual(list.entries.first?.out, nil)
+        XCTAssertEqual(list.problems.map(\.item), ["list:1", "list:4"])
+        XCTAssertTrue(list.problems.allSatisfy { "\($0)".contains("not valid UTF-8") }, "\(list.problems)")
+    }
+}
+
+/// Destinations compared before any transfer.
+final class BatchPlanTests: XCTestCase {
+    private func item(_ url: String, _ output: OutputTarget) -> DownloadItem {
+        DownloadItem(index: 0, url: url, output: output)
+    }
+
+    func testSpellingsOfOnePathAreOneDestination() {
+        let merged = BatchPlan.check([item("http://h/a", .path("./out//f.bin")), item("http://h/a", .path("out/f.bin"))])
+        XCTAssertNil(merged.conflict)
+        XCTAssertEqual(merged.items.count, 1)
+        XCTAssertEqual(merged.notices.count, 1)
+
+        for (first, second) in [("./out//f.bin", "out/f.bin"), ("/d/./x", "/d/x/"), ("a/b", "a/./b/.")] {
+            let plan = BatchPlan.check([item("http://h/1", .path(first)), item("http://h/2", .path(second))])
+            XCTAssertNotNil(plan.conflict, "\(first) and \(second)")
+        }
+        let apart = BatchPlan.check([item("http://h/1", .path("a/b")), item("http://h/2", .path("a/b.bin")),
+                                     item("http://h/3", .directory("a")), item("http://h/4", .path("a/..b"))])
+        XCTAssertNil(apart.conflict)
+    }
+}
