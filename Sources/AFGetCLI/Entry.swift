@@ -27,8 +27,10 @@ public enum Entry {
     }
 
     public static func run(_ arguments: [String]) async -> Int32 {
-        // A closed pipe is a write error to report, not a reason to die silently.
+        // A closed pipe is a write error to report, not a reason to die silently; so is a file
+        // reaching the shell's size limit (`ulimit -f`), which would otherwise kill afget.
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
         // curl_global_init must finish before any thread touches libcurl (URL parsing included).
         CurlRuntime.initialize()
         if arguments == ["--help"] || arguments == ["-h"] {

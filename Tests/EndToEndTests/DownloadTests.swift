@@ -147,6 +147,38 @@ final class DownloadTests: ServerTestCase {
         XCTAssertTrue(result.stderr.contains("blocker"), result.stderr)
     }
 
+    /// A file that cannot grow (here the shell's `ulimit -f`, as a full disk would) is one line
+    /// and exit 3, not a signal; what was written is kept and counted, and the next run, with
+    /// room, continues from it to the exact file.
+    func testAFileThatCannotGrowKeepsWhatWasWrittenForTheNextRun() throws {
+        let size = 3_000_000
+        let url = server.url("/file/big.bin?size=\(size)")
+        let limited = Process()
+        limited.executableURL = URL(fileURLWithPath: "/bin/sh")
+        limited.arguments = ["-c", "ulimit -f 1024 && exec \"$0\" -q \"$1\"", Afget.binary.path, url]
+        limited.currentDirectoryURL = directory
+        let stderr = Pipe()
+        limited.standardError = stderr
+        try limited.run()
+        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        limited.waitUntilExit()
+        XCTAssertEqual(limited.terminationReason, .exit, "not killed by SIGXFSZ")
+        XCTAssertEqual(limited.terminationStatus, 3)
+        XCTAssertEqual(message.split(separator: "\n").count, 1, message)
+        XCTAssertTrue(message.contains("big.bin.afpart") && message.contains("File too large"), message)
+        // dash counts the limit in 512-byte blocks, bash in KiB: what matters is that every byte
+        // written is counted.
+        let kept = try XCTUnwrap(fileSize(directory.appendingPathComponent("big.bin.afpart")))
+        XCTAssertTrue(kept > 0 && kept < size, "\(kept)")
+        XCTAssertEqual(checkpointedBytes(directory.appendingPathComponent("big.bin.afresume")), kept)
+
+        let before = server.log.all.count
+        let result = try Afget.run(["-q", url], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("big.bin").path), TestPayload.sha256(count: size))
+        XCTAssertEqual(server.log.all.dropFirst(before).first?.header("Range"), "bytes=\(kept)-")
+    }
+
     func testSeveralURLsReportTheLowestFailureCode() throws {
         let result = try Afget.run(
             ["--progress", "line", server.url("/file/one.bin?size=10"), server.url("/status/404"), "http://[bad"],

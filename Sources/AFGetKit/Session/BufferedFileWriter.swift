@@ -114,15 +114,24 @@ final class BufferedFileWriter {
             if result < 0 {
                 if errno == EINTR { continue }
                 failure = fileFailure("write", sink.name, errno: errno)
+                // What reached the file before a full disk or a size limit still counts: the
+                // checkpoint then keeps it for the next run.
+                account(data, done)
                 return false
             }
             done += result
         }
+        account(data, count)
+        return true
+    }
+
+    /// `count` bytes from `data` are in the file.
+    private func account(_ data: UnsafeRawPointer, _ count: Int) {
+        guard count > 0 else { return }
         for digest in sink.digests { digest.update(data, count) }
         written += Int64(count)
         position += Int64(count)
         startWriteback(after: count)
-        return true
     }
 
     /// Asks the kernel to start writing out each finished stretch now, so the fsync
