@@ -338,7 +338,7 @@ final class DownloadJob {
             try store.save(ResumeData(
                 url: info.url, bytesReceived: bytes, validators: validators,
                 tempFileName: splitPath(part.path).name, destination: part.destination, expectedLength: expectedTotal,
-                segments: segments, headers: download.replayableHeaders),
+                segments: segments, headers: download.userHeaders),
                 durable: bytes > 0 || !segments.isEmpty)
             hasResumeData = true
             return nil

@@ -29,10 +29,10 @@ struct PreparedDownload {
         }
     }
 
-    /// The user's own headers that resume data may record for `afget resume` (none that may
-    /// hold a secret).
-    var replayableHeaders: [HTTPHeader] {
-        request.headers.filter { $0.scope == .sameOriginOnly && !HeaderMasking.mayHoldSecret($0.name) }
+    /// The user's own headers (`-H`, `header=`), not those afget adds: what resume data records
+    /// for `afget resume`, less any that may hold a secret.
+    var userHeaders: [HTTPHeader] {
+        request.headers.filter { $0.scope == .sameOriginOnly }
     }
 
     var part: PartFile? {
