@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: unit, integration (a test server in the test process),
-# end-to-end (the built afget binary) and the nginx smoke test. Installs what they need.
+# end-to-end (the built afget binary) and the nginx smoke test, then the smoke, signal and
+# resume tests again against the release binary. Installs what they need.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/Scripts/packages.sh"
@@ -10,3 +11,11 @@ ensure_packages "${BUILD_PACKAGES[@]}" nginx-light bsdutils coreutils openssl gz
 cd "$root"
 swift build --build-tests
 swift test --skip-build "$@"
+# The binary people run (Scripts/afget, install.sh) is the release build with the Swift runtime
+# linked in: the nginx smoke test and the signal and resume tests run against it as well
+# (the whole suite only, not when a filter or other arguments were given).
+if [ $# -eq 0 ]; then
+    swift build -c release --static-swift-stdlib --product afget
+    AFGET_BINARY="$(swift build -c release --static-swift-stdlib --show-bin-path)/afget" \
+        swift test --skip-build --filter 'NginxSmokeTests|InterruptTests'
+fi
