@@ -42,7 +42,8 @@ struct RequestCommand: AsyncParsableCommand {
         let serializer = try reportingUsage { try response.serializer() }
         let renderer = SharedRenderer(QuietRenderer())
         let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls, retry: retry, renderer: renderer)
-        let info = ItemInfo(id: 0, url: url, path: response.output ?? "-")
+        let shownURL = removingPassword(from: url)
+        let info = ItemInfo(id: 0, url: shownURL, path: response.output ?? "-")
         let outcome = await setup.runner.run(request, info: info, accepted: serializer.acceptableStatusCodes)
         setup.manager.invalidate()
 
@@ -52,7 +53,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
         guard let received = outcome.response else {
             let failure = outcome.failure ?? TransferFailure(.internalError, "no response")
-            renderer.handle(.failed(info, ItemFailure(item: url, failure)))
+            renderer.handle(.failed(info, ItemFailure(item: shownURL, failure)))
             throw ExitCode(failure.exitCode)
         }
         // The body is printed whatever the status, so scripts can read an error document.
@@ -62,7 +63,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
         let judged = serializer.validate(received.head, sentCredentials: setup.options.sendsCredentials)
         if let failure = outcome.failure ?? judged {
-            renderer.handle(.failed(info, ItemFailure(item: url, failure)))
+            renderer.handle(.failed(info, ItemFailure(item: shownURL, failure)))
             throw ExitCode(failure.exitCode)
         }
     }

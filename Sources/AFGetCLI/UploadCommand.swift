@@ -65,7 +65,7 @@ struct UploadCommand: AsyncParsableCommand {
         var exitCodes: [Int32] = []
         let startedAt = monotonicSeconds()
         for (index, file) in files.enumerated() where !interrupts.wasInterrupted {
-            let info = ItemInfo(id: index, url: url, path: file)
+            let info = ItemInfo(id: index, url: removingPassword(from: url), path: file)
             let failure = await upload(file, to: url, plan: plan, info: info, runner: setup.runner, renderer: renderer,
                                        sentCredentials: setup.options.sendsCredentials, summary: &summary)
             if let failure {
@@ -105,7 +105,7 @@ struct UploadCommand: AsyncParsableCommand {
             return failure
         }
         if let judged = outcome.failure ?? ResponseSerializer().validate(response.head, sentCredentials: sentCredentials) {
-            let failure = ItemFailure(item: file, TransferFailure(judged.kind, "\(request.url.absoluteString): \(judged.message)"))
+            let failure = ItemFailure(item: file, TransferFailure(judged.kind, "\(info.url): \(judged.message)"))
             renderer.handle(.failed(info, failure))
             return failure
         }

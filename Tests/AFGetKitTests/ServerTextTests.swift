@@ -38,6 +38,16 @@ final class ServerTextTests: XCTestCase {
         XCTAssertEqual(line(Array("N: ".utf8) + [0xE9]), .field(name: "N", value: "é"))
     }
 
+    func testURLsAreShownWithoutTheirPassword() {
+        XCTAssertEqual(removingPassword(from: "http://u:p@h/f"), "http://u@h/f")
+        XCTAssertEqual(removingPassword(from: "https://u:p:q@h:8443/f?x=1"), "https://u@h:8443/f?x=1")
+        XCTAssertEqual(removingPassword(from: "http://u:p@h"), "http://u@h")
+        XCTAssertEqual(removingPassword(from: "http://u:p@x@h/f"), "http://u@h/f", "the last @ ends the user information")
+        for unchanged in ["http://u@h/f", "http://h/f?to=a:b@c", "http://h:80/a:b@c", "http://h/#a:b@c", "not a url"] {
+            XCTAssertEqual(removingPassword(from: unchanged), unchanged)
+        }
+    }
+
     func testTerminalTextDropsControlsAndBidiMarks() {
         XCTAssertEqual(TerminalText.clean("ok\u{1B}[31mred\u{07}\u{9B}\u{202E}\tend"), "ok[31mred end")
         XCTAssertEqual(TerminalText.clean("plain text é 😀"), "plain text é 😀")

@@ -123,6 +123,32 @@ final class InterruptTests: ServerTestCase {
         XCTAssertEqual(listing(directory), ["big.bin"])
     }
 
+    /// A password in the URL is used for the request but never shown or written down: not in
+    /// messages, progress lines, the report or resume data; the same command continues.
+    func testAPasswordInTheURLIsNeverShownOrRecorded() throws {
+        let withPassword = url.replacingOccurrences(of: "http://", with: "http://user:s3cret@")
+        let started = try Afget.start(["--progress", "line", "--report", "report.json", withPassword], in: directory)
+        waitUntil("a checkpoint beyond 100000 bytes") { (checkpointedBytes(resumeData) ?? 0) > 100_000 }
+        kill(started.0.processIdentifier, SIGINT)
+        started.0.waitUntilExit()
+        XCTAssertEqual(started.0.terminationStatus, 130)
+        let interrupted = try String(contentsOf: started.2, encoding: .utf8)
+        let plist = try String(contentsOf: resumeData, encoding: .utf8)
+        XCTAssertTrue(plist.contains("http://user@127.0.0.1"), plist)
+        XCTAssertEqual(server.log.all.last?.header("Authorization"), "Basic " + Data("user:s3cret".utf8).base64EncodedString())
+
+        let result = try Afget.run(["--progress", "line", "--report", "report.json", withPassword], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        XCTAssertNotNil(server.log.all.last?.header("Range"), "continued, not started over")
+        let report = try String(contentsOf: directory.appendingPathComponent("report.json"), encoding: .utf8)
+        for (name, text) in [("first run's stderr", interrupted), ("resume data", plist), ("second run's stderr", result.stderr),
+                             ("report", report)] {
+            XCTAssertFalse(text.contains("s3cret"), "\(name): \(text)")
+        }
+        XCTAssertTrue(result.stderr.contains("http://user@127.0.0.1"), result.stderr)
+    }
+
     /// `afget resume` sends the original request's headers again (the same file, a ranged
     /// request), but not the ones that may hold secrets: those are never written down.
     func testResumeCommandReplaysHeadersButNoSecrets() throws {

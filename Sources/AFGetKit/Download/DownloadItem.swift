@@ -20,15 +20,16 @@ public struct DownloadItem: Sendable, Equatable {
         self.url = url
         self.output = output
         self.replacesURL = replacesURL
-        self.source = source ?? url
+        self.source = source ?? removingPassword(from: url)
         self.checksum = checksum
         self.headers = headers
     }
 }
 
 extension DownloadItem {
-    /// How renderers and reports name this item once its destination is known.
+    /// How renderers, reports and resume data name this item once its destination is known
+    /// (its URL without a password).
     func info(path: String) -> ItemInfo {
-        ItemInfo(id: index, url: url, path: path)
+        ItemInfo(id: index, url: removingPassword(from: url), path: path)
     }
 }

@@ -96,7 +96,7 @@ struct PreparedDownload {
                 return try prepareFile(item, path: destination, request: request, settings: settings, updating: false)
             }
         } catch {
-            return .fail(item.info(path: path), ItemFailure(item: path.isEmpty ? item.url : path, error))
+            return .fail(item.info(path: path), ItemFailure(item: path.isEmpty ? item.source : path, error))
         }
     }
 
@@ -106,9 +106,10 @@ struct PreparedDownload {
         let store = ResumeStore(destination: path)
         // Bad or foreign resume data stops the item before anything is touched.
         let resumeData = settings.discardsResumeData ? nil : try store.load()
-        if let resumeData, resumeData.url != item.url && resumeData.url != item.replacesURL {
+        // Resume data holds the URL without its password (`info`), as shown everywhere.
+        if let resumeData, ![item.info(path: path).url, item.url, item.replacesURL].contains(resumeData.url) {
             throw TransferFailure(.resumeConflict,
-                "\(store.path) is resume data for \(resumeData.url), not this URL; use --restart to discard it")
+                "\(store.path) is resume data for \(removingPassword(from: resumeData.url)), not this URL; use --restart to discard it")
         }
         let part = try PartFile.open(for: path)
         if settings.discardsResumeData { store.remove() }

@@ -161,12 +161,12 @@ public struct RequestSerializer: Sendable {
         } catch {
             switch error {
             case .malformed(let reason):
-                throw ItemFailure(item: string, TransferFailure(.usage, "malformed URL: \(reason)"))
+                throw ItemFailure(item: removingPassword(from: string), TransferFailure(.usage, "malformed URL: \(reason)"))
             }
         }
         guard url.isHTTP else {
             throw ItemFailure(
-                item: string, TransferFailure(.usage, "unsupported scheme \"\(url.scheme)\" (http and https only)"))
+                item: removingPassword(from: string), TransferFailure(.usage, "unsupported scheme \"\(url.scheme)\" (http and https only)"))
         }
         return url
     }

@@ -31,13 +31,13 @@ public struct RedirectPolicy: Sendable, Equatable {
         }
         let scheme = target.prefix { $0 != ":" }.lowercased()
         guard scheme == "http" || scheme == "https" else {
-            return .refuse(TransferFailure(.protocolViolation, "refusing redirect to \(scheme): \(target)"))
+            return .refuse(TransferFailure(.protocolViolation, "refusing redirect to \(scheme): \(removingPassword(from: target))"))
         }
         let url: CurlURL
         do {
             url = try CurlURL(target)
         } catch {
-            return .refuse(TransferFailure(.protocolViolation, "redirect to a malformed URL: \(target)"))
+            return .refuse(TransferFailure(.protocolViolation, "redirect to a malformed URL: \(removingPassword(from: target))"))
         }
         if request.url.scheme == "https" && url.scheme == "http" {
             return .refuse(TransferFailure(.protocolViolation, "refusing redirect from HTTPS to HTTP: \(target)"))

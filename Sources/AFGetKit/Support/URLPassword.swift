@@ -1,0 +1,9 @@
+/// A URL as afget shows and records it: a password in its user information is removed
+/// ("https://user:pass@host/f" becomes "https://user@host/f"), so it never reaches a terminal,
+/// a log, a report or resume data (DESIGN.md §5). The request itself still carries it.
+public func removingPassword(from url: String) -> String {
+    guard let schemeEnd = url.firstRange(of: "://") else { return url }
+    let authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
+    return String(url[..<colon]) + String(url[at...])
+}
