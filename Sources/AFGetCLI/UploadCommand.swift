@@ -111,7 +111,7 @@ struct UploadCommand: AsyncParsableCommand {
         }
         summary.downloaded += 1
         summary.bytes += response.progress.sent
-        renderer.handle(.done(info, bytes: response.progress.sent, seconds: outcome.seconds, sha256: nil))
+        renderer.handle(.done(info, bytes: response.progress.sent, transferred: response.progress.sent, seconds: outcome.seconds, sha256: nil))
         return nil
     }
 

@@ -1,4 +1,4 @@
-import AFGetKit
+@testable import AFGetKit
 import XCTest
 
 final class ProgressFormattingTests: XCTestCase {
@@ -13,6 +13,16 @@ final class ProgressFormattingTests: XCTestCase {
         XCTAssertEqual(Formatting.duration(3723), "1:02:03")
         XCTAssertEqual(Formatting.duration(.infinity), "--:--")
         XCTAssertEqual(Formatting.percent(50, of: 200), 25)
+    }
+
+    /// A continued download's done line says what this run received and reckons the speed
+    /// from that alone.
+    func testDoneLineOfAContinuedDownload() {
+        let info = ItemInfo(id: 0, url: "http://h/f.iso", path: "f.iso")
+        XCTAssertEqual(HumanMessages.done(info, bytes: 4 << 20, transferred: 4 << 20, seconds: 2),
+                       "f.iso: done, 4.0 MiB in 2.0 s, 2.0 MiB/s")
+        XCTAssertEqual(HumanMessages.done(info, bytes: 4 << 20, transferred: 1 << 20, seconds: 2),
+                       "f.iso: done, 4.0 MiB (1.0 MiB this run) in 2.0 s, 512.0 KiB/s")
     }
 
     func testBarFitsTheWidthAndShowsEverything() {

@@ -35,6 +35,7 @@ final class InterruptTests: ServerTestCase {
         XCTAssertGreaterThanOrEqual(offset, minimum)
         XCTAssertEqual(requests.first?.header("If-Range"), Route.etag(size: size))
         XCTAssertTrue(result.stderr.contains("continuing at"), result.stderr)
+        XCTAssertTrue(result.stderr.contains(" this run) in "), "the done line counts this run's bytes: \(result.stderr)")
     }
 
     func testCtrlCSavesResumeDataAndTheSameCommandContinues() throws {

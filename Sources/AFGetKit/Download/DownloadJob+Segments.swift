@@ -35,6 +35,7 @@ extension DownloadJob {
         if !bodyReported {
             let held = segments.reduce(Int64(0)) { $0 + $1.done }
             renderer.handle(.started(info, total: total, offset: held > 0 ? held : nil))
+            continuedFrom = held
             bodyReported = true
         }
         if settings.transfer.verbose {

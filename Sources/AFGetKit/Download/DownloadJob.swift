@@ -18,6 +18,9 @@ final class DownloadJob {
     var expectedTotal: Int64?
     private var lastCheckpointAt = 0.0
     var bytesThisRun: Int64 = 0
+    /// Bytes of the file that earlier runs received, as the body last started: the done line's
+    /// speed counts only the rest.
+    var continuedFrom: Int64 = 0
     /// Fed by the curl thread as bytes are written: the expected checksum's, and SHA-256 for
     /// reports and JSON progress.
     private let checksumDigest: RunningDigest?
@@ -113,6 +116,7 @@ final class DownloadJob {
                 if head.status == 416 && offset > 0 {
                     let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total
                     if total == offset {
+                        continuedFrom = offset
                         return await finish(head, lastModified: nil, seconds: monotonicSeconds() - startedAt)
                     }
                     if let total, total < offset {
@@ -236,6 +240,7 @@ final class DownloadJob {
                 }
                 learn(from: head, base: base)
                 renderer.handle(.started(info, total: expectedTotal, offset: base > 0 ? base : nil))
+                continuedFrom = base
                 bodyReported = true
                 if mayTrySplit {
                     // This response shows whether ranges work; if so it ends here (its bytes are
@@ -395,7 +400,8 @@ final class DownloadJob {
             record.bytes = size
             record.sha256 = sha256Digest?.hex()
             record.outcome = .downloaded
-            renderer.handle(.done(record.info, bytes: size, seconds: seconds, sha256: record.sha256))
+            renderer.handle(.done(record.info, bytes: size, transferred: max(0, size - continuedFrom), seconds: seconds,
+                                 sha256: record.sha256))
             return .downloaded(bytesThisRun)
         } catch {
             let failure = ItemFailure(item: info.path, error)

@@ -33,9 +33,9 @@ public final class BarRenderer: ProgressRenderer {
                 bars[index] = (info, bytes, total, speed)
             }
             redraw(throttled: true)
-        case .done(let info, let bytes, let seconds, _):
+        case .done(let info, let bytes, let transferred, let seconds, _):
             remove(info)
-            printAbove(HumanMessages.done(info, bytes: bytes, seconds: seconds))
+            printAbove(HumanMessages.done(info, bytes: bytes, transferred: transferred, seconds: seconds))
         case .skipped(let info, let reason):
             printAbove(HumanMessages.skipped(info, reason: reason))
         case .failed(let info, let failure):

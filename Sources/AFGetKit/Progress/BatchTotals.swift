@@ -15,7 +15,7 @@ struct BatchTotals {
             active[info.id] = (offset ?? 0, 0)
         case .progress(let info, let bytes, _, let speed):
             active[info.id] = (bytes, speed)
-        case .done(let info, let bytes, _, _):
+        case .done(let info, let bytes, _, _, _):
             active[info.id] = nil
             finishedBytes += bytes
             finished += 1

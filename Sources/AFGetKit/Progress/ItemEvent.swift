@@ -23,7 +23,9 @@ public enum ItemEvent: Sendable, Equatable {
     /// The body is arriving; `offset` is where a continued download picks up.
     case started(ItemInfo, total: Int64?, offset: Int64?)
     case progress(ItemInfo, bytes: Int64, total: Int64?, speed: Double)
-    case done(ItemInfo, bytes: Int64, seconds: Double, sha256: String?)
+    /// `bytes` is the whole file; `transferred` what this run received of it (less when it
+    /// continued an earlier run), which the speed is reckoned from.
+    case done(ItemInfo, bytes: Int64, transferred: Int64, seconds: Double, sha256: String?)
     case skipped(ItemInfo, reason: String)
     /// Attempt `attempt` failed transiently; the next starts after `delay` seconds.
     case retrying(ItemInfo, attempt: Int, delay: Double, reason: String)

@@ -23,7 +23,7 @@ public final class JSONRenderer: ProgressRenderer {
             line.add("bytes", bytes)
             line.add("total", optional: total)
             line.add("speed", speed.rounded())
-        case .done(let info, let bytes, let seconds, let sha256):
+        case .done(let info, let bytes, _, let seconds, let sha256):
             describe(&line, "done", info)
             line.add("bytes", bytes)
             line.add("seconds", seconds)

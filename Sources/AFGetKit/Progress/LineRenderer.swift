@@ -37,9 +37,9 @@ public final class LineRenderer: ProgressRenderer {
             guard now - (lastStatusAt[info.id] ?? 0) >= statusInterval else { return }
             lastStatusAt[info.id] = now
             stream.writeLine(status(info, bytes: bytes, total: total, speed: speed))
-        case .done(let info, let bytes, let seconds, _):
+        case .done(let info, let bytes, let transferred, let seconds, _):
             lastStatusAt[info.id] = nil
-            stream.writeLine(HumanMessages.done(info, bytes: bytes, seconds: seconds))
+            stream.writeLine(HumanMessages.done(info, bytes: bytes, transferred: transferred, seconds: seconds))
         case .skipped(let info, let reason):
             stream.writeLine(HumanMessages.skipped(info, reason: reason))
         case .failed(let info, let failure):
