@@ -24,6 +24,8 @@ final class HeaderTests: XCTestCase {
         XCTAssertEqual(HeaderMasking.mask("Authorization: tokenonly"), "Authorization: ***")
         XCTAssertEqual(HeaderMasking.mask("X-Api-Key: s3cret"), "X-Api-Key: ***")
         XCTAssertEqual(HeaderMasking.mask("Private-Token: s3cret"), "Private-Token: ***")
+        XCTAssertEqual(HeaderMasking.mask("WWW-Authenticate: Basic realm=\"x\""), "WWW-Authenticate: Basic realm=\"x\"",
+                       "a challenge is no secret")
         XCTAssertEqual(HeaderMasking.mask("Accept: */*"), "Accept: */*")
         XCTAssertEqual(HeaderMasking.mask("GET / HTTP/1.1"), "GET / HTTP/1.1")
     }

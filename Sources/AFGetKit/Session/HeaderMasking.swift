@@ -2,8 +2,9 @@
 /// resume data.
 public enum HeaderMasking {
     /// Parts of a header name that say it may carry a credential (X-Api-Key, X-Auth-Token,
-    /// Private-Token, X-Session-Id, Cookie, Authorization, ...).
-    private static let secretNameParts = ["auth", "token", "key", "secret", "session", "password", "passwd",
+    /// Private-Token, X-Session-Id, Cookie, Authorization, ...). A server's challenge
+    /// (WWW-Authenticate) is not one, and `-v` shows it for debugging.
+    private static let secretNameParts = ["authorization", "token", "key", "secret", "session", "password", "passwd",
                                           "signature", "credential", "cookie"]
 
     public static func mayHoldSecret(_ name: some StringProtocol) -> Bool {
