@@ -51,6 +51,11 @@ struct UploadCommand: AsyncParsableCommand {
             }
         }
         guard !files.isEmpty else { throw UsageFailure(message: "no file to upload") }
+        // Each PUT replaces what is at its URL: several files to one URL would keep only the last.
+        if files.count > 1 && field == nil && method.uppercased() == "PUT" && !url.hasSuffix("/") {
+            throw UsageFailure(message: "\(files.count) files would all be PUT to \(removingPassword(from: url)), each replacing "
+                + "the one before; end the URL with / to upload each under its own name")
+        }
         let plan = try reportingUsage {
             _ = try RequestSerializer.parseURL(url)
             return UploadPlan(method: method.uppercased(), formField: field, extraFields: extraFields,

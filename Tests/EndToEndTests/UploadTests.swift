@@ -111,11 +111,22 @@ final class UploadTests: ServerTestCase {
 
     func testMissingFilesFailAloneWithExit3() throws {
         try makeFile("here.bin", size: 100)
-        let result = try Afget.run(["upload", "-q", "gone.bin", "here.bin", server.url("/upload")], in: directory)
+        let result = try Afget.run(["upload", "-q", "gone.bin", "here.bin", server.url("/upload/")], in: directory)
         XCTAssertEqual(result.status, 3)
         XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
         XCTAssertTrue(result.stderr.contains("gone.bin"), result.stderr)
         XCTAssertEqual(server.log.all.count, 1, "the other file is still sent")
+    }
+
+    /// Several files PUT to one URL would each replace the last: refused before sending any.
+    func testSeveralFilesAreNotPutToOneURL() throws {
+        try makeFile("a.bin", size: 10)
+        try makeFile("b.bin", size: 20)
+        let result = try Afget.run(["upload", "-q", "a.bin", "b.bin", server.url("/upload")], in: directory)
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("end the URL with /"), result.stderr)
+        XCTAssertEqual(server.log.all.count, 0)
     }
 
     func testMemoryStaysFlatForALargeUploadAndALargeFormField() throws {
