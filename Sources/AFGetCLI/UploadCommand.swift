@@ -51,10 +51,11 @@ struct UploadCommand: AsyncParsableCommand {
             }
         }
         guard !files.isEmpty else { throw UsageFailure(message: "no file to upload") }
+        let shownURL = removingPassword(from: url)
         // Each PUT replaces what is at its URL: several files to one URL would keep only the last.
         if files.count > 1 && field == nil && method.uppercased() == "PUT" && !url.hasSuffix("/") {
-            throw UsageFailure(message: "\(files.count) files would all be PUT to \(removingPassword(from: url)), each replacing "
-                + "the one before; end the URL with / to upload each under its own name")
+            throw UsageFailure(message: "\(files.count) files would all be PUT to \(shownURL), each replacing the one "
+                + "before; end the URL with / to upload each under its own name")
         }
         let plan = try reportingUsage {
             _ = try RequestSerializer.parseURL(url)
@@ -70,7 +71,7 @@ struct UploadCommand: AsyncParsableCommand {
         var exitCodes: [Int32] = []
         let startedAt = monotonicSeconds()
         for (index, file) in files.enumerated() where !interrupts.wasInterrupted {
-            let info = ItemInfo(id: index, url: removingPassword(from: url), path: file)
+            let info = ItemInfo(id: index, url: shownURL, path: file)
             let failure = await upload(file, to: url, plan: plan, info: info, runner: setup.runner, renderer: renderer,
                                        sentCredentials: setup.options.sendsCredentials, summary: &summary)
             if let failure {
@@ -116,7 +117,8 @@ struct UploadCommand: AsyncParsableCommand {
         }
         summary.downloaded += 1
         summary.bytes += response.progress.sent
-        renderer.handle(.done(info, bytes: response.progress.sent, transferred: response.progress.sent, seconds: outcome.seconds, sha256: nil))
+        let sent = response.progress.sent
+        renderer.handle(.done(info, bytes: sent, transferred: sent, seconds: outcome.seconds, sha256: nil))
         return nil
     }
 

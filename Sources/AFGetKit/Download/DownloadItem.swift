@@ -3,6 +3,8 @@ public struct DownloadItem: Sendable, Equatable {
     /// The item's position in input order; `id` in JSON progress and reports.
     public let index: Int
     public let url: String
+    /// `url` as messages, reports and resume data show it: without a password.
+    public let shownURL: String
     public let output: OutputTarget
     /// Resume data recorded for this other URL may be continued against `url`
     /// (`afget resume --url`: an expired signed link replaced by a fresh one).
@@ -18,18 +20,18 @@ public struct DownloadItem: Sendable, Equatable {
                 checksum: Checksum? = nil, headers: [HTTPHeader] = []) {
         self.index = index
         self.url = url
+        shownURL = removingPassword(from: url)
         self.output = output
         self.replacesURL = replacesURL
-        self.source = source ?? removingPassword(from: url)
+        self.source = source ?? shownURL
         self.checksum = checksum
         self.headers = headers
     }
 }
 
 extension DownloadItem {
-    /// How renderers, reports and resume data name this item once its destination is known
-    /// (its URL without a password).
+    /// How renderers, reports and resume data name this item once its destination is known.
     func info(path: String) -> ItemInfo {
-        ItemInfo(id: index, url: removingPassword(from: url), path: path)
+        ItemInfo(id: index, url: shownURL, path: path)
     }
 }

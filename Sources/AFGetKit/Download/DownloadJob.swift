@@ -272,7 +272,9 @@ final class DownloadJob {
             case .verbose(_, let line):
                 renderer.handle(.notice(line))
             case .redirected(_, _, let target):
-                if settings.transfer.verbose { renderer.handle(.notice("* following redirect to \(TerminalText.clean(removingPassword(from: target)))")) }
+                if settings.transfer.verbose {
+                    renderer.handle(.notice("* following redirect to \(TerminalText.clean(removingPassword(from: target)))"))
+                }
             case .suspended, .resumed:
                 continue
             case .completed(_, let response):

@@ -106,10 +106,10 @@ struct PreparedDownload {
         let store = ResumeStore(destination: path)
         // Bad or foreign resume data stops the item before anything is touched.
         let resumeData = settings.discardsResumeData ? nil : try store.load()
-        // Resume data holds the URL without its password (`info`), as shown everywhere.
-        if let resumeData, ![item.info(path: path).url, item.url, item.replacesURL].contains(resumeData.url) {
-            throw TransferFailure(.resumeConflict,
-                "\(store.path) is resume data for \(removingPassword(from: resumeData.url)), not this URL; use --restart to discard it")
+        // Resume data holds the URL as shown, without its password (older files: as given).
+        if let resumeData, ![item.shownURL, item.url, item.replacesURL].contains(resumeData.url) {
+            throw TransferFailure(.resumeConflict, "\(store.path) is resume data for "
+                + "\(removingPassword(from: resumeData.url)), not this URL; use --restart to discard it")
         }
         let part = try PartFile.open(for: path)
         if settings.discardsResumeData { store.remove() }

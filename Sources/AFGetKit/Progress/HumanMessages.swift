@@ -13,7 +13,8 @@ enum HumanMessages {
     static func done(_ info: ItemInfo, bytes: Int64, transferred: Int64, seconds: Double) -> String {
         let speed = seconds > 0 ? ", " + Formatting.speed(Double(transferred) / seconds) : ""
         let thisRun = transferred < bytes ? " (\(Formatting.bytes(transferred)) this run)" : ""
-        return "\(info.path == "-" ? info.url : info.path): done, \(Formatting.bytes(bytes))\(thisRun) in \(Formatting.elapsed(seconds))\(speed)"
+        let name = info.path == "-" ? info.url : info.path
+        return "\(name): done, \(Formatting.bytes(bytes))\(thisRun) in \(Formatting.elapsed(seconds))\(speed)"
     }
 
     static func retrying(_ info: ItemInfo, attempt: Int, delay: Double, reason: String) -> String {

@@ -165,8 +165,8 @@ public struct RequestSerializer: Sendable {
             }
         }
         guard url.isHTTP else {
-            throw ItemFailure(
-                item: removingPassword(from: string), TransferFailure(.usage, "unsupported scheme \"\(url.scheme)\" (http and https only)"))
+            throw ItemFailure(item: removingPassword(from: string),
+                              TransferFailure(.usage, "unsupported scheme \"\(url.scheme)\" (http and https only)"))
         }
         return url
     }

@@ -48,7 +48,8 @@ enum HeaderLine: Equatable {
 
     private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
         let isBlank = { (byte: UInt8) in byte == space || byte == tab }
-        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else {
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) })
+        else {
             return bytes[bytes.startIndex..<bytes.startIndex]
         }
         return bytes[first...last]

@@ -30,14 +30,15 @@ public struct RedirectPolicy: Sendable, Equatable {
             return .refuse(TransferFailure(.protocolViolation, "too many redirects (more than \(maxRedirects))"))
         }
         let scheme = target.prefix { $0 != ":" }.lowercased()
+        let shownTarget = removingPassword(from: target)
         guard scheme == "http" || scheme == "https" else {
-            return .refuse(TransferFailure(.protocolViolation, "refusing redirect to \(scheme): \(removingPassword(from: target))"))
+            return .refuse(TransferFailure(.protocolViolation, "refusing redirect to \(scheme): \(shownTarget)"))
         }
         let url: CurlURL
         do {
             url = try CurlURL(target)
         } catch {
-            return .refuse(TransferFailure(.protocolViolation, "redirect to a malformed URL: \(removingPassword(from: target))"))
+            return .refuse(TransferFailure(.protocolViolation, "redirect to a malformed URL: \(shownTarget)"))
         }
         if request.url.scheme == "https" && url.scheme == "http" {
             return .refuse(TransferFailure(.protocolViolation, "refusing redirect from HTTPS to HTTP: \(target)"))
