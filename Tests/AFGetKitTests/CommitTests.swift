@@ -21,7 +21,7 @@ final class CommitTests: XCTestCase {
     private static func commit(_ name: String, in directory: String, holding bytes: [UInt8], lastModified: Int64? = nil)
         async throws -> String
     {
-        let part = try PartFile.open(for: directory + "/" + name)
+        let part = try PartFile.open(for: directory + "/" + name, replacing: false)
         XCTAssertEqual(bytes.withUnsafeBytes { pwrite(part.descriptor, $0.baseAddress, $0.count, 0) }, bytes.count)
         try await part.commit(lastModified: lastModified)
         return part.path

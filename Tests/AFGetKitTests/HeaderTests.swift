@@ -34,6 +34,10 @@ final class HeaderTests: XCTestCase {
         let head = ResponseHead(status: 200, reason: "OK", headers: [("content-length", "12"), ("ETag", "\"x\"")])
         XCTAssertEqual(head.contentLength, 12)
         XCTAssertEqual(head.value(of: "etag"), "\"x\"")
+        XCTAssertNil(head.value(of: "ETagX"))
+        XCTAssertNil(head.value(of: "ETAF"), "same length, one letter apart")
+        XCTAssertEqual(ResponseHead(headers: [("Content-Encoding", "gzip"), ("CONTENT-ENCODING", "br")]).contentEncodings,
+                       ["gzip", "br"])
         XCTAssertTrue(head.isSuccess)
         XCTAssertNil(ResponseHead(status: 200, headers: [("Content-Length", "-1")]).contentLength)
     }

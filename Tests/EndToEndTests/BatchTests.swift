@@ -41,6 +41,16 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(sha("two.bin"), TestPayload.sha256(count: 800))
     }
 
+    /// Finished files wait to be moved into place with their part files open: a low limit on
+    /// open files makes fewer of them wait, and the batch still completes.
+    func testBatchUnderALowOpenFileLimit() throws {
+        try writeList((0..<120).map { server.url("/file/n\($0).bin?size=300") }.joined(separator: "\n"))
+        let (status, stderr) = try runShell("ulimit -n 48 && exec '\(Afget.binary.path)' -q -j 8 -d out -i urls.txt", in: directory)
+        XCTAssertEqual(status, 0, stderr)
+        XCTAssertEqual(stderr, "")
+        for index in 0..<120 { XCTAssertEqual(sha("out/n\(index).bin"), TestPayload.sha256(count: 300)) }
+    }
+
     func testListFromStdin() throws {
         try writeList(server.url("/file/s.bin?size=500") + "\n")
         let process = Process()

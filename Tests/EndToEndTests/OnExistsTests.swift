@@ -29,11 +29,13 @@ final class OnExistsTests: ServerTestCase {
         XCTAssertEqual(listing(directory), ["f.bin"])
     }
 
-    func testOverwriteReplacesTheFile() throws {
+    func testOverwriteReplacesTheFileKeepingItsMode() throws {
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: existing.path)
         let result = try Afget.run(["-q", "--on-exists", "overwrite", url], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(sha256Hex(ofFile: existing.path), TestPayload.sha256(count: 5000))
         XCTAssertEqual(listing(directory), ["f.bin"])
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: existing.path)[.posixPermissions] as? Int, 0o640)
     }
 
     func testRenamePicksTheFirstFreeNumberedName() throws {

@@ -15,18 +15,15 @@ public enum BatchPlan {
     /// `directory` (the `-d` option, else the current directory); `out=` names the file in it.
     public static func items(urls: [String], output: OutputTarget, list: [InputList.Entry], directory: String?,
                              checksum: Checksum?) -> [DownloadItem] {
-        var items = urls.map { DownloadItem(index: 0, url: $0, output: output, checksum: checksum) }
+        var items = urls.enumerated().map { DownloadItem(index: $0, url: $1, output: output, checksum: checksum) }
         let base = directory ?? "."
         for entry in list {
             let entryDirectory = entry.dir.map { $0.hasPrefix("/") ? $0 : joinPath(base, $0) } ?? base
             let target: OutputTarget = entry.out.map { .path(joinPath(entryDirectory, $0)) } ?? .directory(entryDirectory)
-            items.append(DownloadItem(index: 0, url: entry.url, output: target, source: entry.source,
-                                      checksum: entry.checksum, headers: entry.headers))
+            items.append(DownloadItem(index: items.count, url: entry.url, parsedURL: entry.parsedURL, output: target,
+                                      source: entry.source, checksum: entry.checksum, headers: entry.headers))
         }
-        return items.enumerated().map { index, item in
-            DownloadItem(index: index, url: item.url, output: item.output, source: item.source,
-                         checksum: item.checksum, headers: item.headers)
-        }
+        return items
     }
 
     /// Merges items with the same URL and destination; two different URLs for one destination
@@ -63,7 +60,7 @@ public enum BatchPlan {
         case .path(let given):
             path = given
         case .directory(let directory):
-            guard let url = try? CurlURL(item.url) else { return nil }
+            guard case .success(let url) = item.parsedURL else { return nil }
             path = joinPath(directory, FileNaming.name(forURLPath: url.path))
         }
         return normalized(path)

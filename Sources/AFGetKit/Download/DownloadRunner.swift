@@ -1,3 +1,5 @@
+import Glibc
+
 /// Runs download items through the task manager, up to `concurrency` at a time, and adds up
 /// the results. Each item is a job in a child task; the renderer is shared between them.
 public final class DownloadRunner: Sendable {
@@ -72,8 +74,14 @@ public final class DownloadRunner: Sendable {
     }
 
     /// Files finished and waiting to be moved into place, beyond the transfers: enough for
-    /// commit rounds of several files, few enough to bound open part files.
-    private static let extraCommits = 16
+    /// commit rounds of many files (1000 files of 16 KiB took 0.32 s instead of 0.35 s with 256
+    /// rather than 16), few enough that their open part files stay well inside the limit on
+    /// open files.
+    private static let extraCommits: Int = {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 16 }
+        return Int(min(256, max(16, limit.rlim_cur / 4)))
+    }()
 
     private func download(_ item: DownloadItem, reportingTo sink: AsyncStream<ItemProgress>.Continuation) async {
         var transferReported = false

@@ -1,3 +1,4 @@
+import CurlCore
 import Glibc
 
 /// A list of URLs in aria2c's input-file format: one URL per line, then optional indented
@@ -8,6 +9,8 @@ public struct InputList: Sendable {
         /// "FILE:LINE", for messages.
         public var source: String
         public var url: String
+        /// `url` as parsed when the line was checked.
+        public var parsedURL: CurlURL
         public var out: String?
         public var dir: String?
         public var checksum: Checksum?
@@ -62,8 +65,7 @@ public struct InputList: Sendable {
             if let finished = current { entries.append(finished) }
             current = nil
             do {
-                _ = try RequestSerializer.parseURL(trimmed)
-                current = Entry(source: source, url: trimmed)
+                current = Entry(source: source, url: trimmed, parsedURL: try RequestSerializer.parseURL(trimmed))
                 skippingOptions = false
             } catch {
                 problems.append(ItemFailure(item: source, error.failure))

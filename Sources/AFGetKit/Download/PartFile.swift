@@ -10,12 +10,15 @@ public final class PartFile {
     public let destination: String
     public let path: String
     public let descriptor: Int32
+    /// Whether a file may be at `destination` already (it is then replaced keeping its mode).
+    private let mayReplace: Bool
     private var isOpen = true
 
-    private init(destination: String, path: String, descriptor: Int32) {
+    private init(destination: String, path: String, descriptor: Int32, mayReplace: Bool) {
         self.destination = destination
         self.path = path
         self.descriptor = descriptor
+        self.mayReplace = mayReplace
     }
 
     deinit {
@@ -23,8 +26,10 @@ public final class PartFile {
     }
 
     /// Opens (or creates) `destination.afpart` and locks it, creating missing parent directories.
-    /// The content is left as it is: the caller decides where writing continues.
-    public static func open(for destination: String) throws(TransferFailure) -> PartFile {
+    /// The content is left as it is: the caller decides where writing continues. `replacing`
+    /// says whether a file may be at `destination` now; when not, the final mode is a new file's
+    /// without looking there again.
+    public static func open(for destination: String, replacing: Bool) throws(TransferFailure) -> PartFile {
         let path = destination + suffix
         var descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if descriptor < 0 && errno == ENOENT {
@@ -39,7 +44,7 @@ public final class PartFile {
             }
         }
         guard descriptor >= 0 else { throw fileFailure("create", path, errno: errno) }
-        let part = PartFile(destination: destination, path: path, descriptor: descriptor)
+        let part = PartFile(destination: destination, path: path, descriptor: descriptor, mayReplace: replacing)
 
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
@@ -100,7 +105,8 @@ public final class PartFile {
     /// the data stays in the part file and the message says so.
     public func commit(lastModified: Int64?, as finalPath: String? = nil) async throws(TransferFailure) {
         let destination = finalPath ?? destination
-        guard fchmod(descriptor, Self.finalMode(replacing: destination)) == 0 else {
+        let mode = mayReplace || finalPath != nil ? Self.finalMode(replacing: destination) : Self.newFileMode
+        guard fchmod(descriptor, mode) == 0 else {
             throw TransferFailure(.localFile, "cannot set the mode of \(path): \(describeErrno(errno)); the data is kept there")
         }
         if let lastModified {
@@ -133,8 +139,10 @@ public final class PartFile {
         if stat(destination, &existing) == 0 {
             return existing.st_mode & 0o777
         }
-        return 0o666 & ~FileModes.umaskAtStart
+        return newFileMode
     }
+
+    private static var newFileMode: mode_t { 0o666 & ~FileModes.umaskAtStart }
 
 }
 

@@ -66,7 +66,7 @@ struct PreparedDownload {
     static func prepare(_ item: DownloadItem, settings: DownloadSettings) -> Preparation {
         let request: HTTPRequest
         do {
-            request = try RequestSerializer(headers: settings.headers + item.headers).request(url: item.url)
+            request = try RequestSerializer(headers: settings.headers + item.headers).request(url: item.parsedURL.get())
         } catch {
             return .fail(item.info(path: ""), error)
         }
@@ -111,7 +111,8 @@ struct PreparedDownload {
             throw TransferFailure(.resumeConflict, "\(store.path) is resume data for "
                 + "\(removingPassword(from: resumeData.url)), not this URL; use --restart to discard it")
         }
-        let part = try PartFile.open(for: path)
+        // Otherwise the destination was found free (or given a free name) just now.
+        let part = try PartFile.open(for: path, replacing: updating || settings.onExists == .overwrite)
         if settings.discardsResumeData { store.remove() }
         return .ready(PreparedDownload(item, path: path, request: request, output: .part(part),
                                        resumeData: resumeData, isConditional: updating))

@@ -43,7 +43,7 @@ public struct UploadPlan: Sendable {
                 form.fields.append(MultipartForm.fileField(name: formField, path: file))
             }
             body = form.body
-            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            if !headers.contains(where: { $0.name.isSameHeaderName(as: "Content-Type") }) {
                 headers.insert(HTTPHeader(name: "Content-Type", value: form.contentType), at: 0)
             }
         } else {

@@ -51,6 +51,20 @@ private func isTokenByte(_ byte: UInt8) -> Bool {
     }
 }
 
+extension String {
+    /// Header names match ignoring ASCII case (they are tokens). Compared byte by byte: a
+    /// response's headers are looked up a dozen times, and lowercasing both names for each
+    /// comparison was the largest single cost of reading them.
+    func isSameHeaderName(as other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        return zip(utf8, other.utf8).allSatisfy { $0 == $1 || asciiLowercase($0) == asciiLowercase($1) }
+    }
+}
+
+private func asciiLowercase(_ byte: UInt8) -> UInt8 {
+    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+}
+
 extension StringProtocol {
     func trimmingWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }

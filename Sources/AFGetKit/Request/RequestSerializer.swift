@@ -38,8 +38,12 @@ public struct RequestSerializer: Sendable {
     public func request(method: String = "GET", url string: String, body: RequestBody = .none)
         throws(ItemFailure) -> HTTPRequest
     {
-        let url = try Self.parseURL(string)
-        return HTTPRequest(method: method, url: url, headers: headers, body: body)
+        request(method: method, url: try Self.parseURL(string), body: body)
+    }
+
+    /// A request without parameters to a URL already parsed.
+    public func request(method: String = "GET", url: CurlURL, body: RequestBody = .none) -> HTTPRequest {
+        HTTPRequest(method: method, url: url, headers: headers, body: body)
     }
 
     /// Methods whose parameters go in the query string (AFNetworking's default set).

@@ -26,7 +26,7 @@ enum HeaderLine: Equatable {
             let name = UnsafeRawBufferPointer(rebasing: bytes[..<colon])
             let value = UnsafeRawBufferPointer(rebasing: Self.trimmed(bytes[(colon + 1)...]))
             // UTF-8 when the whole line is (both parts are then), else ISO-8859-1 for both.
-            if let name = String(validating: name, as: UTF8.self), let value = String(validating: value, as: UTF8.self) {
+            if let name = Self.utf8(name), let value = Self.utf8(value) {
                 self = .field(name: name, value: value)
             } else {
                 self = .field(name: Self.latin1(name), value: Self.latin1(value))
@@ -39,7 +39,14 @@ enum HeaderLine: Equatable {
     /// A header line as text: UTF-8 when it is valid UTF-8, else ISO-8859-1 (each byte one
     /// character), so no byte is lost or replaced (RFC 9110 §5.5; Content-Disposition names).
     static func text(_ bytes: UnsafeRawBufferPointer) -> String {
-        String(validating: bytes, as: UTF8.self) ?? latin1(bytes)
+        utf8(bytes) ?? latin1(bytes)
+    }
+
+    /// The bytes as UTF-8 text, nil when they are not UTF-8. Header lines are nearly always
+    /// ASCII, which is decoded without the general validation.
+    private static func utf8(_ bytes: UnsafeRawBufferPointer) -> String? {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     private static func latin1(_ bytes: UnsafeRawBufferPointer) -> String {

@@ -16,7 +16,7 @@ public struct ResponseHead: Sendable, Equatable {
 
     /// The last value of a header, matched case-insensitively.
     public func value(of name: String) -> String? {
-        headers.last { $0.name.lowercased() == name.lowercased() }?.value
+        headers.last { $0.name.isSameHeaderName(as: name) }?.value
     }
 
     public var contentLength: Int64? {
@@ -25,7 +25,7 @@ public struct ResponseHead: Sendable, Equatable {
 
     /// The content codings applied to the body, in order (`identity` left out).
     public var contentEncodings: [String] {
-        headers.filter { $0.name.lowercased() == "content-encoding" }
+        headers.filter { $0.name.isSameHeaderName(as: "Content-Encoding") }
             .flatMap { $0.value.split(separator: ",") }
             .map { $0.trimmingWhitespace().lowercased() }
             .filter { !$0.isEmpty && $0 != "identity" }

@@ -125,7 +125,7 @@ final class TransferContext {
     private func requestHeaderLines() -> [String] {
         var lines = request.headers.map(\.line)
         if let length = upload?.length, length < 1 << 20,
-            !request.headers.contains(where: { $0.name.lowercased() == "expect" })
+            !request.headers.contains(where: { $0.name.isSameHeaderName(as: "Expect") })
         {
             lines.append("Expect:")
         }
@@ -140,7 +140,6 @@ final class TransferContext {
         easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         easy.set(CURLOPT_USERAGENT, "afget/\(AFGetVersion.current)")
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
-        easy.set(CURLOPT_FILETIME, true)
         easy.set(CURLOPT_BUFFERSIZE, segmentEnd == nil ? 512 * 1024 : 128 * 1024)
         easy.set(CURLOPT_WRITEFUNCTION, callback: receiveBodyCallback)
         easy.set(CURLOPT_WRITEDATA, pointer: context)
@@ -468,12 +467,11 @@ final class TransferContext {
 
     /// The outcome of a finished exchange, for the `.completed` event.
     func response() -> TaskResponse {
-        let fileTime = easy.info(offset: CURLINFO_FILETIME_T)
-        return TaskResponse(
+        TaskResponse(
             head: head,
             finalURL: request.url.absoluteString,
             progress: currentProgress,
-            lastModified: fileTime >= 0 ? fileTime : nil,
+            lastModified: head.value(of: "Last-Modified").flatMap(HTTPDate.seconds(from:)),
             body: body)
     }
 }

@@ -2,6 +2,8 @@
 /// ("https://user:pass@host/f" becomes "https://user@host/f"), so it never reaches a terminal,
 /// a log, a report or resume data (DESIGN.md §5). The request itself still carries it.
 public func removingPassword(from url: String) -> String {
+    // Most URLs carry no user information at all: one byte scan instead of a search by characters.
+    guard url.utf8.contains(UInt8(ascii: "@")) else { return url }
     guard let schemeEnd = url.firstRange(of: "://") else { return url }
     let authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
     guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
