@@ -64,17 +64,3 @@ public enum TaskEvent: Sendable, Equatable {
         }
     }
 }
-
-/// Where the curl thread sends one task's events; the stream ends with the task's last event.
-struct TaskEvents: Sendable {
-    private let continuation: AsyncStream<TaskEvent>.Continuation
-
-    init(_ continuation: AsyncStream<TaskEvent>.Continuation) {
-        self.continuation = continuation
-    }
-
-    func send(_ event: TaskEvent) {
-        continuation.yield(event)
-        if event.isFinal { continuation.finish() }
-    }
-}

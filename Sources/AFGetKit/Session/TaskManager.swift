@@ -4,7 +4,7 @@ import Dispatch
 /// its last one (completed, failed or canceled).
 public struct SessionTask: Sendable {
     public let id: TaskID
-    public let events: AsyncStream<TaskEvent>
+    public let events: TaskEventSequence
 }
 
 /// Creates and drives data, upload and download tasks over one libcurl multi handle.
@@ -65,8 +65,8 @@ public final class TaskManager: Sendable {
 
     private func makeTask(_ kind: TaskKind, _ request: HTTPRequest, _ options: TransferOptions) -> SessionTask {
         let id = inbox.makeID()
-        let (events, continuation) = AsyncStream.makeStream(of: TaskEvent.self)
-        inbox.post(.create(id, kind, request, options, TaskEvents(continuation)))
-        return SessionTask(id: id, events: events)
+        let events = TaskEvents()
+        inbox.post(.create(id, kind, request, options, events))
+        return SessionTask(id: id, events: TaskEventSequence(events: events))
     }
 }

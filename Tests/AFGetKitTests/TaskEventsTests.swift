@@ -1,0 +1,40 @@
+@testable import AFGetKit
+import XCTest
+
+/// A task's events reach its one reader in order, whether the reader was already waiting or
+/// comes later, and end with the last one.
+final class TaskEventsTests: XCTestCase {
+    private let id = TaskID(rawValue: 1)
+
+    func testEventsKeptUntilReadThenEndAfterTheLast() async {
+        let events = TaskEvents()
+        events.send(.suspended(id))
+        events.send(.resumed(id))
+        events.send(.canceled(id, TransferProgress()))
+        events.send(.suspended(id))  // after the last: dropped
+        var received: [TaskEvent] = []
+        for await event in TaskEventSequence(events: events) { received.append(event) }
+        XCTAssertEqual(received, [.suspended(id), .resumed(id), .canceled(id, TransferProgress())])
+    }
+
+    func testAWaitingReaderIsHandedEachEvent() async {
+        let events = TaskEvents()
+        let reader = Task {
+            var received: [TaskEvent] = []
+            for await event in TaskEventSequence(events: events) { received.append(event) }
+            return received
+        }
+        let sent = (0..<200).map { count in
+            var progress = TransferProgress()
+            progress.received = Int64(count)
+            return TaskEvent.progress(id, progress)
+        }
+        for event in sent {
+            events.send(event)
+            await Task.yield()
+        }
+        events.send(.canceled(id, TransferProgress()))
+        let received = await reader.value
+        XCTAssertEqual(received, sent + [.canceled(id, TransferProgress())])
+    }
+}
