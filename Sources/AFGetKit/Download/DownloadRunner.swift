@@ -32,7 +32,7 @@ public final class DownloadRunner: Sendable {
         // Items report the end of their transfer and their result on one stream: the next item
         // starts when a transfer ends, while finished files are still being moved into place
         // (a batch of small files then waits on the disk and the network at the same time).
-        let (events, sink) = AsyncStream.makeStream(of: ItemProgress.self)
+        let events = EventChannel<ItemProgress>()
         // Discarding: finished children are freed at once (their results come on `events`).
         await withDiscardingTaskGroup { group in
             var pending = items.makeIterator()
@@ -44,7 +44,7 @@ public final class DownloadRunner: Sendable {
                       !stopping, interrupts?.wasInterrupted != true, let item = pending.next() {
                     transferring += 1
                     running += 1
-                    group.addTask { [self] in await download(item, reportingTo: sink) }
+                    group.addTask { [self] in await download(item, reportingTo: events) }
                 }
             }
             startNext()
@@ -83,13 +83,13 @@ public final class DownloadRunner: Sendable {
         return Int(min(256, max(16, limit.rlim_cur / 4)))
     }()
 
-    private func download(_ item: DownloadItem, reportingTo sink: AsyncStream<ItemProgress>.Continuation) async {
+    private func download(_ item: DownloadItem, reportingTo events: EventChannel<ItemProgress>) async {
         var transferReported = false
         let (outcome, record) = await run(item) {
             transferReported = true
-            sink.yield(.transferEnded)
+            events.send(.transferEnded)
         }
-        sink.yield(.finished(outcome, record, transferWasOpen: !transferReported))
+        events.send(.finished(outcome, record, transferWasOpen: !transferReported))
     }
 
     private func run(_ item: DownloadItem, transferEnded: @escaping () -> Void) async -> (ItemOutcome, ItemRecord) {

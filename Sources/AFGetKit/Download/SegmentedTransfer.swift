@@ -61,7 +61,7 @@ final class SegmentedTransfer {
 
     func run() async -> Result {
         _ = afp_reserve_space(context.part.descriptor, off_t(context.total))
-        let (events, sink) = AsyncStream.makeStream(of: Event.self)
+        let events = EventChannel<Event>()
         return await withDiscardingTaskGroup { group in
             func start(_ index: Int) {
                 let segment = segments[index]
@@ -79,7 +79,7 @@ final class SegmentedTransfer {
                                                         options: context.settings.transfer)
                 running[task.id] = (segment.start, segment.position, end)
                 group.addTask {
-                    for await event in task.events { sink.yield(.task(event)) }
+                    for await event in task.events { events.send(.task(event)) }
                 }
                 context.manager.resume(task.id)
             }
@@ -119,18 +119,18 @@ final class SegmentedTransfer {
                         case .tooLongToWait(let refusal): stop(.failed(refusal))
                         }
                     case .task(let taskEvent):
-                        handle(taskEvent, sink: sink, group: &group)
+                        handle(taskEvent, sink: events, group: &group)
                     }
                     fillConnections()
                     if isIdle { break }
                 }
             }
-            sink.finish()
+            events.finish()
             return finish()
         }
     }
 
-    private func handle(_ event: TaskEvent, sink: AsyncStream<Event>.Continuation, group: inout DiscardingTaskGroup) {
+    private func handle(_ event: TaskEvent, sink: EventChannel<Event>, group: inout DiscardingTaskGroup) {
         let id = event.taskID
         guard let task = running[id] else { return }
         switch event {
@@ -191,7 +191,7 @@ final class SegmentedTransfer {
     /// A transient failure is retried for this segment alone, after the policy's delay; any
     /// other ends the transfer.
     private func segmentFailed(_ segment: Int64, _ failure: TransferFailure, transient: Bool, retryAfter: String?,
-                               sink: AsyncStream<Event>.Continuation, group: inout DiscardingTaskGroup) {
+                               sink: EventChannel<Event>, group: inout DiscardingTaskGroup) {
         guard stopping == nil else { return }
         guard transient else {
             stop(.failed(failure))
@@ -207,7 +207,7 @@ final class SegmentedTransfer {
             let result = await waiting.wait(afterFailedAttempts: attempts, reason: failure.message, retryAfter: retryAfter) {
                 renderer.handle(.retrying(info, attempt: attempts, delay: $0, reason: failure.message))
             }
-            sink.yield(.retryWaitEnded(segment, result, failure))
+            sink.send(.retryWaitEnded(segment, result, failure))
         }
     }
 
