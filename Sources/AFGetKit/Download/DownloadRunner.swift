@@ -80,7 +80,7 @@ public final class DownloadRunner: Sendable {
     private static let extraCommits: Int = {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 16 }
-        return Int(min(256, max(16, limit.rlim_cur / 4)))
+        return Int(min(256, max(4, limit.rlim_cur / 4)))
     }()
 
     private func download(_ item: DownloadItem, reportingTo events: EventChannel<ItemProgress>) async {

@@ -22,6 +22,8 @@ public struct ResumeStore: Sendable {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
+            // Out of descriptors is no fault of the resume data (exit 3, not 9).
+            if errno == EMFILE || errno == ENFILE { throw fileFailure("open", path, errno: errno) }
             throw TransferFailure(.resumeConflict, "cannot read \(path): \(describeErrno(errno))")
         }
         defer { close(descriptor) }
