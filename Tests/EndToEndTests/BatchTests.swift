@@ -161,6 +161,22 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(continued.count, 2, "the two interrupted files continue, the others start")
     }
 
+    /// An item stopped before its first byte leaves no empty part file behind; one with data
+    /// keeps it for the next run.
+    func testCtrlCLeavesNoEmptyPartFile() throws {
+        let waiting = server.url("/silent/w.bin")
+        let dripping = server.url("/drip/d.bin?size=2000000&chunk=20000&ms=20")
+        let (process, _, _) = try Afget.start(["-q", "-j", "2", waiting, dripping], in: directory)
+        waitUntil("both requested, one checkpointed") {
+            server.log.all.contains { $0.uri.hasPrefix("/silent") }
+                && (checkpointedBytes(directory.appendingPathComponent("d.bin.afresume")) ?? 0) > 20_000
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        XCTAssertEqual(listing(directory), ["d.bin.afpart", "d.bin.afresume"])
+    }
+
     func testChecksumMismatchKeepsTheDataAndTheRightChecksumFinishesIt() throws {
         let url = server.url("/file/c.bin?size=7000")
         let wrong = String(repeating: "0", count: 64)

@@ -92,7 +92,7 @@ final class DownloadJob {
             case .fellBack:
                 continue
             case .interrupted:
-                return .interrupted
+                return interrupted()
             case .failed(let failure, let reached):
                 offset = reached
                 if failure.kind == .resumeConflict {
@@ -472,8 +472,14 @@ final class DownloadJob {
         return .skipped
     }
 
+    /// Stopped by a signal: data is kept for the next run, an empty part file is not.
+    private func interrupted() -> Outcome {
+        download.part?.abandon()
+        return .interrupted
+    }
+
     private func fail(_ failure: TransferFailure, attempts: Int = 0) -> Outcome {
-        if interrupts?.wasInterrupted == true { return .interrupted }
+        if interrupts?.wasInterrupted == true { return interrupted() }
         if failure.discardsData, let part = download.part {
             unlink(part.path)
             store?.remove()
