@@ -45,7 +45,8 @@ final class BatchTests: ServerTestCase {
     /// open files makes fewer of them wait, and the batch still completes.
     func testBatchUnderALowOpenFileLimit() throws {
         try writeList((0..<120).map { server.url("/file/n\($0).bin?size=300") }.joined(separator: "\n"))
-        let (status, stderr) = try runShell("ulimit -n 48 && exec '\(Afget.binary.path)' -q -j 8 -d out -i urls.txt", in: directory)
+        let command = "ulimit -n 48 && exec '\(Afget.binary.path)' -q -j 8 -d out -i urls.txt"
+        let (status, stderr) = try runShell(command, in: directory)
         XCTAssertEqual(status, 0, stderr)
         XCTAssertEqual(stderr, "")
         for index in 0..<120 { XCTAssertEqual(sha("out/n\(index).bin"), TestPayload.sha256(count: 300)) }

@@ -26,7 +26,8 @@ public struct DownloadItem: Sendable, Equatable {
                 source: String? = nil, checksum: Checksum? = nil, headers: [HTTPHeader] = []) {
         self.index = index
         self.url = url
-        self.parsedURL = parsedURL.map { .success($0) } ?? Result { () throws(ItemFailure) in try RequestSerializer.parseURL(url) }
+        self.parsedURL = parsedURL.map { .success($0) }
+            ?? Result { () throws(ItemFailure) in try RequestSerializer.parseURL(url) }
         shownURL = removingPassword(from: url)
         self.output = output
         self.replacesURL = replacesURL
