@@ -125,6 +125,34 @@ final class ResumeDataTests: XCTestCase {
         XCTAssertEqual(found.items.map(\.headers), [[HTTPHeader(name: "Accept", value: "*/*")]])
     }
 
+    /// Running out of descriptors is the process's trouble, not the resume data's: a local file
+    /// error (exit 3), not unusable resume data (exit 9).
+    func testOutOfDescriptorsIsALocalFileErrorNotBadResumeData() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fds-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = ResumeStore(destination: directory.appendingPathComponent("a.iso").path)
+        try store.save(sample)
+
+        var saved = rlimit()
+        XCTAssertEqual(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &saved), 0)
+        var lowered = saved
+        lowered.rlim_cur = min(saved.rlim_cur, 512)
+        XCTAssertEqual(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &lowered), 0)
+        var filling: [Int32] = []
+        defer {
+            filling.forEach { close($0) }
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &saved)
+        }
+        while case let descriptor = open("/dev/null", O_RDONLY), descriptor >= 0 { filling.append(descriptor) }
+        XCTAssertEqual(errno, EMFILE)
+
+        XCTAssertThrowsError(try store.load()) { error in
+            XCTAssertEqual((error as? TransferFailure)?.kind, .localFile, "\(error)")
+            XCTAssertEqual((error as? TransferFailure)?.exitCode, 3)
+        }
+    }
+
     func testOptionalValidatorsMayBeAbsent() throws {
         var bare = sample
         bare.entityTag = nil
