@@ -13,7 +13,7 @@ final class TaskEventsTests: XCTestCase {
         events.send(.canceled(id, TransferProgress()))
         events.send(.suspended(id))  // after the last: dropped
         var received: [TaskEvent] = []
-        for await event in TaskEventSequence(events: events) { received.append(event) }
+        for await event in TaskEventSequence(channel: events.channel) { received.append(event) }
         XCTAssertEqual(received, [.suspended(id), .resumed(id), .canceled(id, TransferProgress())])
     }
 
@@ -21,7 +21,7 @@ final class TaskEventsTests: XCTestCase {
         let events = TaskEvents()
         let reader = Task {
             var received: [TaskEvent] = []
-            for await event in TaskEventSequence(events: events) { received.append(event) }
+            for await event in TaskEventSequence(channel: events.channel) { received.append(event) }
             return received
         }
         let sent = (0..<200).map { count in

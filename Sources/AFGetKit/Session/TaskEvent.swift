@@ -1,3 +1,5 @@
+import CurlCore
+
 /// Identifies a task within one task manager.
 public struct TaskID: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: Int
@@ -24,10 +26,14 @@ public struct TaskResponse: Sendable, Equatable {
     /// The URL of the last request, after redirects.
     public var finalURL: String
     public var progress: TransferProgress
-    /// Last-Modified as seconds since 1970, when the server sent one.
-    public var lastModified: Int64?
     /// The collected body of a data or upload task.
     public var body: [UInt8]
+
+    /// Last-Modified as seconds since 1970, when the server sent one: read when asked for, off
+    /// the curl thread, and only by the downloads that set a file's time from it.
+    public var lastModified: Int64? {
+        head.value(of: "Last-Modified").flatMap(HTTPDate.seconds(from:))
+    }
 }
 
 /// What the task manager reports, in order per task, on its event stream.

@@ -11,7 +11,7 @@ struct TaskEvents: Sendable {
 /// A task's events, for `for await`.
 public struct TaskEventSequence: AsyncSequence, Sendable {
     public typealias Element = TaskEvent
-    let events: TaskEvents
+    let channel: EventChannel<TaskEvent>
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         let channel: EventChannel<TaskEvent>
@@ -22,6 +22,6 @@ public struct TaskEventSequence: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(channel: events.channel)
+        AsyncIterator(channel: channel)
     }
 }

@@ -67,6 +67,6 @@ public final class TaskManager: Sendable {
         let id = inbox.makeID()
         let events = TaskEvents()
         inbox.post(.create(id, kind, request, options, events))
-        return SessionTask(id: id, events: TaskEventSequence(events: events))
+        return SessionTask(id: id, events: TaskEventSequence(channel: events.channel))
     }
 }

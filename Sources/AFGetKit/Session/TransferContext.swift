@@ -471,7 +471,6 @@ final class TransferContext {
             head: head,
             finalURL: request.url.absoluteString,
             progress: currentProgress,
-            lastModified: head.value(of: "Last-Modified").flatMap(HTTPDate.seconds(from:)),
             body: body)
     }
 }
