@@ -11,10 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.70.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
-        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
-        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.0"),
     ],
     targets: [
         // libcurl itself, found through pkg-config.
@@ -55,12 +52,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
+                "COpenSSL",
             ],
-            path: "Tests/TestServer"
+            path: "Tests/TestServer",
+            exclude: ["Certificates"]
         ),
         .testTarget(name: "CurlCoreTests", dependencies: ["CurlCore"]),
         .testTarget(name: "AFGetKitTests", dependencies: ["AFGetKit", "TestServer"]),

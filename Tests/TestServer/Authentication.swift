@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import NIOHTTP1
 
@@ -45,7 +44,9 @@ struct Authentication {
     }
 
     private func md5(_ text: String) -> String {
-        Insecure.MD5.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        let digest = TestDigest.md5()
+        digest.update(text.utf8)
+        return digest.hex()
     }
 
     /// `a="x", b=y` → [a: x, b: y].

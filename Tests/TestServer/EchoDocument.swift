@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import NIOHTTP1
 
@@ -8,7 +7,7 @@ import NIOHTTP1
 struct EchoDocument {
     let bytes: [UInt8]
 
-    init(head: HTTPRequestHead, body: [UInt8], bodyCount: Int, bodySHA256: SHA256.Digest) {
+    init(head: HTTPRequestHead, body: [UInt8], bodyCount: Int, bodySHA256: String) {
         var headers: [String: String] = [:]
         for header in head.headers {
             let name = header.name.lowercased()
@@ -23,7 +22,7 @@ struct EchoDocument {
             "headers": headers,
             "body": String(decoding: body, as: UTF8.self),
             "bodyLength": bodyCount,
-            "bodySHA256": bodySHA256.map { String(format: "%02x", $0) }.joined(),
+            "bodySHA256": bodySHA256,
         ]
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])) ?? Data()
         bytes = Array(data)

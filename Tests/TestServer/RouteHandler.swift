@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Glibc
 import NIOCore
@@ -16,7 +15,7 @@ final class RouteHandler: ChannelInboundHandler {
     /// so a large upload does not sit in the test process's memory.
     private var body: [UInt8] = []
     private var bodyCount = 0
-    private var bodyHash = SHA256()
+    private var bodyHash = TestDigest.sha256()
     /// This request is to be answered by a reset as soon as its body starts (`/flaky-upload`).
     private var resetsDuringBody = false
     private static let keptBodyBytes = 1 << 20
@@ -32,7 +31,7 @@ final class RouteHandler: ChannelInboundHandler {
             head = requestHead
             body = []
             bodyCount = 0
-            bodyHash = SHA256()
+            bodyHash = TestDigest.sha256()
             answerBeforeBody(requestHead, context)
         case .body(let buffer):
             guard !resetsDuringBody else {
@@ -45,7 +44,7 @@ final class RouteHandler: ChannelInboundHandler {
             }
             let bytes = buffer.readableBytesView
             bodyCount += bytes.count
-            bodyHash.update(data: Array(bytes))
+            bodyHash.update(bytes)
             if body.count < Self.keptBodyBytes { body.append(contentsOf: bytes.prefix(Self.keptBodyBytes - body.count)) }
         case .end:
             guard let head else { return }
@@ -145,7 +144,7 @@ final class RouteHandler: ChannelInboundHandler {
             sendHead(context, .ok, headers)
             sendBytes(context, Array("ok".utf8), then: .end)
         case "upload", "flaky-upload":
-            let text = "\(bodyCount) \(bodyHash.finalize().map { String(format: "%02x", $0) }.joined())\n"
+            let text = "\(bodyCount) \(bodyHash.hex())\n"
             sendHead(context, .created, ["Content-Length": "\(text.utf8.count)"])
             sendBytes(context, Array(text.utf8), then: .end)
         case "disposition":
@@ -162,7 +161,7 @@ final class RouteHandler: ChannelInboundHandler {
                                     "Content-Type": "application/octet-stream"])
             sendBytes(context, bytes, then: .end)
         case "echo":
-            let echo = EchoDocument(head: head, body: body, bodyCount: bodyCount, bodySHA256: bodyHash.finalize())
+            let echo = EchoDocument(head: head, body: body, bodyCount: bodyCount, bodySHA256: bodyHash.hex())
             sendHead(context, .ok, ["Content-Length": "\(echo.bytes.count)", "Content-Type": "application/json"])
             sendBytes(context, echo.bytes, then: .end)
         case "auth":

@@ -49,8 +49,8 @@ public final class TestHTTPServer: Sendable {
         -> NIOSSLContext
     {
         var configuration = TLSConfiguration.makeServerConfiguration(
-            certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(identity.certificatePEM.utf8), format: .pem))],
-            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem)))
+            certificateChain: try NIOSSLCertificate.fromPEMFile(identity.certificatePath).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: identity.privateKeyPath, format: .pem)))
         if requiresClientCertificate {
             configuration.certificateVerification = .noHostnameVerification
             configuration.trustRoots = .file(TestCertificates.shared.caPath)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The deterministic bytes the test server serves: byte i of any payload is the same on every
@@ -19,7 +18,9 @@ public enum TestPayload {
 }
 
 public func sha256Hex<D: DataProtocol>(_ data: D) -> String {
-    SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    let digest = TestDigest.sha256()
+    digest.update(data)
+    return digest.hex()
 }
 
 public func sha256Hex(ofFile path: String) -> String? {
