@@ -26,6 +26,19 @@ struct OutputOptions: ParsableArguments {
         if output != nil && directory != nil {
             throw ValidationError("-o/--output and -d/--dir cannot be combined")
         }
+        if output == "" {
+            throw ValidationError("-o/--output is empty; give a file name")
+        }
+        if let output, output != "-", Self.namesADirectory(output) {
+            throw ValidationError("-o/--output \"\(output)\" names a directory, not a file; use -d/--dir to download into it")
+        }
+    }
+
+    /// A path ending in "/", or whose last part is "." or "..": there is no file name to create,
+    /// and finding that out only at the final rename would waste the download.
+    private static func namesADirectory(_ path: String) -> Bool {
+        let last = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        return last.isEmpty || last == "." || last == ".."
     }
 
     var target: OutputTarget {

@@ -38,6 +38,7 @@ final class ParsingTests: XCTestCase {
         XCTAssertEqual(command.options.progress.style, .json)
         XCTAssertEqual(try download(["-q", "--progress", "bar", "http://h/"]).options.progress.style, .none)
         XCTAssertEqual(try download(["-d", "out", "http://h/"]).output.target, .directory("out"))
+        XCTAssertEqual(try download(["-o", "./...", "http://h/"]).output.target, .path("./..."))
         XCTAssertEqual(try download(["-o", "x.bin", "http://h/"]).output.target, .path("x.bin"))
     }
 
@@ -68,6 +69,7 @@ final class ParsingTests: XCTestCase {
             ["--on-exists", "maybe", "http://h/"], ["--progress", "fancy", "http://h/"],
             ["--max-redirects", "-1", "http://h/"], ["--stall-timeout", "0", "http://h/"],
             ["--restart", "--no-restart", "http://h/"], ["--retry", "-1", "http://h/"],
+            ["-o", "sub/", "http://h/"], ["-o", "", "http://h/"], ["-o", ".", "http://h/"], ["-o", "x/..", "http://h/"],
         ] {
             XCTAssertThrowsError(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")
         }

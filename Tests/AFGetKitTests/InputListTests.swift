@@ -15,6 +15,24 @@ final class InputListTests: XCTestCase {
         XCTAssertEqual(list.entries.map(\.source), ["list:1", "list:5", "list:6"])
     }
 
+    /// Notepad starts a UTF-8 file with a byte order mark; only one at the very start is skipped.
+    func testAByteOrderMarkAtTheStartIsSkipped() {
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let list = parse(mark + Array("http://h/a.bin\r\n  out=b.bin\r\n".utf8) + mark + Array("http://h/c.bin\r\n".utf8))
+        XCTAssertEqual(list.entries.map(\.url), ["http://h/a.bin"])
+        XCTAssertEqual(list.entries.first?.out, "b.bin")
+        XCTAssertEqual(list.problems.map(\.item), ["list:3"])
+    }
+
+    /// out= names a file below the item's directory, nothing else.
+    func testOutNamesARelativeFile() {
+        let bad = ["/abs.bin", "../up.bin", "a/../b.bin", "a//b.bin", "sub/", ".", "sub/.", ""]
+        let good = ["./a.bin", "a/b.bin", "..a.bin"]
+        let list = parse(Array((bad + good).map { "http://h/x\n  out=\($0)\n" }.joined().utf8))
+        XCTAssertEqual(list.problems.map(\.item), bad.indices.map { "list:\(2 * $0 + 2)" })
+        XCTAssertEqual(list.entries.compactMap(\.out), good)
+    }
+
     /// A line that is not UTF-8 is reported by number; a bad URL line takes its options with it,
     /// a bad option line leaves its URL to download.
     func testLinesThatAreNotUTF8AreReported() {

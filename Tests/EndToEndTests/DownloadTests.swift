@@ -49,6 +49,20 @@ final class DownloadTests: ServerTestCase {
         XCTAssertEqual(listing(directory.appendingPathComponent("new/dir")), ["y.bin"])
     }
 
+    /// `-o sub/` has no file name to create: refused before anything is fetched or made,
+    /// rather than found out at the final rename with the data left in `sub/.afpart`.
+    func testAnOutputPathNamingADirectoryIsRefusedUpFront() throws {
+        for (path, message) in [("sub/", "-o/--output \"sub/\" names a directory, not a file; use -d/--dir to download into it"),
+                                ("sub/..", "-o/--output \"sub/..\" names a directory, not a file; use -d/--dir to download into it"),
+                                ("", "-o/--output is empty; give a file name")] {
+            let result = try Afget.run(["-o", path, server.url("/file/x.bin?size=10")], in: directory)
+            XCTAssertEqual(result.status, 2, "\(path): \(result.stderr)")
+            XCTAssertEqual(result.stderrLines, ["afget: \(message) (see afget --help)"])
+        }
+        XCTAssertEqual(listing(directory), [])
+        XCTAssertEqual(server.log.all.count, 0)
+    }
+
     func testStdoutCarriesTheBodyAndNothingElse() throws {
         let result = try Afget.run(["-o", "-", "--progress", "line", server.url("/file/s.bin?size=200000")], in: directory)
 

@@ -21,12 +21,16 @@ public struct InputList: Sendable {
     /// Lines that cannot be used, each naming "FILE:LINE" and the cause.
     public private(set) var problems: [ItemFailure] = []
 
-    /// Lines end in LF or CR LF. A line that is not valid UTF-8 is reported, not guessed at: a
-    /// name in it could not be kept exactly.
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// Lines end in LF or CR LF; a UTF-8 byte order mark at the start (as Windows editors save)
+    /// is skipped. A line that is not valid UTF-8 is reported, not guessed at: a name in it could
+    /// not be kept exactly.
     public init(parsing bytes: [UInt8], name: String) {
         var current: Entry?
         var skippingOptions = false
-        for (index, rawLine) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+        let text = bytes.starts(with: Self.byteOrderMark) ? bytes.dropFirst(Self.byteOrderMark.count) : bytes[...]
+        for (index, rawLine) in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let lineBytes = rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine
             let source = "\(name):\(index + 1)"
             let isOptionLine = lineBytes.first == UInt8(ascii: " ") || lineBytes.first == UInt8(ascii: "\t")
@@ -97,11 +101,14 @@ public struct InputList: Sendable {
         }
     }
 
-    /// `out=` names a file below the item's directory: never absolute, never `..`.
+    /// `out=` names a file below the item's directory: never absolute, never `..`, and never a
+    /// directory (a last part of "." has no file name to create).
     private static func checkRelative(_ path: String, _ key: String) throws(TransferFailure) {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.isEmpty, !path.hasPrefix("/"), !components.contains(where: { $0 == ".." || $0.isEmpty }) else {
-            throw TransferFailure(.usage, "\(key)=\(path) must be a relative path without ..")
+        guard !path.isEmpty, !path.hasPrefix("/"), !components.contains(where: { $0 == ".." || $0.isEmpty }),
+              components.last != "."
+        else {
+            throw TransferFailure(.usage, "\(key)=\(path) must be a relative file name, without .. and not ending in / or .")
         }
     }
 }
