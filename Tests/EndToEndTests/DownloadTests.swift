@@ -193,6 +193,59 @@ final class DownloadTests: ServerTestCase {
         XCTAssertEqual(server.log.all.dropFirst(before).first?.header("Range"), "bytes=\(kept)-")
     }
 
+    /// A full disk (a 2 MiB tmpfs): a body of known length is refused as it starts ("no room");
+    /// one of unknown length fills the disk, and the part gives back its last 64 KiB so that
+    /// resume data counting the rest fits. Either way one line, exit 3, and with room the same
+    /// command continues to the exact file.
+    func testAFullDiskKeepsWhatWasWrittenForTheNextRun() throws {
+        let disk = directory.appendingPathComponent("disk")
+        try mountSmallDisk(at: disk)
+        defer { unmount(disk) }
+        let size = 3_000_000
+        for (name, query, words) in [("known.bin", "", ["no room for", "known.bin.afpart"]),
+                                     ("unknown.bin", "&nolength=1", ["kept in", "unknown.bin.afpart"])] {
+            let url = server.url("/file/\(name)?size=\(size)\(query)")
+            let full = try Afget.run(["-q", "-d", disk.path, url], in: directory)
+            XCTAssertEqual(full.status, 3, full.stderr)
+            XCTAssertEqual(full.stderrLines.count, 1, full.stderr)
+            for word in words + ["No space left on device"] {
+                XCTAssertTrue(full.stderr.contains(word), "\(word): \(full.stderr)")
+            }
+            let part = disk.appendingPathComponent("\(name).afpart")
+            let kept = fileSize(part) ?? 0
+            if name == "unknown.bin" {
+                XCTAssertGreaterThan(kept, 0)
+                XCTAssertEqual(checkpointedBytes(disk.appendingPathComponent("\(name).afresume")), kept)
+            }
+            try resize(disk, to: "16m")
+            let before = server.log.all.count
+            let result = try Afget.run(["-q", "-d", disk.path, url], in: directory)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(sha256Hex(ofFile: disk.appendingPathComponent(name).path), TestPayload.sha256(count: size))
+            if kept > 0 {
+                XCTAssertEqual(server.log.all.dropFirst(before).first?.header("Range"), "bytes=\(kept)-")
+            }
+            try FileManager.default.removeItem(at: disk.appendingPathComponent(name))
+            try resize(disk, to: "2m")
+        }
+    }
+
+    /// A tmpfs of 2 MiB, or a skip where mounting is not allowed (it needs root).
+    private func mountSmallDisk(at path: URL) throws {
+        try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+        let (status, stderr) = try runShell("mount -t tmpfs -o size=2m afget-test '\(path.path)'", in: directory)
+        if status != 0 { throw XCTSkip("cannot mount a small tmpfs here: \(stderr)") }
+    }
+
+    private func resize(_ path: URL, to size: String) throws {
+        let (status, stderr) = try runShell("mount -o remount,size=\(size) '\(path.path)'", in: directory)
+        XCTAssertEqual(status, 0, stderr)
+    }
+
+    private func unmount(_ path: URL) {
+        _ = try? runShell("umount '\(path.path)'", in: directory)
+    }
+
     func testSeveralURLsReportTheLowestFailureCode() throws {
         let result = try Afget.run(
             ["--progress", "line", server.url("/file/one.bin?size=10"), server.url("/status/404"), "http://[bad"],

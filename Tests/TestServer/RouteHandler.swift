@@ -236,7 +236,9 @@ final class RouteHandler: ChannelInboundHandler {
             }
         }
         let length = size - start
-        headers.add(name: "Content-Length", value: "\(target.int("claim", default: length))")
+        if target.query["nolength"] != "1" {
+            headers.add(name: "Content-Length", value: "\(target.int("claim", default: length))")
+        }
         sendHead(context, start > 0 || headers.contains(name: "Content-Range") ? .partialContent : .ok, headers)
         // A failing response is cut off after `after` bytes (default: half of it).
         let cut = start + min(length, target.int("after", default: length / 2))

@@ -226,7 +226,8 @@ final class DownloadJob {
         var base = offset  // where this response's first byte lands in the file
         var bodyStarted = false
         var speed = SpeedEstimator()
-        var checkpointFailure: TransferFailure?
+        // A failure on this side (no room, resume data that cannot be written) that canceled the task.
+        var localFailure: TransferFailure?
         var splitting = false
 
         for await event in task.events {
@@ -255,9 +256,12 @@ final class DownloadJob {
                         continue
                     }
                 }
-                if needsFirstCheckpoint(base: base) {
-                    checkpointFailure = checkpoint(base)
-                    if checkpointFailure != nil { manager.cancel(id) }
+                if let failure = reserveSpace(from: base) {
+                    localFailure = failure
+                    manager.cancel(id)
+                } else if needsFirstCheckpoint(base: base) {
+                    localFailure = checkpoint(base)
+                    if localFailure != nil { manager.cancel(id) }
                 } else {
                     lastCheckpointAt = monotonicSeconds()
                 }
@@ -266,8 +270,8 @@ final class DownloadJob {
                 speed.add(bytes: progress.received, at: monotonicSeconds())
                 renderer.handle(.progress(info, bytes: base + progress.received, total: expectedTotal, speed: speed.bytesPerSecond))
                 if monotonicSeconds() - lastCheckpointAt >= Self.checkpointInterval {
-                    checkpointFailure = checkpoint(base + progress.written)
-                    if checkpointFailure != nil { manager.cancel(id) }
+                    localFailure = checkpoint(base + progress.written)
+                    if localFailure != nil { manager.cancel(id) }
                 }
             case .verbose(_, let line):
                 renderer.handle(.notice(line))
@@ -284,12 +288,19 @@ final class DownloadJob {
             case .failed(_, let failure, let progress):
                 bytesThisRun += progress.received
                 let reached = bodyStarted ? base + progress.written : offset
-                if bodyStarted { _ = checkpoint(reached) }
-                return .failed(failure, reached: reached)
+                // The job's own reason wins over what its cancel left the task to report.
+                let failure = localFailure ?? failure
+                guard bodyStarted else { return .failed(failure, reached: reached) }
+                let kept = keepForNextRun(reached, after: failure)
+                return .failed(kept.failure, reached: kept.reached)
             case .canceled(_, let progress):
                 bytesThisRun += progress.received
                 let reached = bodyStarted ? base + progress.written : offset
-                if let checkpointFailure { return .failed(checkpointFailure, reached: reached) }
+                if let localFailure {
+                    guard bodyStarted else { return .failed(localFailure, reached: reached) }
+                    let kept = keepForNextRun(reached, after: localFailure)
+                    return .failed(kept.failure, reached: kept.reached)
+                }
                 // Segments checkpoint these bytes as soon as their connections are asked for,
                 // instead of holding them up for a sync here.
                 if splitting && interrupts?.wasInterrupted != true { return .split(reached: reached) }
@@ -348,6 +359,40 @@ final class DownloadJob {
                 segments: segments, headers: download.userHeaders),
                 durable: bytes > 0 || !segments.isEmpty)
             hasResumeData = true
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The stop checkpoint after a failure. On a full disk the new resume data has no room
+    /// either: the part gives back its last bytes so the rest is counted, instead of the next
+    /// run starting again from an older checkpoint (or from zero). The message then says how
+    /// much is kept. Returns the failure to report and the bytes the part file now holds.
+    private func keepForNextRun(_ reached: Int64, after failure: TransferFailure) -> (failure: TransferFailure, reached: Int64) {
+        guard let part = download.part, let stopFailure = checkpoint(reached),
+              stopFailure.isOutOfSpace, reached > Self.roomForResumeData
+        else { return (failure, reached) }
+        let kept = reached - Self.roomForResumeData
+        do {
+            try part.truncate(to: kept)
+        } catch {
+            return (failure, reached)
+        }
+        guard checkpoint(kept) == nil else { return (failure, kept) }
+        let message = "\(failure.message); \(Formatting.bytes(kept)) kept in \(part.path): run the same command again once there is room"
+        return (TransferFailure(failure.kind, message, transient: failure.isTransient, systemErrorCode: failure.systemErrorCode), kept)
+    }
+
+    /// What a full disk's part file gives back to make room for its resume data: a few blocks.
+    private static let roomForResumeData: Int64 = 64 << 10
+
+    /// Room for the rest of the body, claimed as it starts (see `PartFile.reserveSpace`).
+    /// Not for small bodies: a system call each, for nothing, in a batch of them.
+    private func reserveSpace(from base: Int64) -> TransferFailure? {
+        guard let part = download.part, let expectedTotal, expectedTotal - base > Self.smallFileLimit else { return nil }
+        do {
+            try part.reserveSpace(upTo: expectedTotal)
             return nil
         } catch {
             return error

@@ -1,3 +1,4 @@
+import CPlatform
 import FoundationEssentials
 import Glibc
 
@@ -75,6 +76,18 @@ public final class PartFile {
             guard ftruncate(descriptor, off_t(length)) == 0 else { throw fileFailure("truncate", path, errno: errno) }
         }
         guard lseek(descriptor, off_t(length), SEEK_SET) == length else { throw fileFailure("truncate", path, errno: errno) }
+    }
+
+    /// Claims room for the file to grow to `length` bytes without changing its size (fallocate
+    /// with FALLOC_FL_KEEP_SIZE), so a disk too small is found out before the body arrives
+    /// instead of after filling it. Throws only when there is no room: on a file system without
+    /// fallocate the writes find out, as before. Nothing is cut here: body bytes may be arriving.
+    public func reserveSpace(upTo length: Int64) throws(TransferFailure) {
+        guard afp_reserve_space(descriptor, off_t(length)) != 0 else { return }
+        let code = errno
+        guard code == ENOSPC || code == EDQUOT else { return }
+        throw TransferFailure(.localFile, "no room for \(path) (\(Formatting.bytes(length)) in all): \(describeErrno(code))",
+                              systemErrorCode: code)
     }
 
     /// Reads the first `length` bytes through `body`, a MiB at a time (to catch a digest up).

@@ -60,7 +60,11 @@ final class SegmentedTransfer {
     }
 
     func run() async -> Result {
-        _ = afp_reserve_space(context.part.descriptor, off_t(context.total))
+        do {
+            try context.part.reserveSpace(upTo: context.total)
+        } catch {
+            return .failed(error)
+        }
         let events = EventChannel<Event>()
         return await withDiscardingTaskGroup { group in
             func start(_ index: Int) {

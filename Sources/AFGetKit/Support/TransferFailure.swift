@@ -1,3 +1,5 @@
+import Glibc
+
 /// Why something failed, classified so it maps onto an exit status.
 public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public let kind: FailureClass
@@ -7,13 +9,20 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
     /// The bytes received are worthless (a body over `--max-size`, a broken encoding): a
     /// download removes its part file and resume data instead of keeping them for a later run.
     public let discardsData: Bool
+    /// The errno behind a local file failure.
+    public let systemErrorCode: Int32?
 
-    public init(_ kind: FailureClass, _ message: String, transient: Bool = false, discardsData: Bool = false) {
+    public init(_ kind: FailureClass, _ message: String, transient: Bool = false, discardsData: Bool = false,
+                systemErrorCode: Int32? = nil) {
         self.kind = kind
         self.message = message
         isTransient = transient
         self.discardsData = discardsData
+        self.systemErrorCode = systemErrorCode
     }
+
+    /// The file system (or the user's quota) has no room left.
+    public var isOutOfSpace: Bool { systemErrorCode == ENOSPC || systemErrorCode == EDQUOT }
 
     public var exitCode: Int32 { kind.exitCode }
     public var description: String { message }
