@@ -122,6 +122,19 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(server.log.all.count, 0)
     }
 
+    /// A report that could not be written at the end is refused at the start, before the batch
+    /// spends its time.
+    func testAReportPathThatCannotBeWrittenIsRefusedBeforeAnyTransfer() throws {
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("taken"), withIntermediateDirectories: true)
+        for (report, cause) in [("missing/report.json", "No such file or directory"), ("taken", "Is a directory")] {
+            let result = try Afget.run(["-q", "--report", report, server.url("/file/x.bin?size=10")], in: directory)
+            XCTAssertEqual(result.status, 3, result.stderr)
+            XCTAssertEqual(result.stderrLines, ["afget: cannot write the report \(report): \(cause)"])
+        }
+        XCTAssertEqual(server.log.all.count, 0)
+        XCTAssertEqual(listing(directory), ["taken"])
+    }
+
     func testIdenticalItemsAreMerged() throws {
         let url = server.url("/file/same.bin?size=10")
         try writeList("\(url)\n\(url)\n")
