@@ -21,6 +21,14 @@ struct ResumeCommand: AsyncParsableCommand {
     func run() async throws {
         let commandHeaders = try reportingUsage { try options.connection.headers() }
         let found = ResumeDiscovery.find(paths, replacementURL: replacementURL, commandHeaders: commandHeaders)
+        if found.items.isEmpty && found.failures.isEmpty {
+            // Nothing left to do is success, but silence would leave a person wondering.
+            if options.progress.style != .none && options.progress.style != .json {
+                let places = paths.isEmpty ? "." : paths.joined(separator: ", ")
+                OutputStream.standardError.writeLine("afget: nothing to resume: no \(ResumeStore.suffix) files in \(places)")
+            }
+            return
+        }
         try await runDownloads(found.items, alreadyFailed: found.failures, options: options, onExists: .skip,
                                stdoutCarriesData: false)
     }

@@ -122,6 +122,14 @@ final class InterruptTests: ServerTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
         XCTAssertEqual(listing(directory), ["big.bin"])
+
+        // Then nothing is left: success, said in one line (nothing at all with -q).
+        let again = try Afget.run(["resume"], in: directory)
+        XCTAssertEqual(again.status, 0)
+        XCTAssertEqual(again.stderrLines, ["afget: nothing to resume: no .afresume files in ."])
+        let quiet = try Afget.run(["resume", "-q"], in: directory)
+        XCTAssertEqual(quiet.status, 0)
+        XCTAssertEqual(quiet.stderr, "")
     }
 
     /// A password in the URL is used for the request but never shown or written down: not in
