@@ -205,6 +205,30 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(server.log.all.last?.header("Range"), "bytes=7000-", "nothing is downloaded again")
     }
 
+    /// A re-run with checksums proves the files it skips too: a file changed since (or put
+    /// there by something else) is reported, exit 10, and left as it is.
+    func testAnExistingFileIsCheckedAgainstItsChecksum() throws {
+        try writeList("""
+            \(server.url("/file/a.bin?size=3000"))
+              checksum=sha-256=\(TestPayload.sha256(count: 3000))
+            \(server.url("/file/b.bin?size=4000"))
+              checksum=sha-256=\(TestPayload.sha256(count: 4000))
+            """)
+        let first = try Afget.run(["-q", "-i", "urls.txt"], in: directory)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        try Data("changed".utf8).write(to: directory.appendingPathComponent("b.bin"))
+        let requests = server.log.all.count
+
+        let second = try Afget.run(["--progress", "line", "-i", "urls.txt"], in: directory)
+        XCTAssertEqual(second.status, 10, second.stderr)
+        XCTAssertTrue(second.stderr.contains("skipping a.bin: already exists and matches its sha-256 checksum"), second.stderr)
+        let mismatch = second.stderrLines.filter { $0.hasPrefix("afget: b.bin: exists but does not match") }
+        XCTAssertEqual(mismatch.count, 1, second.stderr)
+        XCTAssertEqual(sha("a.bin"), TestPayload.sha256(count: 3000))
+        XCTAssertEqual(try String(contentsOf: directory.appendingPathComponent("b.bin"), encoding: .utf8), "changed")
+        XCTAssertEqual(server.log.all.count, requests, "nothing fetched")
+    }
+
     func testBatchBarsOnATerminal() throws {
         let urls = (0..<3).map { "'" + server.url("/file/t\($0).bin?size=300000&chunk=30000&ms=50") + "'" }
         let (status, drawn) = try runInPseudoTerminal("\(Afget.binary.path) -j 3 " + urls.joined(separator: " "), in: directory)

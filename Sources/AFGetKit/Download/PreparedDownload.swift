@@ -84,7 +84,10 @@ struct PreparedDownload {
                 return .ready(PreparedDownload(item, path: device, request: request,
                                                output: .stream(sink, closesWhenDone: true)))
             case .skip(let existing, let reason):
-                return .skip(item.info(path: existing), reason: reason)
+                path = existing
+                guard let checksum = item.checksum else { return .skip(item.info(path: existing), reason: reason) }
+                try verify(existing, against: checksum)
+                return .skip(item.info(path: existing), reason: "\(reason) and matches its \(checksum.algorithm.rawValue) checksum")
             case .update(let existing, let modifiedAt):
                 path = existing
                 var conditional = request
@@ -97,6 +100,19 @@ struct PreparedDownload {
             }
         } catch {
             return .fail(item.info(path: path), ItemFailure(item: path.isEmpty ? item.source : path, error))
+        }
+    }
+
+    /// A file kept because it exists must still be the one the checksum names: a re-run with
+    /// checksums then proves every file, not only the ones it fetched.
+    private static func verify(_ path: String, against checksum: Checksum) throws(TransferFailure) {
+        guard let digest = RunningDigest.ofFile(at: path, checksum.algorithm) else {
+            throw TransferFailure(.localFile, "cannot read \(path) to check its checksum")
+        }
+        let actual = digest.hex()
+        guard actual == checksum.hex else {
+            throw TransferFailure(.checksumMismatch, "exists but does not match: expected \(checksum.algorithm.rawValue) "
+                + "\(checksum.hex), got \(actual); it is left as it is (--on-exists overwrite replaces it)")
         }
     }
 

@@ -46,12 +46,7 @@ public enum RunReport {
     /// finished, else read from disk (a skipped file).
     private static func fileSummary(_ record: ItemRecord) -> (bytes: Int64, sha256: String)? {
         if record.outcome == .downloaded, let sha256 = record.sha256 { return (record.bytes, sha256) }
-        guard record.outcome != .failed, fileKind(at: record.info.path, followingSymlinks: true) == S_IFREG else { return nil }
-        let digest = RunningDigest(.sha256)
-        let descriptor = open(record.info.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        guard readChunks(descriptor, { digest.update($0, $1); return true }) == nil else { return nil }
+        guard record.outcome != .failed, let digest = RunningDigest.ofFile(at: record.info.path, .sha256) else { return nil }
         return (digest.bytesDigested, digest.hex())
     }
 

@@ -1,4 +1,5 @@
 import COpenSSL
+import Glibc
 import Synchronization
 
 /// A digest computed as a download's bytes are written (by the curl thread) and read out by the
@@ -63,5 +64,19 @@ public final class RunningDigest: Sendable {
             EVP_DigestFinal_ex(copy, &digest, &length)
             return Array(digest.prefix(Int(length)))
         }
+    }
+}
+
+extension RunningDigest {
+    /// The digest of the regular file at `path` (symlinks followed), read a chunk at a time;
+    /// nil when there is no such file or it cannot be read.
+    static func ofFile(at path: String, _ algorithm: Checksum.Algorithm) -> RunningDigest? {
+        guard fileKind(at: path, followingSymlinks: true) == S_IFREG else { return nil }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        let digest = RunningDigest(algorithm)
+        guard readChunks(descriptor, { digest.update($0, $1); return true }) == nil else { return nil }
+        return digest
     }
 }
