@@ -33,14 +33,16 @@ struct ConnectionOptions: ParsableArguments {
     var compressed = false
 
     @Option(name: .customLong("limit-rate"), help: ArgumentHelp(
-        "Most bytes per second each transfer receives (K, M, G suffixes).", valueName: "rate"))
+        "Most bytes per second each transfer receives (K, M, G suffixes; 0: no limit).", valueName: "rate"))
     var limitRate: ByteCount?
 
     func validate() throws {
         guard maxRedirects >= 0 else { throw ValidationError("--max-redirects must be 0 or more") }
         guard connectTimeout > 0 else { throw ValidationError("--connect-timeout must be more than 0") }
         guard stallTimeout > 0 else { throw ValidationError("--stall-timeout must be more than 0") }
-        if let limitRate, limitRate.bytes < 1024 { throw ValidationError("--limit-rate must be at least 1K") }
+        if let limitRate, limitRate.bytes > 0 && limitRate.bytes < 1024 {
+            throw ValidationError("--limit-rate must be at least 1K, or 0 for no limit")
+        }
     }
 
     /// The parsed `-H` headers; a malformed one is a usage error naming it.
@@ -72,11 +74,13 @@ struct ConnectionOptions: ParsableArguments {
             verbose: verbose,
             limits: ResponseLimits(maxBodyBytes: maxSize?.bytes),
             decompresses: compressed,
-            rateLimit: limitRate?.bytes)
+            // 0 is no limit, as curl and wget read it.
+            rateLimit: limitRate.flatMap { $0.bytes > 0 ? $0.bytes : nil })
     }
 }
 
-/// A byte count with an optional binary suffix: `1048576`, `512K`, `10M`, `2G`.
+/// A byte count with an optional binary suffix: `1048576`, `512K`, `10M`, `2G`, `1.5M` (a
+/// fraction, as wget takes it, rounded down to whole bytes).
 struct ByteCount: ExpressibleByArgument, Equatable {
     let bytes: Int64
 
@@ -92,7 +96,15 @@ struct ByteCount: ExpressibleByArgument, Equatable {
             multiplier = found
             digits = digits.dropLast()
         }
-        guard let value = Int64(digits), value >= 0, value <= Int64.max / multiplier else { return nil }
-        bytes = value * multiplier
+        if let value = Int64(digits) {
+            guard value >= 0, value <= Int64.max / multiplier else { return nil }
+            bytes = value * multiplier
+        } else {
+            // Only plain decimals: Double would also read "nan", "inf" and "0x1p3".
+            guard digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(digits),
+                  value * Double(multiplier) < 0x1p62
+            else { return nil }
+            bytes = Int64(value * Double(multiplier))
+        }
     }
 }

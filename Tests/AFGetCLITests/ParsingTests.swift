@@ -170,10 +170,16 @@ final class SecurityParsingTests: XCTestCase {
         XCTAssertEqual(limited.options.connection.transferOptions.rateLimit, 500 << 10)
         XCTAssertNil(command.options.connection.transferOptions.rateLimit)
         XCTAssertThrowsError(try AFGetCommand.parseAsRoot(["--limit-rate", "100", "http://h/"]))
+        let unlimited = try XCTUnwrap(try AFGetCommand.parseAsRoot(["--limit-rate", "0", "http://h/"]) as? DownloadCommand)
+        XCTAssertNil(unlimited.options.connection.transferOptions.rateLimit, "0 is no limit, as in curl and wget")
         XCTAssertEqual(ByteCount(argument: "512")?.bytes, 512)
         XCTAssertEqual(ByteCount(argument: "2k")?.bytes, 2048)
         XCTAssertEqual(ByteCount(argument: "1G")?.bytes, 1 << 30)
-        for bad in ["", "-1", "10X", "M", "99999999999999999999G"] {
+        XCTAssertEqual(ByteCount(argument: "1.5M")?.bytes, 3 << 19)
+        XCTAssertEqual(ByteCount(argument: "0.5k")?.bytes, 512)
+        XCTAssertEqual(ByteCount(argument: "2.0")?.bytes, 2)
+        for bad in ["", "-1", "10X", "M", "99999999999999999999G", "1e3", "nan", "inf", "0x10", "1.5.5K", ".", "-0.5M",
+                    "9000000000.5G"] {
             XCTAssertNil(ByteCount(argument: bad), bad)
         }
     }
