@@ -26,6 +26,10 @@ final class BufferedFileWriter {
     /// median of eight alternating runs went from 0.75 s to 0.58 s for 1 GiB, and from
     /// 0.93 s to 0.88 s for 256 MiB over eight connections.
     private let writebackStretch: Int
+    /// Bytes written since the disk thread was last asked to flush this file ahead of its end:
+    /// every 16 MiB for a stream, 4 MiB for a segment.
+    private var unflushed = 0
+    private let flushAheadStretch: Int
     /// Why the last write failed; the writer refuses data from then on.
     private(set) var failure: TransferFailure?
 
@@ -46,6 +50,7 @@ final class BufferedFileWriter {
         self.sink = sink
         self.capacity = capacity
         writebackStretch = capacity == Self.streamCapacity ? 4 << 20 : 1 << 20
+        flushAheadStretch = capacity == Self.streamCapacity ? 16 << 20 : 4 << 20
         position = offset
         unsyncedStart = offset
         isSeekable = lseek(sink.descriptor, 0, SEEK_CUR) >= 0
@@ -57,6 +62,7 @@ final class BufferedFileWriter {
         written = 0
         unsynced = 0
         unsyncedStart = 0
+        unflushed = 0
         position = 0
         sink.digests.forEach { $0.reset() }
         guard ftruncate(sink.descriptor, 0) == 0 else {
@@ -142,6 +148,26 @@ final class BufferedFileWriter {
         guard unsynced >= writebackStretch else { return }
         _ = afp_start_writeback(sink.descriptor, off_t(unsyncedStart), off_t(unsynced))
         unsyncedStart += Int64(unsynced)
+        unflushed += unsynced
         unsynced = 0
+        if unflushed >= flushAheadStretch && isSeekable {
+            unflushed = 0
+            flushAhead()
+        }
+    }
+
+    /// Has the disk thread flush the file while the body still arrives. Started writeback
+    /// leaves the data in the disk's volatile cache (on a virtual disk, the host's page cache),
+    /// which the final fsync then waited out in one go: 0.35 s after 256 MiB over eight
+    /// connections with nothing left dirty, 0.04 s with these flushes (median of five
+    /// alternating runs 1.23 s → 0.93 s; one 1 GiB file 2.62 s → 2.19 s). A duplicate
+    /// descriptor keeps the file open for the job, whenever it runs.
+    private func flushAhead() {
+        let descriptor = dup(sink.descriptor)
+        guard descriptor >= 0 else { return }
+        DiskThread.shared.submit {
+            _ = fdatasync(descriptor)
+            close(descriptor)
+        }
     }
 }
