@@ -36,7 +36,7 @@ struct OutputOptions: ParsableArguments {
 
     /// A path ending in "/", or whose last part is "." or "..": there is no file name to create,
     /// and finding that out only at the final rename would waste the download.
-    private static func namesADirectory(_ path: String) -> Bool {
+    static func namesADirectory(_ path: String) -> Bool {
         let last = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
         return last.isEmpty || last == "." || last == ".."
     }

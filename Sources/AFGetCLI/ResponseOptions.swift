@@ -22,6 +22,9 @@ struct ResponseOptions: ParsableArguments {
     var output: String?
 
     func validate() throws {
+        if let output, output.isEmpty || OutputOptions.namesADirectory(output) {
+            throw ValidationError("-o/--output \"\(output)\" names no file to write the body to")
+        }
         do {
             _ = try serializer()
         } catch {

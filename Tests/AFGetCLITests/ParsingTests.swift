@@ -108,7 +108,8 @@ final class ExchangeParsingTests: XCTestCase {
     func testRequestMisuseIsRefused() {
         for arguments in [["request"], ["request", "--content-type", "x/y", "http://h/"],
                           ["request", "-d", "a", "--data-binary", "b", "http://h/"],
-                          ["request", "--accept-status", "ok", "http://h/"], ["request", "--netrc", "--netrc-file", "f", "http://h/"]] {
+                          ["request", "--accept-status", "ok", "http://h/"], ["request", "--netrc", "--netrc-file", "f", "http://h/"],
+                          ["request", "-o", "out/", "http://h/"], ["request", "-o", "", "http://h/"]] {
             XCTAssertThrowsError(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")
         }
     }
