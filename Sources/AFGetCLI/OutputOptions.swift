@@ -26,19 +26,17 @@ struct OutputOptions: ParsableArguments {
         if output != nil && directory != nil {
             throw ValidationError("-o/--output and -d/--dir cannot be combined")
         }
-        if output == "" {
-            throw ValidationError("-o/--output is empty; give a file name")
-        }
-        if let output, output != "-", Self.namesADirectory(output) {
-            throw ValidationError("-o/--output \"\(output)\" names a directory, not a file; use -d/--dir to download into it")
-        }
+        if let output, output != "-" { try Self.checkNamesAFile(output, else: "use -d/--dir to download into it") }
     }
 
-    /// A path ending in "/", or whose last part is "." or "..": there is no file name to create,
-    /// and finding that out only at the final rename would waste the download.
-    static func namesADirectory(_ path: String) -> Bool {
+    /// Refuses an `-o` path with no file name to create: empty, ending in "/", or whose last
+    /// part is "." or "..". Found out only at the final rename, it would waste the transfer.
+    static func checkNamesAFile(_ path: String, else advice: String) throws {
+        guard !path.isEmpty else { throw ValidationError("-o/--output is empty; give a file name") }
         let last = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
-        return last.isEmpty || last == "." || last == ".."
+        if last.isEmpty || last == "." || last == ".." {
+            throw ValidationError("-o/--output \"\(path)\" names a directory, not a file; \(advice)")
+        }
     }
 
     var target: OutputTarget {

@@ -22,9 +22,7 @@ struct ResponseOptions: ParsableArguments {
     var output: String?
 
     func validate() throws {
-        if let output, output.isEmpty || OutputOptions.namesADirectory(output) {
-            throw ValidationError("-o/--output \"\(output)\" names no file to write the body to")
-        }
+        if let output { try OutputOptions.checkNamesAFile(output, else: "give a file to save the body in") }
         do {
             _ = try serializer()
         } catch {
