@@ -33,6 +33,10 @@ public final class DownloadRunner: Sendable {
         // starts when a transfer ends, while finished files are still being moved into place
         // (a batch of small files then waits on the disk and the network at the same time).
         let events = EventChannel<ItemProgress>()
+        let concurrency = Self.transfersAllowed(asked: settings.concurrency, connectionsEach: settings.split)
+        if concurrency < settings.concurrency && settings.transfer.verbose {
+            renderer.handle(.notice("* \(concurrency) transfers at once, not \(settings.concurrency): the limit on open files is \(Self.openFileLimit)"))
+        }
         // Discarding: finished children are freed at once (their results come on `events`).
         await withDiscardingTaskGroup { group in
             var pending = items.makeIterator()
@@ -40,7 +44,7 @@ public final class DownloadRunner: Sendable {
             var transferring = 0
             var running = 0
             func startNext() {
-                while transferring < settings.concurrency, running < settings.concurrency + Self.extraCommits,
+                while transferring < concurrency, running < concurrency + Self.extraCommits,
                       !stopping, interrupts?.wasInterrupted != true, let item = pending.next() {
                     transferring += 1
                     running += 1
@@ -77,11 +81,23 @@ public final class DownloadRunner: Sendable {
     /// commit rounds of many files (1000 files of 16 KiB took 0.32 s instead of 0.35 s with 256
     /// rather than 16), few enough that their open part files stay well inside the limit on
     /// open files.
-    private static let extraCommits: Int = {
+    private static let extraCommits = min(256, max(4, openFileLimit / 4))
+
+    /// The soft limit on open files (`ulimit -n`).
+    private static let openFileLimit: Int = {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 16 }
-        return Int(min(256, max(4, limit.rlim_cur / 4)))
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 64 }
+        return Int(min(limit.rlim_cur, rlim_t(Int32.max)))
     }()
+
+    /// `-j`, within what the limit on open files allows: each transfer holds a socket per
+    /// connection and its part file, and briefly its resume data; files waiting to be moved
+    /// into place and the process's own (standard streams, libcurl's and the runtime's) take
+    /// the rest. Asking for more would fail the surplus items with "Too many open files".
+    private static func transfersAllowed(asked: Int, connectionsEach: Int) -> Int {
+        let available = openFileLimit - extraCommits - 16
+        return max(1, min(asked, available / (max(1, connectionsEach) + 2)))
+    }
 
     private func download(_ item: DownloadItem, reportingTo events: EventChannel<ItemProgress>) async {
         var transferReported = false
