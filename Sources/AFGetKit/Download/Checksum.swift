@@ -41,4 +41,11 @@ public struct Checksum: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(algorithm.rawValue)=\(hex)" }
+
+    /// "expected sha-256 HEX, got HEX" when `digest` (of this checksum's algorithm) does not
+    /// match; nil when it does.
+    func mismatch(with digest: RunningDigest) -> String? {
+        let actual = digest.hex()
+        return actual == hex ? nil : "expected \(algorithm.rawValue) \(hex), got \(actual)"
+    }
 }

@@ -289,18 +289,11 @@ final class DownloadJob {
                 bytesThisRun += progress.received
                 let reached = bodyStarted ? base + progress.written : offset
                 // The job's own reason wins over what its cancel left the task to report.
-                let failure = localFailure ?? failure
-                guard bodyStarted else { return .failed(failure, reached: reached) }
-                let kept = keepForNextRun(reached, after: failure)
-                return .failed(kept.failure, reached: kept.reached)
+                return stopped(by: localFailure ?? failure, reached: reached, bodyStarted: bodyStarted)
             case .canceled(_, let progress):
                 bytesThisRun += progress.received
                 let reached = bodyStarted ? base + progress.written : offset
-                if let localFailure {
-                    guard bodyStarted else { return .failed(localFailure, reached: reached) }
-                    let kept = keepForNextRun(reached, after: localFailure)
-                    return .failed(kept.failure, reached: kept.reached)
-                }
+                if let localFailure { return stopped(by: localFailure, reached: reached, bodyStarted: bodyStarted) }
                 // Segments checkpoint these bytes as soon as their connections are asked for,
                 // instead of holding them up for a sync here.
                 if splitting && interrupts?.wasInterrupted != true { return .split(reached: reached) }
@@ -368,20 +361,21 @@ final class DownloadJob {
     /// The stop checkpoint after a failure. On a full disk the new resume data has no room
     /// either: the part gives back its last bytes so the rest is counted, instead of the next
     /// run starting again from an older checkpoint (or from zero). The message then says how
-    /// much is kept. Returns the failure to report and the bytes the part file now holds.
-    private func keepForNextRun(_ reached: Int64, after failure: TransferFailure) -> (failure: TransferFailure, reached: Int64) {
-        guard let part = download.part, let stopFailure = checkpoint(reached),
+    /// much is kept, and the attempt ends at the bytes the part file now holds.
+    private func stopped(by failure: TransferFailure, reached: Int64, bodyStarted: Bool) -> AttemptResult {
+        guard bodyStarted, let part = download.part, let stopFailure = checkpoint(reached),
               stopFailure.isOutOfSpace, reached > Self.roomForResumeData
-        else { return (failure, reached) }
+        else { return .failed(failure, reached: reached) }
         let kept = reached - Self.roomForResumeData
         do {
             try part.truncate(to: kept)
         } catch {
-            return (failure, reached)
+            return .failed(failure, reached: reached)
         }
-        guard checkpoint(kept) == nil else { return (failure, kept) }
+        guard checkpoint(kept) == nil else { return .failed(failure, reached: kept) }
         let message = "\(failure.message); \(Formatting.bytes(kept)) kept in \(part.path): run the same command again once there is room"
-        return (TransferFailure(failure.kind, message, transient: failure.isTransient, systemErrorCode: failure.systemErrorCode), kept)
+        return .failed(TransferFailure(failure.kind, message, transient: failure.isTransient, systemErrorCode: failure.systemErrorCode),
+                       reached: kept)
     }
 
     /// What a full disk's part file gives back to make room for its resume data: a few blocks.
@@ -490,12 +484,10 @@ final class DownloadJob {
     private func verifyChecksum(size: Int64) throws(TransferFailure) -> TransferFailure? {
         guard let checksum = download.checksum, let checksumDigest else { return nil }
         try catchUpDigests(to: size)
-        let actual = checksumDigest.hex()
-        guard actual != checksum.hex else { return nil }
+        guard let mismatch = checksum.mismatch(with: checksumDigest) else { return nil }
         if let failure = checkpoint(size) { return failure }
         let kept = download.part.map { "; the data is kept in \($0.path) (run again with the right checksum, or --restart)" } ?? ""
-        return TransferFailure(.checksumMismatch,
-            "checksum mismatch: expected \(checksum.algorithm.rawValue) \(checksum.hex), got \(actual)\(kept)")
+        return TransferFailure(.checksumMismatch, "checksum mismatch: \(mismatch)\(kept)")
     }
 
     /// Brings the digests to the first `offset` bytes of the part file, reading what they have

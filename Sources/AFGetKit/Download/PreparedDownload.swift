@@ -109,10 +109,9 @@ struct PreparedDownload {
         guard let digest = RunningDigest.ofFile(at: path, checksum.algorithm) else {
             throw TransferFailure(.localFile, "cannot read \(path) to check its checksum")
         }
-        let actual = digest.hex()
-        guard actual == checksum.hex else {
-            throw TransferFailure(.checksumMismatch, "exists but does not match: expected \(checksum.algorithm.rawValue) "
-                + "\(checksum.hex), got \(actual); it is left as it is (--on-exists overwrite replaces it)")
+        if let mismatch = checksum.mismatch(with: digest) {
+            throw TransferFailure(.checksumMismatch,
+                "exists but does not match: \(mismatch); it is left as it is (--on-exists overwrite replaces it)")
         }
     }
 
