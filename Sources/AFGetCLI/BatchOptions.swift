@@ -36,7 +36,7 @@ struct RunOptions: ParsableArguments {
     var split = 1
 
     @Option(name: .customLong("min-split-size"), help: ArgumentHelp(
-        "Smallest piece a file is split into (default 1M; K, M, G suffixes).", valueName: "bytes"))
+        "Smallest piece a file is split into (K, M, G suffixes).", valueName: "bytes"))
     var minSplitSize = ByteCount(bytes: 1 << 20)
 
     func validate() throws {

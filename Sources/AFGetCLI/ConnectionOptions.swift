@@ -107,4 +107,13 @@ struct ByteCount: ExpressibleByArgument, Equatable {
             bytes = Int64(value * Double(multiplier))
         }
     }
+
+    /// As it would be typed: `1M` rather than `1048576`, in `--help`'s "(default: ...)".
+    var defaultValueDescription: String {
+        for (suffix, multiplier) in [("G", Int64(1) << 30), ("M", 1 << 20), ("K", 1 << 10)]
+        where bytes >= multiplier && bytes % multiplier == 0 {
+            return "\(bytes / multiplier)\(suffix)"
+        }
+        return String(bytes)
+    }
 }

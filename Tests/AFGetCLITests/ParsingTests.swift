@@ -159,6 +159,11 @@ final class SecurityParsingTests: XCTestCase {
         for bad in [["-s", "0"], ["-s", "65"], ["--min-split-size", "1K"]] {
             XCTAssertThrowsError(try AFGetCommand.parseAsRoot(bad + ["http://h/"]), "\(bad)")
         }
+        let help = AFGetCommand.helpMessage(for: DownloadCommand.self, columns: 200)
+        XCTAssertTrue(help.contains("(default: 1M)"), "the default size as it would be typed")
+        XCTAssertFalse(help.contains("ByteCount"))
+        XCTAssertEqual(ByteCount(bytes: 1536).defaultValueDescription, "1536")
+        XCTAssertEqual(ByteCount(bytes: 3 << 30).defaultValueDescription, "3G")
     }
 
     func testLimitsAndNames() throws {
