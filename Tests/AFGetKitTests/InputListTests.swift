@@ -34,15 +34,30 @@ final class InputListTests: XCTestCase {
     }
 
     /// A line that is not UTF-8 is reported by number; a bad URL line takes its options with it,
-    /// a bad option line leaves its URL to download.
+    /// a bad option line takes its URL (its file would land under another name).
     func testLinesThatAreNotUTF8AreReported() {
-        let bytes = Array("http://h/".utf8) + [0xFF] + Array("\n  out=x\nhttp://h/ok.bin\n  out=".utf8) + [0xC3]
-            + Array("\n".utf8)
+        let bytes = Array("http://h/".utf8) + [0xFF] + Array("\n  out=x\nhttp://h/no.bin\n  out=".utf8) + [0xC3]
+            + Array("\nhttp://h/ok.bin\n".utf8)
         let list = parse(bytes)
         XCTAssertEqual(list.entries.map(\.url), ["http://h/ok.bin"])
-        XCTAssertEqual(list.entries.first?.out, nil)
         XCTAssertEqual(list.problems.map(\.item), ["list:1", "list:4"])
         XCTAssertTrue(list.problems.allSatisfy { "\($0)".contains("not valid UTF-8") }, "\(list.problems)")
+        XCTAssertEqual("\(list.problems[1])", "list:4: the line is not valid UTF-8; not downloading http://h/no.bin")
+    }
+
+    /// Without its checksum= an item would arrive unverified, so a bad option line drops its item,
+    /// and the item's other option lines go unreported with it.
+    func testABadOptionLineTakesItsItemWithIt() {
+        let list = parse(Array("""
+            http://h/a.bin
+              checksum=sha-256=00
+              color=blue
+            http://h/b.bin
+              out=b2.bin
+            """.utf8))
+        XCTAssertEqual(list.entries.map(\.url), ["http://h/b.bin"])
+        XCTAssertEqual(list.problems.map(\.description),
+                       ["list:2: sha-256 checksum must be 64 hex digits; not downloading http://h/a.bin"])
     }
 }
 

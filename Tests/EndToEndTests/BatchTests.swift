@@ -80,6 +80,8 @@ final class BatchTests: ServerTestCase {
             not a url
               out=ignored.bin
             \(server.url("/file/good2.bin?size=5000"))
+            \(server.url("/file/unchecked.bin?size=6000"))
+              checksum=sha-256=12ab
             """)
         let result = try Afget.run(["--progress", "line", "--retry", "0", "-i", "urls.txt", "--report", "report.json"], in: directory)
         XCTAssertEqual(result.status, 2, "the malformed line (2) is the lowest code: \(result.stderr)")
@@ -87,12 +89,15 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(sha("good1.bin"), TestPayload.sha256(count: 4000))
         XCTAssertEqual(sha("good2.bin"), TestPayload.sha256(count: 5000))
         XCTAssertTrue(result.stderr.contains("afget: urls.txt:7: malformed URL"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("2 downloaded, 0 skipped, 4 failed"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("afget: urls.txt:11: sha-256 checksum must be 64 hex digits; not downloading "
+                                             + server.url("/file/unchecked.bin?size=6000")), result.stderr)
+        XCTAssertFalse(server.log.all.contains { $0.uri.contains("unchecked") }, "not fetched unverified")
+        XCTAssertTrue(result.stderr.contains("2 downloaded, 0 skipped, 5 failed"), result.stderr)
         XCTAssertFalse(result.stderr.contains("\r"))
 
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("report.json"))) as? [String: Any])
         let items = try XCTUnwrap(report["items"] as? [[String: Any]])
-        XCTAssertEqual(items.count, 6)
+        XCTAssertEqual(items.count, 7)
         let good = try XCTUnwrap(items.first { $0["path"] as? String == "good1.bin" })
         XCTAssertEqual(good["outcome"] as? String, "downloaded")
         XCTAssertEqual(good["http_status"] as? Int, 200)
@@ -109,7 +114,7 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual((refusedItem["error"] as? [String: Any])?["exit"] as? Int, 4)
         let summary = try XCTUnwrap(report["summary"] as? [String: Any])
         XCTAssertEqual(summary["downloaded"] as? Int, 2)
-        XCTAssertEqual(summary["failed"] as? Int, 4)
+        XCTAssertEqual(summary["failed"] as? Int, 5)
         XCTAssertEqual(summary["exit"] as? Int, 2)
     }
 

@@ -3,7 +3,8 @@ import Glibc
 
 /// A list of URLs in aria2c's input-file format: one URL per line, then optional indented
 /// `key=value` lines for it (`out=`, `dir=`, `checksum=`, `header=`); blank lines and `#`
-/// comments ignored. Problems are reported per line; the rest of the list still counts.
+/// comments ignored. Problems are reported per line and take their item with them; the rest
+/// of the list still counts.
 public struct InputList: Sendable {
     public struct Entry: Sendable, Equatable {
         /// "FILE:LINE", for messages.
@@ -35,15 +36,21 @@ public struct InputList: Sendable {
             let source = "\(name):\(index + 1)"
             let isOptionLine = lineBytes.first == UInt8(ascii: " ") || lineBytes.first == UInt8(ascii: "\t")
             guard let line = String(validating: lineBytes, as: UTF8.self) else {
-                let notUTF8 = ItemFailure(item: source, TransferFailure(.usage, "the line is not valid UTF-8"))
+                let notUTF8 = TransferFailure(.usage, "the line is not valid UTF-8")
                 if isOptionLine {
-                    if current != nil || !skippingOptions { problems.append(notUTF8) }
+                    if let item = current {
+                        problems.append(Self.dropping(item, because: notUTF8, at: source))
+                        current = nil
+                        skippingOptions = true
+                    } else if !skippingOptions {
+                        problems.append(ItemFailure(item: source, notUTF8))
+                    }
                 } else {
                     // Like a bad URL line: reported, and its option lines skipped with it.
                     if let finished = current { entries.append(finished) }
                     current = nil
                     skippingOptions = true
-                    problems.append(notUTF8)
+                    problems.append(ItemFailure(item: source, notUTF8))
                 }
                 continue
             }
@@ -61,7 +68,9 @@ public struct InputList: Sendable {
                 do {
                     try Self.apply(option: trimmed, to: &current!)
                 } catch {
-                    problems.append(ItemFailure(item: source, error))
+                    problems.append(Self.dropping(current!, because: error, at: source))
+                    current = nil
+                    skippingOptions = true
                 }
                 continue
             }
@@ -77,6 +86,12 @@ public struct InputList: Sendable {
             }
         }
         if let finished = current { entries.append(finished) }
+    }
+
+    /// An item whose option line cannot be used is not downloaded at all: without its `out=` it
+    /// would land under another name, without its `checksum=` unverified.
+    private static func dropping(_ item: Entry, because failure: TransferFailure, at source: String) -> ItemFailure {
+        ItemFailure(item: source, TransferFailure(.usage, "\(failure.message); not downloading \(item.url)"))
     }
 
     private static func apply(option: String, to entry: inout Entry) throws(TransferFailure) {
