@@ -60,6 +60,23 @@ final class InterruptTests: ServerTestCase {
         try assertContinuesToTheExactFile(fromAtLeast: kept)
     }
 
+    /// Stopped while waiting to retry a refused connection: nothing was received, so nothing
+    /// is claimed to be saved, and no file is left behind.
+    func testCtrlCBeforeAnyByteSaysNothingWasSaved() throws {
+        let refused = "http://127.0.0.1:\(try freePort())/none.bin"
+        let (process, _, stderr) = try Afget.start(["--progress", "line", "--retry-delay", "30", refused], in: directory)
+        waitUntil("the first retry is announced") {
+            ((try? String(contentsOf: stderr, encoding: .utf8)) ?? "").contains("retrying in 30.0 s")
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        let message = try String(contentsOf: stderr, encoding: .utf8)
+        XCTAssertTrue(message.hasSuffix("afget: interrupted. Run the same command again to continue.\n"), message)
+        XCTAssertFalse(message.contains("resume data saved"), message)
+        XCTAssertEqual(listing(directory), [])
+    }
+
     func testASecondCtrlCExitsAtOnceLeavingConsistentState() throws {
         let (process, _, _) = try startAndWaitForProgress()
         kill(process.processIdentifier, SIGINT)

@@ -511,8 +511,7 @@ final class DownloadJob {
 
     /// Stopped by a signal: data is kept for the next run, an empty part file is not.
     private func interrupted() -> Outcome {
-        download.part?.abandon()
-        return .interrupted
+        .interrupted(dataKept: download.part?.abandon() ?? false)
     }
 
     private func fail(_ failure: TransferFailure, attempts: Int = 0) -> Outcome {

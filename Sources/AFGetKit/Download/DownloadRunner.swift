@@ -71,7 +71,7 @@ public final class DownloadRunner: Sendable {
         summary.seconds = monotonicSeconds() - startedAt
         if let interrupted = interrupts?.exitStatus {
             summary.exitCode = interrupted
-            renderer.handle(.interrupted(exitStatus: interrupted))
+            renderer.handle(.interrupted(exitStatus: interrupted, dataKept: tally.keptData))
         }
         renderer.handle(.summary(summary))
         return RunResult(summary: summary, records: tally.records.sorted { $0.info.id < $1.info.id })
@@ -150,13 +150,15 @@ enum ItemOutcome: Sendable {
     case downloaded(Int64)
     case skipped
     case failed(ItemFailure)
-    case interrupted
+    case interrupted(dataKept: Bool)
 }
 
 /// Running totals of a run.
 private struct Tally {
     var summary = RunSummary()
     var records: [ItemRecord] = []
+    /// Some interrupted item kept received bytes for the next run.
+    private(set) var keptData = false
     private var exitCodes: [Int32] = []
 
     mutating func add(_ outcome: ItemOutcome, _ record: ItemRecord) {
@@ -170,8 +172,8 @@ private struct Tally {
         case .failed(let failure):
             summary.failed += 1
             exitCodes.append(failure.exitCode)
-        case .interrupted:
-            break
+        case .interrupted(let dataKept):
+            keptData = keptData || dataKept
         }
         summary.exitCode = ExitStatus.combined(exitCodes)
     }

@@ -131,12 +131,14 @@ public final class PartFile {
     }
 
     /// Gives up on the transfer: an empty part file is removed, data is kept for a later run.
-    public func abandon() {
+    /// Returns whether data was kept.
+    @discardableResult
+    public func abandon() -> Bool {
+        defer { closeDescriptor() }
         var status = stat()
-        if fstat(descriptor, &status) == 0 && status.st_size == 0 {
-            unlink(path)
-        }
-        closeDescriptor()
+        guard fstat(descriptor, &status) == 0 else { return true }
+        if status.st_size == 0 { unlink(path) }
+        return status.st_size > 0
     }
 
     private func closeDescriptor() {

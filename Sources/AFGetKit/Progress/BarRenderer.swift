@@ -47,9 +47,9 @@ public final class BarRenderer: ProgressRenderer {
             printAbove(HumanMessages.restarting(info, reason: reason))
         case .notice(let text):
             printAbove(text)
-        case .interrupted:
+        case .interrupted(_, let dataKept):
             bars.removeAll()
-            printAbove(HumanMessages.interrupted)
+            printAbove(HumanMessages.interrupted(dataKept: dataKept))
         case .summary(let summary):
             bars.removeAll()
             clearBlock()

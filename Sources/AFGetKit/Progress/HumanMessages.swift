@@ -25,7 +25,9 @@ enum HumanMessages {
         "afget: \(info.path): cannot continue (\(reason)); starting over"
     }
 
-    static let interrupted = "afget: interrupted; resume data saved. Run the same command again to continue."
+    static func interrupted(dataKept: Bool) -> String {
+        "afget: interrupted\(dataKept ? "; resume data saved" : ""). Run the same command again to continue."
+    }
 
     static func summary(_ summary: RunSummary) -> String {
         "afget: \(summary.downloaded) \(summary.isUpload ? "uploaded" : "downloaded"), \(summary.skipped) skipped, \(summary.failed) failed; "

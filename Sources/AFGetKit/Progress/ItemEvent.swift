@@ -34,8 +34,9 @@ public enum ItemEvent: Sendable, Equatable {
     case failed(ItemInfo, ItemFailure)
     /// A line people asked for (a `--verbose` header line): shown whatever the progress style.
     case notice(String)
-    /// The run was stopped by a signal after saving resume data.
-    case interrupted(exitStatus: Int32)
+    /// The run was stopped by a signal; `dataKept` when some item kept received bytes (and
+    /// resume data) for the next run.
+    case interrupted(exitStatus: Int32, dataKept: Bool)
     case summary(RunSummary)
 }
 

@@ -48,8 +48,8 @@ public final class JSONRenderer: ProgressRenderer {
         case .notice(let text):
             errors.writeLine(text)
             return
-        case .interrupted(let status):
-            errors.writeLine(HumanMessages.interrupted)
+        case .interrupted(let status, let dataKept):
+            errors.writeLine(HumanMessages.interrupted(dataKept: dataKept))
             line.add("event", "interrupted")
             line.add("exit", Int(status))
         case .summary(let summary):

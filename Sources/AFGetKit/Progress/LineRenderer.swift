@@ -51,8 +51,8 @@ public final class LineRenderer: ProgressRenderer {
             stream.writeLine(HumanMessages.restarting(info, reason: reason))
         case .notice(let text):
             stream.writeLine(text)
-        case .interrupted:
-            stream.writeLine(HumanMessages.interrupted)
+        case .interrupted(_, let dataKept):
+            stream.writeLine(HumanMessages.interrupted(dataKept: dataKept))
         case .summary(let summary):
             if isBatch { stream.writeLine(HumanMessages.summary(summary)) }
         }

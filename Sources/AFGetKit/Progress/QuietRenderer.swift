@@ -13,8 +13,8 @@ public final class QuietRenderer: ProgressRenderer {
             errors.writeLine(HumanMessages.failure(failure))
         case .notice(let text):
             errors.writeLine(text)
-        case .interrupted:
-            errors.writeLine(HumanMessages.interrupted)
+        case .interrupted(_, let dataKept):
+            errors.writeLine(HumanMessages.interrupted(dataKept: dataKept))
         default:
             break
         }
