@@ -122,7 +122,7 @@ final class InterruptTests: ServerTestCase {
         let (first, _, _) = try startAndWaitForProgress()
         let second = try Afget.run(["--progress", "line", url], in: directory)
         XCTAssertEqual(second.status, 12)
-        XCTAssertEqual(second.stderrLines, ["afget: big.bin: big.bin is being downloaded by another afget"])
+        XCTAssertEqual(second.stderrLines, ["afget: big.bin: another afget is downloading this file (it holds the lock on big.bin.afpart)"])
 
         kill(first.processIdentifier, SIGINT)
         first.waitUntilExit()

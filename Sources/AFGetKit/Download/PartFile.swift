@@ -53,7 +53,7 @@ public final class PartFile {
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             if errno == EWOULDBLOCK {
-                throw TransferFailure(.destinationBusy, "\(destination) is being downloaded by another afget")
+                throw TransferFailure(.destinationBusy, "another afget is downloading this file (it holds the lock on \(path))")
             }
             throw fileFailure("lock", path, errno: errno)
         }
