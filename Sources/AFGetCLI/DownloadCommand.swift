@@ -17,6 +17,10 @@ struct DownloadCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !urls.isEmpty || batch.inputFile != nil else { throw ValidationError("no URL given (and no -i list)") }
+        // `afget -q resume` reads "resume" as a URL of the default command.
+        if let command = urls.first(where: { ["resume", "request", "upload", "download"].contains($0) }) {
+            throw ValidationError("\(command) is a command, not a URL: put options after it (afget \(command) -q ...)")
+        }
         try output.validate(urlCount: urls.count, hasList: batch.inputFile != nil)
         if batch.checksum != nil && urls.count != 1 {
             throw ValidationError("--checksum takes a single URL; give checksum= lines in a list for several")

@@ -73,6 +73,12 @@ final class ParsingTests: XCTestCase {
         ] {
             XCTAssertThrowsError(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")
         }
+        // An option before the command name makes the command name a URL of `download`.
+        XCTAssertThrowsError(try AFGetCommand.parseAsRoot(["-q", "resume"])) { error in
+            XCTAssertEqual(AFGetCommand.message(for: error),
+                           "resume is a command, not a URL: put options after it (afget resume -q ...)")
+        }
+        XCTAssertNoThrow(try AFGetCommand.parseAsRoot(["resume", "-q"]))
     }
 }
 

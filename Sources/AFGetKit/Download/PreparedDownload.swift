@@ -120,7 +120,12 @@ struct PreparedDownload {
                                     updating: Bool) throws(TransferFailure) -> Preparation {
         let store = ResumeStore(destination: path)
         // Bad or foreign resume data stops the item before anything is touched.
-        let resumeData = settings.discardsResumeData ? nil : try store.load()
+        let resumeData: ResumeData?
+        do {
+            resumeData = settings.discardsResumeData ? nil : try store.load()
+        } catch where error.kind == .resumeConflict {
+            throw TransferFailure(.resumeConflict, "\(error.message); use --restart to start over")
+        }
         // Resume data holds the URL as shown, without its password (older files: as given).
         if let resumeData, ![item.shownURL, item.url, item.replacesURL].contains(resumeData.url) {
             throw TransferFailure(.resumeConflict, "\(store.path) is resume data for "

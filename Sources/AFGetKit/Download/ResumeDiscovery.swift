@@ -42,8 +42,12 @@ public enum ResumeDiscovery {
                 found.items.append(DownloadItem(
                     index: found.items.count, url: replacementURL ?? data.url, output: .path(destination),
                     replacesURL: replacementURL == nil ? nil : data.url, headers: replayed))
+            } catch where error.kind == .resumeConflict {
+                // Without usable resume data there is no URL to continue from.
+                found.failures.append(ItemFailure(item: destination, TransferFailure(.resumeConflict,
+                    "\(error.message); run the command that started it again with --restart to start over")))
             } catch {
-                found.failures.append(ItemFailure(item: file, error))
+                found.failures.append(ItemFailure(item: destination, error))
             }
         }
         return found
