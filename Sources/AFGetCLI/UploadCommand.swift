@@ -71,8 +71,7 @@ struct UploadCommand: AsyncParsableCommand {
         var exitCodes: [Int32] = []
         let startedAt = monotonicSeconds()
         for (index, file) in files.enumerated() where !interrupts.wasInterrupted {
-            let info = ItemInfo(id: index, url: shownURL, path: file)
-            let failure = await upload(file, to: url, plan: plan, info: info, runner: setup.runner, renderer: renderer,
+            let failure = await upload(file, index: index, to: url, plan: plan, runner: setup.runner, renderer: renderer,
                                        sentCredentials: setup.options.sendsCredentials, summary: &summary)
             if let failure {
                 exitCodes.append(failure.exitCode)
@@ -88,16 +87,18 @@ struct UploadCommand: AsyncParsableCommand {
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
     }
 
-    /// Sends one file; the response body goes to stdout whatever its status.
-    private func upload(_ file: String, to url: String, plan: UploadPlan, info: ItemInfo, runner: ExchangeRunner,
+    /// Sends one file; the response body goes to stdout whatever its status. Messages and events
+    /// name the URL the file went to (with its name appended to a URL ending in /).
+    private func upload(_ file: String, index: Int, to url: String, plan: UploadPlan, runner: ExchangeRunner,
                         renderer: SharedRenderer, sentCredentials: Bool, summary: inout RunSummary) async -> ItemFailure? {
         let request: HTTPRequest
         do {
             request = try plan.request(for: file, to: url)
         } catch {
-            renderer.handle(.failed(info, error))
+            renderer.handle(.failed(ItemInfo(id: index, url: removingPassword(from: url), path: file), error))
             return error
         }
+        let info = ItemInfo(id: index, url: removingPassword(from: request.url.absoluteString), path: file)
         let outcome = await runner.run(request, info: info)
         if outcome.interrupted { return nil }
         guard let response = outcome.response else {

@@ -36,10 +36,14 @@ final class UploadTests: ServerTestCase {
     func testAURLEndingInASlashGetsEachFilesName() throws {
         try makeFile("one.txt", size: 10)
         try makeFile("two words.txt", size: 20)
-        let result = try Afget.run(["upload", "-q", "--method", "post", "one.txt", "two words.txt", server.url("/echo/in/")],
-                                   in: directory)
+        let result = try Afget.run(["upload", "--progress", "json", "--method", "post", "one.txt", "two words.txt",
+                                    server.url("/echo/in/")], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(server.log.all.map(\.uri), ["/echo/in/one.txt", "/echo/in/two%20words.txt"])
+        let done = result.stderrLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .filter { $0["event"] as? String == "done" }
+        XCTAssertEqual(done.compactMap { $0["url"] as? String }, [server.url("/echo/in/one.txt"), server.url("/echo/in/two%20words.txt")],
+                       "events name the URL each file went to")
         XCTAssertEqual(server.log.all.map(\.method), ["POST", "POST"])
         XCTAssertEqual(server.log.all.map(\.bodyCount), [10, 20])
     }
