@@ -58,7 +58,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
         // The body is printed whatever the status, so scripts can read an error document.
         if let failure = response.write(received) {
-            renderer.handle(.failed(info, ItemFailure(item: response.output ?? "standard output", failure)))
+            renderer.handle(.failed(info, ItemFailure(item: shownURL, failure)))
             throw ExitCode(failure.exitCode)
         }
         let judged = serializer.validate(received.head, sentCredentials: setup.options.sendsCredentials)

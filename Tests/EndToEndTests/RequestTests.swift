@@ -147,6 +147,11 @@ final class RequestTests: ServerTestCase {
         XCTAssertEqual(result.stdoutText, "")
         let saved = try Data(contentsOf: directory.appendingPathComponent("out.json"))
         XCTAssertEqual((try JSONSerialization.jsonObject(with: saved) as? [String: Any])?["method"] as? String, "GET")
+
+        let full = try Afget.run(["request", "-o", "/dev/full", server.url("/echo")], in: directory)
+        XCTAssertEqual(full.status, 3)
+        XCTAssertEqual(full.stderrLines, ["afget: \(server.url("/echo")): cannot write /dev/full: No space left on device"],
+                       "one line naming the URL and the file once")
     }
 
     func testBadItemsAreUsageErrorsNamingTheItem() throws {
