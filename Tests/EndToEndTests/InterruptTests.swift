@@ -89,6 +89,36 @@ final class InterruptTests: ServerTestCase {
         try assertContinuesToTheExactFile(fromAtLeast: 100_000)
     }
 
+    /// A closed terminal sends SIGHUP: the same orderly stop, exit 129.
+    func testSIGHUPExits129WithResumeData() throws {
+        let (process, _, stderr) = try startAndWaitForProgress()
+        kill(process.processIdentifier, SIGHUP)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 129)
+        XCTAssertTrue(try String(contentsOf: stderr, encoding: .utf8).contains("afget: interrupted; resume data saved."))
+        try assertContinuesToTheExactFile(fromAtLeast: 100_000)
+    }
+
+    /// A signal afget was started ignoring stays ignored: `afget URL &` in a script is not
+    /// stopped by Ctrl-C, nor `nohup afget URL` by a hangup.
+    func testSignalsStartedIgnoredStayIgnored() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "trap '' INT HUP; exec \"$0\" \"$@\"", Afget.binary.path, "-q", url]
+        process.currentDirectoryURL = directory
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        waitUntil("a checkpoint beyond 100000 bytes") { (checkpointedBytes(resumeData) ?? 0) > 100_000 }
+        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, SIGHUP)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        XCTAssertEqual(listing(directory), ["big.bin"])
+    }
+
     func testSIGTERMExits143WithResumeData() throws {
         let (process, _, _) = try startAndWaitForProgress()
         kill(process.processIdentifier, SIGTERM)

@@ -35,6 +35,7 @@ public enum FailureClass: String, Sendable, CaseIterable {
 /// Exit statuses that are not failures of an item.
 public enum ExitStatus {
     public static let success: Int32 = 0
+    public static let interruptedBySIGHUP: Int32 = 129
     public static let interruptedBySIGINT: Int32 = 130
     public static let interruptedBySIGTERM: Int32 = 143
 

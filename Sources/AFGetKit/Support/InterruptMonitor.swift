@@ -2,10 +2,12 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// Turns SIGINT and SIGTERM into an orderly stop: the first runs `onInterrupt` (which cancels
-/// the transfers, so they flush and checkpoint) and is remembered for the exit status; a second
-/// one exits at once, which is safe because resume data is only ever replaced atomically.
-/// Owned by the command that runs; the handlers run on a queue of their own.
+/// Turns SIGINT, SIGTERM and SIGHUP (a closed terminal) into an orderly stop: the first runs
+/// `onInterrupt` (which cancels the transfers, so they flush and checkpoint) and is remembered
+/// for the exit status; a second one exits at once, which is safe because resume data is only
+/// ever replaced atomically. A signal the process was started ignoring stays ignored, as shells
+/// and `nohup` expect: `afget URL &` in a script is not stopped by Ctrl-C, `nohup afget` not by
+/// a hangup. Owned by the command that runs; the handlers run on a queue of their own.
 public final class InterruptMonitor {
     /// What the run reads: whether (and by which signal) it was interrupted.
     public let status = InterruptStatus()
@@ -14,7 +16,7 @@ public final class InterruptMonitor {
     public init(onInterrupt: @escaping @Sendable () -> Void) {
         let queue = DispatchQueue(label: "afget.signals")
         let state = status
-        for number in [SIGINT, SIGTERM] {
+        for number in [SIGINT, SIGTERM, SIGHUP] where !Self.isIgnored(number) {
             signal(number, SIG_IGN)  // delivered through the dispatch source instead
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
@@ -34,7 +36,19 @@ public final class InterruptMonitor {
     }
 
     static func exitStatus(for signal: Int32) -> Int32 {
-        signal == SIGTERM ? ExitStatus.interruptedBySIGTERM : ExitStatus.interruptedBySIGINT
+        switch signal {
+        case SIGTERM: ExitStatus.interruptedBySIGTERM
+        case SIGHUP: ExitStatus.interruptedBySIGHUP
+        default: ExitStatus.interruptedBySIGINT
+        }
+    }
+
+    private static func isIgnored(_ signal: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(signal, nil, &current) == 0 else { return false }
+        // SIG_DFL is a null handler; handlers are C function pointers, compared by address.
+        guard let handler = current.__sigaction_handler.sa_handler else { return false }
+        return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 }
 
@@ -55,7 +69,7 @@ public final class InterruptStatus: Sendable {
         received.withLock { $0 }
     }
 
-    /// The exit status the interruption calls for (130 or 143), if one happened.
+    /// The exit status the interruption calls for (130, 143 or 129), if one happened.
     public var exitStatus: Int32? {
         first.map(InterruptMonitor.exitStatus(for:))
     }
