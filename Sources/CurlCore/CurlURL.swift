@@ -14,11 +14,14 @@ public struct CurlURL: Sendable, Equatable {
         case malformed(String)
     }
 
+    /// A space, never valid in a URL, is taken as `%20`, as browsers and wget do: URLs are
+    /// copied from pages with their spaces.
     public init(_ string: String) throws(ParseError) {
         CurlRuntime.initialize()
         guard let handle = curl_url() else { fatalError("curl_url failed: out of memory") }
         defer { curl_url_cleanup(handle) }
-        let status = curl_url_set(handle, CURLUPART_URL, string, UInt32(CURLU_NON_SUPPORT_SCHEME))
+        let escaped = string.contains(" ") ? string.replacing(" ", with: "%20") : string
+        let status = curl_url_set(handle, CURLUPART_URL, escaped, UInt32(CURLU_NON_SUPPORT_SCHEME))
         guard status == CURLUE_OK else {
             throw .malformed(String(cString: curl_url_strerror(status)))
         }

@@ -88,7 +88,7 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(listing(directory).sorted(), ["good1.bin", "good2.bin", "report.json", "urls.txt"], "no empty files")
         XCTAssertEqual(sha("good1.bin"), TestPayload.sha256(count: 4000))
         XCTAssertEqual(sha("good2.bin"), TestPayload.sha256(count: 5000))
-        XCTAssertTrue(result.stderr.contains("afget: urls.txt:7: malformed URL"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("afget: urls.txt:7: not a URL: it must start with http:// or https://"), result.stderr)
         XCTAssertTrue(result.stderr.contains("afget: urls.txt:11: sha-256 checksum must be 64 hex digits; not downloading "
                                              + server.url("/file/unchecked.bin?size=6000")), result.stderr)
         XCTAssertFalse(server.log.all.contains { $0.uri.contains("unchecked") }, "not fetched unverified")

@@ -124,6 +124,18 @@ final class DownloadTests: ServerTestCase {
         XCTAssertEqual(result.status, 2)
         XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
         XCTAssertTrue(result.stderr.hasPrefix("afget: http://[::1: malformed URL"), result.stderr)
+
+        let schemeless = try Afget.run(["-q", "example.org/f.bin"], in: directory)
+        XCTAssertEqual(schemeless.status, 2)
+        XCTAssertEqual(schemeless.stderrLines, ["afget: example.org/f.bin: not a URL: it must start with http:// or https://"])
+    }
+
+    /// As browsers and wget do, a space copied along with a URL is sent as %20.
+    func testASpaceInAURLIsSentEscaped() throws {
+        let result = try Afget.run(["-q", server.url("/file/two words.bin?size=300")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(server.log.all.map(\.uri), ["/file/two%20words.bin?size=300"])
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("two words.bin").path), TestPayload.sha256(count: 300))
     }
 
     func testUnsupportedSchemeIsAUsageError() throws {

@@ -159,6 +159,10 @@ public struct RequestSerializer: Sendable {
 
     /// An http or https URL, or a usage failure naming the URL and what is wrong with it.
     public static func parseURL(_ string: String) throws(ItemFailure) -> CurlURL {
+        guard string.contains("://") else {
+            throw ItemFailure(item: removingPassword(from: string),
+                              TransferFailure(.usage, "not a URL: it must start with http:// or https://"))
+        }
         let url: CurlURL
         do {
             url = try CurlURL(string)
