@@ -12,6 +12,13 @@ final class BatchTests: ServerTestCase {
         sha256Hex(ofFile: directory.appendingPathComponent(path).path)
     }
 
+    /// The items of `report.json` in the test's directory.
+    private func reportItems() throws -> [[String: Any]] {
+        let data = try Data(contentsOf: directory.appendingPathComponent("report.json"))
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try XCTUnwrap(report["items"] as? [[String: Any]])
+    }
+
     func testListWithOptionLinesAndCommandLineURLs() throws {
         try writeList("""
             # nightly data
@@ -164,7 +171,8 @@ final class BatchTests: ServerTestCase {
 
     func testCtrlCInABatchThenTheSameCommandFinishesTheJob() throws {
         let urls = (0..<4).map { server.url("/file/q\($0).bin?size=2000000&chunk=20000&ms=20") }
-        let (process, _, _) = try Afget.start(["-q", "-j", "2"] + urls, in: directory)
+        let command = ["-q", "-j", "2", "--report", "report.json"] + urls
+        let (process, _, _) = try Afget.start(command, in: directory)
         waitUntil("two checkpoints") {
             (checkpointedBytes(directory.appendingPathComponent("q0.bin.afresume")) ?? 0) > 50_000
                 && (checkpointedBytes(directory.appendingPathComponent("q1.bin.afresume")) ?? 0) > 50_000
@@ -172,10 +180,20 @@ final class BatchTests: ServerTestCase {
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 130)
+        // The report lists every item, those stopped and those never started.
+        let stopped = try reportItems()
+        XCTAssertEqual(stopped.map { $0["path"] as? String }, ["q0.bin", "q1.bin", "q2.bin", "q3.bin"])
+        XCTAssertEqual(stopped.map { $0["outcome"] as? String }, Array(repeating: "failed", count: 4))
+        let errors = stopped.map { $0["error"] as? [String: Any] ?? [:] }
+        XCTAssertEqual(errors.map { $0["exit"] as? Int }, Array(repeating: 130, count: 4))
+        XCTAssertEqual(errors.map { $0["class"] as? String }, Array(repeating: "interrupted", count: 4))
+        XCTAssertTrue((errors[0]["message"] as? String ?? "").hasSuffix("kept in q0.bin.afpart for the next run"), "\(errors[0])")
+        XCTAssertEqual(errors[3]["message"] as? String, "not started: the run was stopped by a signal")
 
-        let result = try Afget.run(["-q", "-j", "2"] + urls, in: directory)
+        let result = try Afget.run(command, in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(listing(directory), ["q0.bin", "q1.bin", "q2.bin", "q3.bin"])
+        XCTAssertEqual(listing(directory), ["q0.bin", "q1.bin", "q2.bin", "q3.bin", "report.json"])
+        XCTAssertEqual(try reportItems().map { $0["outcome"] as? String }, Array(repeating: "downloaded", count: 4))
         for index in 0..<4 {
             XCTAssertEqual(sha("q\(index).bin"), TestPayload.sha256(count: 2_000_000))
         }
@@ -254,10 +272,18 @@ final class FailFastTests: XCTestCase {
         let directory = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let urls = [server.url("/status/404")] + (0..<3).map { server.url("/file/n\($0).bin?size=10") }
-        let result = try Afget.run(["-q", "-j", "1", "--fail-fast"] + urls, in: directory)
+        let result = try Afget.run(["-q", "-j", "1", "--fail-fast", "--report", "../\(directory.lastPathComponent).json"] + urls,
+                                   in: directory)
         XCTAssertEqual(result.status, 8)
         XCTAssertEqual(server.log.all.count, 1)
         XCTAssertEqual(listing(directory), [])
+        let report = directory.deletingLastPathComponent().appendingPathComponent("\(directory.lastPathComponent).json")
+        defer { try? FileManager.default.removeItem(at: report) }
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        let errors = (json["items"] as? [[String: Any]] ?? []).map { $0["error"] as? [String: Any] ?? [:] }
+        XCTAssertEqual(errors.map { $0["class"] as? String }, ["http", "not started", "not started", "not started"],
+                       "items --fail-fast kept from starting are in the report")
+        XCTAssertEqual(errors.map { $0["exit"] as? Int }, [8, 8, 8, 8])
 
         let keepsGoing = try Afget.run(["-q", "-j", "1"] + urls, in: directory)
         XCTAssertEqual(keepsGoing.status, 8)

@@ -53,17 +53,7 @@ public enum BatchPlan {
     }
 
     private static func destination(of item: DownloadItem) -> String? {
-        let path: String
-        switch item.output {
-        case .standardOutput:
-            return nil
-        case .path(let given):
-            path = given
-        case .directory(let directory):
-            guard case .success(let url) = item.parsedURL else { return nil }
-            path = joinPath(directory, FileNaming.name(forURLPath: url.path))
-        }
-        return normalized(path)
+        item.plannedPath.map(normalized)
     }
 
     /// "./a//b" and "a/b" are the same file.

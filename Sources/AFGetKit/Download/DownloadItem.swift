@@ -42,4 +42,18 @@ extension DownloadItem {
     func info(path: String) -> ItemInfo {
         ItemInfo(id: index, url: shownURL, path: path)
     }
+
+    /// The file the item would write before `--on-exists` has its say; nil for standard
+    /// output or a URL that cannot be parsed.
+    var plannedPath: String? {
+        switch output {
+        case .standardOutput:
+            return nil
+        case .path(let given):
+            return given
+        case .directory(let directory):
+            guard case .success(let url) = parsedURL else { return nil }
+            return joinPath(directory, FileNaming.name(forURLPath: url.path))
+        }
+    }
 }

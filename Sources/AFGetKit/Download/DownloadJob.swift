@@ -511,7 +511,15 @@ final class DownloadJob {
 
     /// Stopped by a signal: data is kept for the next run, an empty part file is not.
     private func interrupted() -> Outcome {
-        .interrupted(dataKept: download.part?.abandon() ?? false)
+        guard let part = download.part else {
+            record.stoppedEarly = .init(cause: "interrupted", message: "stopped by a signal")
+            return .interrupted(dataKept: false)
+        }
+        let kept = part.abandon()
+        record.stoppedEarly = .init(cause: "interrupted", message: kept > 0
+            ? "stopped by a signal; \(Formatting.bytes(kept)) kept in \(part.path) for the next run"
+            : "stopped by a signal before any byte arrived")
+        return .interrupted(dataKept: kept > 0)
     }
 
     private func fail(_ failure: TransferFailure, attempts: Int = 0) -> Outcome {

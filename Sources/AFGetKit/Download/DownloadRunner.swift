@@ -38,8 +38,8 @@ public final class DownloadRunner: Sendable {
             renderer.handle(.notice("* \(concurrency) transfers at once, not \(settings.concurrency): the limit on open files is \(Self.openFileLimit)"))
         }
         // Discarding: finished children are freed at once (their results come on `events`).
+        var pending = items.makeIterator()
         await withDiscardingTaskGroup { group in
-            var pending = items.makeIterator()
             var stopping = false
             var transferring = 0
             var running = 0
@@ -66,6 +66,14 @@ public final class DownloadRunner: Sendable {
                 startNext()
                 if running == 0 { break }
             }
+        }
+        // Items a signal or --fail-fast kept from starting are in the report too.
+        let interrupted = interrupts?.wasInterrupted == true
+        while let item = pending.next() {
+            var record = ItemRecord(info: item.info(path: item.plannedPath ?? ""))
+            record.stoppedEarly = .init(cause: interrupted ? "interrupted" : "not started", message: interrupted
+                ? "not started: the run was stopped by a signal" : "not started: an earlier item failed (--fail-fast)")
+            tally.records.append(record)
         }
         var summary = tally.summary
         summary.seconds = monotonicSeconds() - startedAt

@@ -12,6 +12,15 @@ public struct ItemRecord: Sendable {
     public var sha256: String?
     public var attempts = 0
     public var failure: ItemFailure?
+    /// Why the item has no ending of its own: the run stopped first (a signal, or --fail-fast).
+    public var stoppedEarly: EarlyStop?
+
+    /// The report's error for an item the run stopped before it ended; its exit is the run's.
+    public struct EarlyStop: Sendable {
+        /// The error's class: "interrupted" or "not started".
+        public let cause: String
+        public let message: String
+    }
 
     public init(info: ItemInfo) {
         self.info = info

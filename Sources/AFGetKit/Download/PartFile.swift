@@ -131,14 +131,14 @@ public final class PartFile {
     }
 
     /// Gives up on the transfer: an empty part file is removed, data is kept for a later run.
-    /// Returns whether data was kept.
+    /// Returns how many bytes were kept.
     @discardableResult
-    public func abandon() -> Bool {
+    public func abandon() -> Int64 {
         defer { closeDescriptor() }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return true }
+        guard fstat(descriptor, &status) == 0 else { return 0 }
         if status.st_size == 0 { unlink(path) }
-        return status.st_size > 0
+        return Int64(status.st_size)
     }
 
     private func closeDescriptor() {

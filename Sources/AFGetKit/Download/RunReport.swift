@@ -5,7 +5,7 @@ import Glibc
 /// error {exit, class, message} (DESIGN.md §8). Written whole, then renamed into place.
 public enum RunReport {
     public static func write(_ result: RunResult, to path: String) throws(TransferFailure) {
-        let items = result.records.map(itemJSON).joined(separator: ",\n    ")
+        let items = result.records.map { itemJSON($0, runExit: result.summary.exitCode) }.joined(separator: ",\n    ")
         let summary = result.summary
         var totals = JSONLine()
         summary.describe(in: &totals)
@@ -22,7 +22,7 @@ public enum RunReport {
         guard access(splitPath(path).directory, W_OK) == 0 else { throw fileFailure("write the report", path, errno: errno) }
     }
 
-    private static func itemJSON(_ record: ItemRecord) -> String {
+    private static func itemJSON(_ record: ItemRecord, runExit: Int32) -> String {
         var line = JSONLine()
         line.add("url", record.info.url)
         line.add("path", record.info.path)
@@ -37,6 +37,12 @@ public enum RunReport {
             error.add("exit", Int(failure.exitCode))
             error.add("class", failure.failure.kind.rawValue)
             error.add("message", failure.failure.message)
+            line.addRaw("error", error.text)
+        } else if let stop = record.stoppedEarly {
+            var error = JSONLine()
+            error.add("exit", Int(runExit))
+            error.add("class", stop.cause)
+            error.add("message", stop.message)
             line.addRaw("error", error.text)
         }
         return line.text
