@@ -77,6 +77,24 @@ final class InterruptTests: ServerTestCase {
         XCTAssertEqual(listing(directory), [])
     }
 
+    /// Without an ETag or Last-Modified no resume data is written (a continue would be blind),
+    /// so nothing claims it was saved, and the user is told the next run starts over.
+    func testCtrlCWithoutValidatorsSaysTheNextRunStartsOver() throws {
+        let blind = server.url("/file/blind.bin?size=\(size)&chunk=20000&ms=20&noetag=1&nolm=1")
+        let part = directory.appendingPathComponent("blind.bin.afpart")
+        let (process, _, stderr) = try Afget.start(["-q", blind], in: directory)
+        waitUntil("part of the body written") { (fileSize(part) ?? 0) > 100_000 }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        let lines = try String(contentsOf: stderr, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines, [
+            "afget: blind.bin cannot be continued (the server sent no ETag or Last-Modified); the next run starts it over",
+            "afget: interrupted. Run the same command again to continue.",
+        ])
+        XCTAssertEqual(listing(directory), ["blind.bin.afpart"], "the received bytes are not deleted")
+    }
+
     func testASecondCtrlCExitsAtOnceLeavingConsistentState() throws {
         let (process, _, _) = try startAndWaitForProgress()
         kill(process.processIdentifier, SIGINT)

@@ -516,10 +516,20 @@ final class DownloadJob {
             return .interrupted(dataKept: false)
         }
         let kept = part.abandon()
-        record.stoppedEarly = .init(cause: "interrupted", message: kept > 0
-            ? "stopped by a signal; \(Formatting.bytes(kept)) kept in \(part.path) for the next run"
-            : "stopped by a signal before any byte arrived")
-        return .interrupted(dataKept: kept > 0)
+        guard kept > 0 else {
+            record.stoppedEarly = .init(cause: "interrupted", message: "stopped by a signal before any byte arrived")
+            return .interrupted(dataKept: false)
+        }
+        guard hasResumeData else {
+            // No resume data is written without a validator: the next run starts over.
+            let reason = "\(info.path) cannot be continued (the server sent no ETag or Last-Modified); the next run starts it over"
+            renderer.handle(.notice("afget: \(reason)"))
+            record.stoppedEarly = .init(cause: "interrupted", message: "stopped by a signal; \(reason)")
+            return .interrupted(dataKept: false)
+        }
+        record.stoppedEarly = .init(cause: "interrupted",
+                                    message: "stopped by a signal; \(Formatting.bytes(kept)) kept in \(part.path) for the next run")
+        return .interrupted(dataKept: true)
     }
 
     private func fail(_ failure: TransferFailure, attempts: Int = 0) -> Outcome {
