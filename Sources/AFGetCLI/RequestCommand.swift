@@ -40,7 +40,7 @@ struct RequestCommand: AsyncParsableCommand {
         }
 
         let serializer = try reportingUsage { try response.serializer() }
-        let renderer = SharedRenderer(QuietRenderer())
+        let renderer = SharedRenderer(QuietRenderer(showsRetries: true))
         let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls, retry: retry, renderer: renderer)
         let shownURL = removingPassword(from: url)
         let info = ItemInfo(id: 0, url: shownURL, path: response.output ?? "-")

@@ -123,6 +123,10 @@ final class RequestTests: ServerTestCase {
         let retried = try Afget.run(["request", "--retry", "1", "--retry-delay", "0", server.url("/status/503")], in: directory)
         XCTAssertEqual(retried.status, 8)
         XCTAssertEqual(server.log.all.count, 3, "retried once when not accepted")
+        XCTAssertEqual(retried.stderrLines, [
+            "afget: \(server.url("/status/503")): HTTP 503 Service Unavailable; retrying in 0.0 s (attempt 2)",
+            "afget: \(server.url("/status/503")): HTTP 503 Service Unavailable",
+        ], "the retry line gives the status line as the last line does")
     }
 
     func testAnUnacceptableContentTypeExits7() throws {

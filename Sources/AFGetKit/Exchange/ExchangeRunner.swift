@@ -57,7 +57,7 @@ public final class ExchangeRunner: Sendable {
                     return outcome
                 }
                 retryAfter = response.head.value(of: "Retry-After")
-                reason = "HTTP \(response.head.status)"
+                reason = response.head.failure(sentCredentials: false).message
             } else if let failure, failure.isTransient {
                 retryAfter = nil
                 reason = failure.message

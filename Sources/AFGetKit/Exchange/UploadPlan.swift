@@ -26,7 +26,10 @@ public struct UploadPlan: Sendable {
         let isStandardInput = file == Self.standardInputName
         if !isStandardInput {
             var status = stat()
-            guard stat(file, &status) == 0 else { throw ItemFailure(item: file, fileFailure("read", file, errno: errno)) }
+            guard stat(file, &status) == 0 else {
+                let code = errno
+                throw ItemFailure(item: file, TransferFailure(.localFile, describeErrno(code), systemErrorCode: code))
+            }
             guard status.st_mode & S_IFMT == S_IFREG else {
                 throw ItemFailure(item: file, TransferFailure(.usage, "not a regular file"))
             }
