@@ -209,6 +209,30 @@ final class ContinueValidationTests: ServerTestCase {
         XCTAssertEqual(listing(directory), ["f.bin"])
     }
 
+    /// Resume data afget may not read is a local file problem (exit 3), to be fixed where it is,
+    /// not unusable data to discard with --restart. Needs another user than root, who reads all.
+    func testUnreadableResumeDataIsALocalFileError() throws {
+        let setpriv = "/usr/bin/setpriv"
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: setpriv) else {
+            throw XCTSkip("needs root and setpriv to run afget as nobody")
+        }
+        try leaveHalfADownload()  // as root: the part and resume data are 0600, unreadable to nobody
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: setpriv)
+        process.arguments = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", Afget.binary.path, "-q", url]
+        process.currentDirectoryURL = directory
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 3, message)
+        XCTAssertEqual(message, "afget: f.bin: cannot read f.bin.afresume: Permission denied\n")
+        XCTAssertEqual(fileSize(part), size / 2)
+        XCTAssertEqual(checkpointedBytes(resumeData), size / 2)
+    }
+
     func testResumeDataForAnotherURLExits9() throws {
         try leaveHalfADownload()
         let other = server.url("/file/f.bin?size=\(size)")

@@ -21,10 +21,12 @@ public struct ResumeStore: Sendable {
     public func load() throws(TransferFailure) -> ResumeData? {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            // Out of descriptors is no fault of the resume data (exit 3, not 9).
-            if errno == EMFILE || errno == ENFILE { throw fileFailure("open", path, errno: errno) }
-            throw TransferFailure(.resumeConflict, "cannot read \(path): \(describeErrno(errno))")
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { return nil }
+            // No permission or out of descriptors is no fault of the resume data (exit 3, not 9):
+            // fixed where it happened, not by discarding the data with --restart.
+            if [EACCES, EPERM, EMFILE, ENFILE, EIO].contains(code) { throw fileFailure("read", path, errno: code) }
+            throw TransferFailure(.resumeConflict, "cannot read \(path): \(describeErrno(code))")
         }
         defer { close(descriptor) }
         let bytes: [UInt8]
