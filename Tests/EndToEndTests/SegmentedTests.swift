@@ -70,6 +70,15 @@ final class SegmentedTests: ServerTestCase {
         XCTAssertEqual(sha("n.bin"), TestPayload.sha256(count: 1_000_000))
     }
 
+    func testStandardOutputStaysOnOneConnectionAndSaysWhy() throws {
+        let result = try Afget.run(["-v", "-s", "4", "--min-split-size", "64K", "-o", "-",
+                                    server.url("/file/o.bin?size=1000000")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("* one connection: standard output is written in order"), result.stderr)
+        XCTAssertEqual(server.log.all.count, 1)
+        XCTAssertEqual(sha256Hex(result.stdout), TestPayload.sha256(count: 1_000_000))
+    }
+
     /// A segmented download stopped by `signal` once its resume data records segments, then the
     /// same command again: every byte exact, and only ranged requests the second time.
     private func assertStoppedAndContinued(by signal: Int32, expectedStatus: Int32?) throws {

@@ -1,13 +1,13 @@
 /// Segmented downloads (`-s`): when a response shows a file can be split, and the attempts
 /// that download it in segments.
 extension DownloadJob {
-    var mayTrySplit: Bool {
-        settings.split > 1 && download.part != nil && !download.isConditional && !splitRefused
-    }
-
-    /// Why this response cannot be split, or nil when it can (the length is known, ranges work,
-    /// a validator guards every segment, and enough is left).
+    /// Why this response cannot be split (`-s`), or nil when it can: a file is written (not
+    /// standard output, in order), the length is known, ranges work, a validator guards every
+    /// segment, and enough is left.
     func reasonNotToSplit(_ head: ResponseHead, base: Int64) -> String? {
+        guard download.part != nil else { return "standard output is written in order" }
+        guard !download.isConditional else { return "the request is conditional (--on-exists update)" }
+        guard !splitRefused else { return "the server answered a ranged request wrongly" }
         guard let total = expectedTotal else { return "the length is unknown" }
         guard head.status == 206 || head.value(of: "Accept-Ranges")?.lowercased().contains("bytes") == true else {
             return "the server does not accept ranges"
