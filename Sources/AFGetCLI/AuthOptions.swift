@@ -29,14 +29,19 @@ struct AuthOptions: ParsableArguments {
         if netrc && netrcFile != nil { throw ValidationError("--netrc and --netrc-file cannot be combined") }
     }
 
-    /// `options` with the credentials and cookies added; warns when a netrc file is readable by others.
-    func applied(to options: TransferOptions) -> TransferOptions {
+    /// `options` with the credentials and cookies added; warns when a netrc file is readable by
+    /// others. A `--netrc-file` that cannot be read or a `--cookie-jar` that cannot be written is
+    /// refused before any request (libcurl would go on without them, silently); a missing
+    /// ~/.netrc is not, as in curl.
+    func applied(to options: TransferOptions) throws(TransferFailure) -> TransferOptions {
         var options = options
         options.credentials = user.map { Credentials.parse($0, scheme: auth) }
+        if let netrcFile { try FileChecks.readable(netrcFile, toDo: "read the netrc file") }
         options.netrcFile = netrcFile ?? (netrc ? Self.standardNetrc : nil)
         if let path = options.netrcFile {
             Self.warnIfShared(path)
         }
+        if let cookieJar { try FileChecks.writable(cookieJar, toDo: "write the cookie jar") }
         options.cookies = CookieOptions(header: cookie, jar: cookieJar)
         return options
     }

@@ -55,9 +55,10 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     /// Everything that shapes a transfer: these options, credentials and cookies, and TLS.
-    /// A bad pin or pin file is a usage failure naming it.
+    /// A bad pin or pin file is a usage failure naming it; an unusable netrc file or cookie jar a
+    /// local file failure (exit 3).
     func transferOptions(auth: AuthOptions, tls: TLSOptions) throws -> TransferOptions {
-        var options = auth.applied(to: transferOptions)
+        var options = try auth.applied(to: transferOptions)
         do {
             options.tls = try tls.settings()
         } catch {

@@ -63,6 +63,10 @@ public enum Entry {
         } catch let usage as UsageFailure {
             OutputStream.standardError.writeLine("afget: \(usage.message)")
             return FailureClass.usage.exitCode
+        } catch let failure as TransferFailure {
+            // Found before any transfer: a file named on the command line that cannot be used.
+            OutputStream.standardError.writeLine("afget: \(failure.message)")
+            return failure.exitCode
         } catch {
             if AFGetCommand.exitCode(for: error) == .success {
                 OutputStream.standardOutput.writeLine(AFGetCommand.fullMessage(for: error))

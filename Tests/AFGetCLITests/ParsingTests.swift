@@ -105,7 +105,7 @@ final class ExchangeParsingTests: XCTestCase {
         XCTAssertEqual(command.response.formatting, .pretty)
         XCTAssertTrue(command.response.include)
         XCTAssertEqual(command.response.output, "out")
-        let options = command.auth.applied(to: TransferOptions())
+        let options = try command.auth.applied(to: TransferOptions())
         XCTAssertEqual(options.credentials, Credentials(user: "ann", password: "pw", scheme: .digest))
         XCTAssertEqual(options.cookies, CookieOptions(header: "a=b", jar: "jar"))
         XCTAssertEqual(command.retry.policy.maxRetries, 0)

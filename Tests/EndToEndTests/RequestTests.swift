@@ -230,6 +230,17 @@ final class AuthenticationTests: ServerTestCase {
         let warned = try Afget.run(["request", "--netrc", url], in: directory, environment: ["NETRC": netrc.path])
         XCTAssertEqual(warned.status, 0, warned.stderr)
         XCTAssertEqual(warned.stderrLines, ["afget: warning: \(netrc.path) can be read by other users; chmod 600 it"])
+
+        // A netrc file named but not there is refused before any request (libcurl would go on
+        // without credentials); a missing ~/.netrc is not, as in curl.
+        let missing = try Afget.run(["request", "--netrc-file", "nope", url], in: directory)
+        XCTAssertEqual(missing.status, 3)
+        XCTAssertEqual(missing.stderrLines, ["afget: cannot read the netrc file nope: No such file or directory"])
+        let count = server.log.all.count
+        let absent = try Afget.run(["request", "--netrc", server.url("/echo")], in: directory,
+                                   environment: ["NETRC": directory.appendingPathComponent("none").path])
+        XCTAssertEqual(absent.status, 0, absent.stderr)
+        XCTAssertEqual(server.log.all.count, count + 1)
     }
 
     func testCredentialsDoNotFollowARedirectToAnotherOrigin() throws {
@@ -256,5 +267,12 @@ final class AuthenticationTests: ServerTestCase {
                       sent.stdoutText)
         let given = try Afget.run(["request", "--cookie", "a=b", server.url("/cookies")], in: directory)
         XCTAssertEqual(given.stdoutText, "cookie: a=b\n")
+
+        // A jar that could not be saved is refused before the request, not lost after it.
+        let count = server.log.all.count
+        let unsaved = try Afget.run(["--cookie-jar", "missing/jar.txt", server.url("/cookies/set?x=1")], in: directory)
+        XCTAssertEqual(unsaved.status, 3)
+        XCTAssertEqual(unsaved.stderrLines, ["afget: cannot write the cookie jar missing/jar.txt: No such file or directory"])
+        XCTAssertEqual(server.log.all.count, count)
     }
 }

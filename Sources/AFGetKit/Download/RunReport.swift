@@ -13,15 +13,6 @@ public enum RunReport {
         try writeAtomically(text, to: path)
     }
 
-    /// Whether the report can be written where asked, found out before any transfer: a typo in
-    /// its path should not be discovered only after a long batch.
-    public static func checkWritable(_ path: String) throws(TransferFailure) {
-        if fileKind(at: path, followingSymlinks: true) == S_IFDIR {
-            throw fileFailure("write the report", path, errno: EISDIR)
-        }
-        guard access(splitPath(path).directory, W_OK) == 0 else { throw fileFailure("write the report", path, errno: errno) }
-    }
-
     private static func itemJSON(_ record: ItemRecord, runExit: Int32) -> String {
         var line = JSONLine()
         line.add("url", record.info.url)
