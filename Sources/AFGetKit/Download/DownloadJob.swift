@@ -511,25 +511,22 @@ final class DownloadJob {
 
     /// Stopped by a signal: data is kept for the next run, an empty part file is not.
     private func interrupted() -> Outcome {
-        guard let part = download.part else {
-            record.stoppedEarly = .init(cause: "interrupted", message: "stopped by a signal")
-            return .interrupted(dataKept: false)
+        let kept = download.part?.abandon() ?? 0
+        var message = "stopped by a signal"
+        if let part = download.part {
+            if kept == 0 {
+                message += " before any byte arrived"
+            } else if hasResumeData {
+                message += "; \(Formatting.bytes(kept)) kept in \(part.path) for the next run"
+            } else {
+                // No resume data is written without a validator: the next run starts over.
+                let reason = "\(info.path) cannot be continued (the server sent no ETag or Last-Modified); the next run starts it over"
+                renderer.handle(.notice("afget: \(reason)"))
+                message += "; \(reason)"
+            }
         }
-        let kept = part.abandon()
-        guard kept > 0 else {
-            record.stoppedEarly = .init(cause: "interrupted", message: "stopped by a signal before any byte arrived")
-            return .interrupted(dataKept: false)
-        }
-        guard hasResumeData else {
-            // No resume data is written without a validator: the next run starts over.
-            let reason = "\(info.path) cannot be continued (the server sent no ETag or Last-Modified); the next run starts it over"
-            renderer.handle(.notice("afget: \(reason)"))
-            record.stoppedEarly = .init(cause: "interrupted", message: "stopped by a signal; \(reason)")
-            return .interrupted(dataKept: false)
-        }
-        record.stoppedEarly = .init(cause: "interrupted",
-                                    message: "stopped by a signal; \(Formatting.bytes(kept)) kept in \(part.path) for the next run")
-        return .interrupted(dataKept: true)
+        record.stoppedEarly = ItemRecord.EarlyStop(cause: .interrupted, message: message)
+        return .interrupted(dataKept: kept > 0 && hasResumeData)
     }
 
     private func fail(_ failure: TransferFailure, attempts: Int = 0) -> Outcome {

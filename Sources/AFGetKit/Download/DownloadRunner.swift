@@ -71,8 +71,9 @@ public final class DownloadRunner: Sendable {
         let interrupted = interrupts?.wasInterrupted == true
         while let item = pending.next() {
             var record = ItemRecord(info: item.info(path: item.plannedPath ?? ""))
-            record.stoppedEarly = .init(cause: interrupted ? "interrupted" : "not started", message: interrupted
-                ? "not started: the run was stopped by a signal" : "not started: an earlier item failed (--fail-fast)")
+            record.stoppedEarly = interrupted
+                ? ItemRecord.EarlyStop(cause: .interrupted, message: "not started: the run was stopped by a signal")
+                : ItemRecord.EarlyStop(cause: .notStarted, message: "not started: an earlier item failed (--fail-fast)")
             tally.records.append(record)
         }
         var summary = tally.summary

@@ -17,8 +17,12 @@ public struct ItemRecord: Sendable {
 
     /// The report's error for an item the run stopped before it ended; its exit is the run's.
     public struct EarlyStop: Sendable {
-        /// The error's class: "interrupted" or "not started".
-        public let cause: String
+        /// The error's class in the report.
+        public enum Cause: String, Sendable {
+            case interrupted
+            case notStarted = "not started"
+        }
+        public let cause: Cause
         public let message: String
     }
 

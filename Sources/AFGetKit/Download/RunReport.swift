@@ -32,7 +32,7 @@ public enum RunReport {
         } else if let stop = record.stoppedEarly {
             var error = JSONLine()
             error.add("exit", Int(runExit))
-            error.add("class", stop.cause)
+            error.add("class", stop.cause.rawValue)
             error.add("message", stop.message)
             line.addRaw("error", error.text)
         }
