@@ -23,13 +23,20 @@ enum Afget {
         return directory.appendingPathComponent("afget")
     }
 
-    /// Starts afget with stdout and stderr going to files; the caller waits.
+    /// Starts afget with stdout and stderr going to files; the caller waits. `launcher` is a
+    /// command afget is run through, its program first (setpriv to run as another user, a
+    /// shell that sets signal dispositions before `exec`).
     static func start(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
-                      input: Data? = nil) throws -> (process: Process, stdout: URL, stderr: URL)
+                      input: Data? = nil, launcher: [String] = []) throws -> (process: Process, stdout: URL, stderr: URL)
     {
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { $1 }
@@ -55,8 +62,9 @@ enum Afget {
 
     /// Runs afget to the end and collects what it printed; the output files are removed.
     static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
-                    input: Data? = nil) throws -> AfgetResult {
-        let (process, stdoutURL, stderrURL) = try start(arguments, in: directory, environment: environment, input: input)
+                    input: Data? = nil, launcher: [String] = []) throws -> AfgetResult {
+        let (process, stdoutURL, stderrURL) = try start(arguments, in: directory, environment: environment, input: input,
+                                                        launcher: launcher)
         process.waitUntilExit()
         defer {
             try? FileManager.default.removeItem(at: stdoutURL)

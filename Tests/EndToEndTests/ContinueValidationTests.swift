@@ -217,18 +217,10 @@ final class ContinueValidationTests: ServerTestCase {
             throw XCTSkip("needs root and setpriv to run afget as nobody")
         }
         try leaveHalfADownload()  // as root: the part and resume data are 0600, unreadable to nobody
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: setpriv)
-        process.arguments = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", Afget.binary.path, "-q", url]
-        process.currentDirectoryURL = directory
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 3, message)
-        XCTAssertEqual(message, "afget: f.bin: cannot read f.bin.afresume: Permission denied\n")
+        let result = try Afget.run(["-q", url], in: directory,
+                                   launcher: [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertEqual(result.stderr, "afget: f.bin: cannot read f.bin.afresume: Permission denied\n")
         XCTAssertEqual(fileSize(part), size / 2)
         XCTAssertEqual(checkpointedBytes(resumeData), size / 2)
     }

@@ -38,15 +38,20 @@ final class InterruptTests: ServerTestCase {
         XCTAssertTrue(result.stderr.contains(" this run) in "), "the done line counts this run's bytes: \(result.stderr)")
     }
 
-    func testCtrlCSavesResumeDataAndTheSameCommandContinues() throws {
+    /// Starts a download, stops it with `signal` once it has checkpointed, and checks the
+    /// orderly stop: afget exits (is not killed) with `status` and says the resume data is saved.
+    private func stopAfterProgress(by signal: Int32, expecting status: Int32) throws {
         let (process, _, stderr) = try startAndWaitForProgress()
-        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, signal)
         process.waitUntilExit()
-
         XCTAssertEqual(process.terminationReason, .exit)
-        XCTAssertEqual(process.terminationStatus, 130)
+        XCTAssertEqual(process.terminationStatus, status)
         let message = try String(contentsOf: stderr, encoding: .utf8)
         XCTAssertTrue(message.contains("afget: interrupted; resume data saved. Run the same command again to continue."), message)
+    }
+
+    func testCtrlCSavesResumeDataAndTheSameCommandContinues() throws {
+        try stopAfterProgress(by: SIGINT, expecting: 130)
         XCTAssertFalse(exists(destination))
         let kept = try XCTUnwrap(fileSize(part))
         let plist = try String(contentsOf: resumeData, encoding: .utf8)
@@ -109,24 +114,15 @@ final class InterruptTests: ServerTestCase {
 
     /// A closed terminal sends SIGHUP: the same orderly stop, exit 129.
     func testSIGHUPExits129WithResumeData() throws {
-        let (process, _, stderr) = try startAndWaitForProgress()
-        kill(process.processIdentifier, SIGHUP)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationReason, .exit)
-        XCTAssertEqual(process.terminationStatus, 129)
-        XCTAssertTrue(try String(contentsOf: stderr, encoding: .utf8).contains("afget: interrupted; resume data saved."))
+        try stopAfterProgress(by: SIGHUP, expecting: 129)
         try assertContinuesToTheExactFile(fromAtLeast: 100_000)
     }
 
     /// A signal afget was started ignoring stays ignored: `afget URL &` in a script is not
     /// stopped by Ctrl-C, nor `nohup afget URL` by a hangup.
     func testSignalsStartedIgnoredStayIgnored() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "trap '' INT HUP; exec \"$0\" \"$@\"", Afget.binary.path, "-q", url]
-        process.currentDirectoryURL = directory
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let (process, _, _) = try Afget.start(["-q", url], in: directory,
+                                              launcher: ["/bin/sh", "-c", "trap '' INT HUP; exec \"$0\" \"$@\""])
         waitUntil("a checkpoint beyond 100000 bytes") { (checkpointedBytes(resumeData) ?? 0) > 100_000 }
         kill(process.processIdentifier, SIGINT)
         kill(process.processIdentifier, SIGHUP)
@@ -138,10 +134,7 @@ final class InterruptTests: ServerTestCase {
     }
 
     func testSIGTERMExits143WithResumeData() throws {
-        let (process, _, _) = try startAndWaitForProgress()
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 143)
+        try stopAfterProgress(by: SIGTERM, expecting: 143)
         XCTAssertTrue(exists(resumeData))
         try assertContinuesToTheExactFile(fromAtLeast: 100_000)
     }
