@@ -189,6 +189,7 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(errors.map { $0["class"] as? String }, Array(repeating: "interrupted", count: 4))
         XCTAssertTrue((errors[0]["message"] as? String ?? "").hasSuffix("kept in q0.bin.afpart for the next run"), "\(errors[0])")
         XCTAssertEqual(errors[3]["message"] as? String, "not started: the run was stopped by a signal")
+        XCTAssertEqual(stopped.map { $0["http_status"] as? Int }, [200, 200, nil, nil], "the status a stopped item got")
 
         let result = try Afget.run(command, in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)

@@ -235,6 +235,7 @@ final class DownloadJob {
             case .started(_, let head):
                 guard head.isSuccess else { continue }
                 bodyStarted = true
+                record.httpStatus = head.status  // also for a body cut short or stopped by a signal
                 if head.status == 200 && offset > 0 {
                     renderer.handle(.restarting(info, reason: "the server sent the whole file"))
                     base = 0
