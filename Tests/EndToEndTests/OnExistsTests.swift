@@ -20,6 +20,14 @@ final class OnExistsTests: ServerTestCase {
         XCTAssertEqual(try String(contentsOf: existing, encoding: .utf8), "old")
         XCTAssertEqual(result.stderrLines, ["afget: skipping f.bin: already exists (see --on-exists)"])
         XCTAssertEqual(server.log.all.count, 0, "nothing is requested")
+
+        // A part file left beside it by an unfinished download is mentioned, and kept.
+        try Data("part".utf8).write(to: directory.appendingPathComponent("f.bin.afpart"))
+        let again = try Afget.run(["--progress", "line", url], in: directory)
+        XCTAssertEqual(again.status, 0)
+        XCTAssertEqual(again.stderrLines, ["afget: skipping f.bin: already exists; f.bin.afpart beside it is from an "
+            + "unfinished download and is left as it is (see --on-exists)"])
+        XCTAssertEqual(listing(directory), ["f.bin", "f.bin.afpart"])
     }
 
     func testErrorExits11AndKeepsTheFile() throws {

@@ -42,7 +42,7 @@ public enum Destination: Sendable, Equatable {
         }
         switch policy {
         case .skip:
-            return .skip(path: path, reason: "already exists")
+            return .skip(path: path, reason: existsReason(path))
         case .overwrite:
             return .file(path: path)
         case .update:
@@ -54,6 +54,15 @@ public enum Destination: Sendable, Equatable {
         case .rename:
             return .file(path: firstFreeName(after: path))
         }
+    }
+
+    /// A part file beside a destination that exists is left from an unfinished earlier download
+    /// (the file came some other way): said, so it is not found and skipped again unexplained on
+    /// every run, and left as it is.
+    private static func existsReason(_ path: String) -> String {
+        guard fileKind(at: path + PartFile.suffix) != nil else { return "already exists" }
+        return "already exists; \(splitPath(path).name)\(PartFile.suffix) beside it is from an unfinished download "
+            + "and is left as it is"
     }
 
     /// `name.1.ext`, `name.2.ext`, ...: the first with neither a file nor a part file.
