@@ -76,9 +76,42 @@ final class ContentDispositionTests: ServerTestCase {
         XCTAssertEqual(try String(contentsOf: work.appendingPathComponent("taken.txt"), encoding: .utf8), "mine")
         let refused = try Afget.run(["-q", "-J", "--on-exists", "error", "-d", "work", url], in: directory)
         XCTAssertEqual(refused.status, 11)
+        XCTAssertTrue(refused.stderr.contains("work/taken.txt already exists (--on-exists error)"), refused.stderr)
+        XCTAssertEqual(listing(work), ["taken.txt"], "nothing is left of the refused download")
         let renamed = try Afget.run(["-q", "-J", "--on-exists", "rename", "-d", "work", url], in: directory)
         XCTAssertEqual(renamed.status, 0, renamed.stderr)
-        XCTAssertEqual(listing(work).filter { !$0.hasSuffix(".afpart") && !$0.hasSuffix(".afresume") }, ["taken.1.txt", "taken.txt"])
+        XCTAssertEqual(listing(work), ["taken.1.txt", "taken.txt"])
+    }
+
+    /// The server's name is known as the response starts: a file of that name that stays (or
+    /// refuses) ends the item there, so a body that would never finish is not waited for.
+    func testAnExistingFileUnderTheServersNameIsSeenBeforeTheBodyComes() throws {
+        let work = directory.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: work.appendingPathComponent("taken.txt"))
+        let cd = "attachment; filename=taken.txt".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        // 64 KiB arrive, then nothing: before, afget waited for the rest and failed at the stall timeout.
+        let url = server.url("/disposition/u.bin?cd=\(cd)&size=1000000&stall=65536")
+        let skipped = try Afget.run(["-J", "--progress", "line", "--stall-timeout", "5", "--retry", "0", "-d", "work", url], in: directory)
+        XCTAssertEqual(skipped.status, 0, skipped.stderr)
+        XCTAssertTrue(skipped.stderr.contains("skipping work/taken.txt: already exists"), skipped.stderr)
+        let refused = try Afget.run(["-J", "--on-exists", "error", "--stall-timeout", "5", "--retry", "0", "-d", "work", url], in: directory)
+        XCTAssertEqual(refused.status, 11, refused.stderr)
+        XCTAssertEqual(listing(work), ["taken.txt"])
+        XCTAssertEqual(try String(contentsOf: work.appendingPathComponent("taken.txt"), encoding: .utf8), "mine")
+    }
+
+    func testTheItemIsShownUnderTheServersNameOnceTheResponseStarts() throws {
+        let cd = "attachment; filename=server.txt".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let result = try Afget.run(["-J", "--progress", "json", "-d", "work", server.url("/disposition/x.bin?cd=\(cd)")],
+                                   in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let events = result.stdoutText.split(separator: "\n").map(String.init)
+        XCTAssertTrue(events.contains { $0.contains("\"event\":\"queued\"") && $0.contains("\"path\":\"work/x.bin\"") }, result.stdoutText)
+        for name in ["started", "done"] {
+            XCTAssertTrue(events.contains { $0.contains("\"event\":\"\(name)\"") && $0.contains("\"path\":\"work/server.txt\"") },
+                          "\(name): \(result.stdoutText)")
+        }
     }
 
     func testOutputNamedOnTheCommandLineWins() throws {

@@ -29,7 +29,8 @@ import Foundation
 /// - `/echo[/...]`: the request as JSON (method, uri, path, query, headers, body, bodyLength, bodySHA256).
 /// - `/auth/basic|digest?user=U&password=P`: 401 with a challenge until the credentials match.
 /// - `/cookies/set?NAME=VALUE...` sets cookies; `/cookies` shows the Cookie header received.
-/// - `/disposition/NAME?cd=VALUE&size=N`: N payload bytes with `Content-Disposition: VALUE`.
+/// - `/disposition/NAME?cd=VALUE&size=N`: N payload bytes with `Content-Disposition: VALUE`;
+///   `stall=M` sends M of them, then nothing more.
 /// - `/encoded?file=PATH&encoding=E`: the bytes of a file the test wrote, sent as Content-Encoding E.
 public enum Route {
     /// The Last-Modified every payload carries: 2015-10-21 07:28:00 UTC.

@@ -153,7 +153,11 @@ final class RouteHandler: ChannelInboundHandler {
             var headers = payloadHeaders(size: size).adding("Content-Length", "\(size)")
             if let value = target.query["cd"] { headers.add(name: "Content-Disposition", value: value) }
             sendHead(context, .ok, headers)
-            sendPayload(context, 0..<size, then: .end)
+            if let stallAfter = target.query["stall"].flatMap({ Int($0) }) {
+                sendPayload(context, 0..<min(stallAfter, size), then: .nothing)
+            } else {
+                sendPayload(context, 0..<size, then: .end)
+            }
         case "encoded":
             // /encoded?file=PATH&encoding=E: the bytes of a file the test wrote, as Content-Encoding E.
             let bytes = target.query["file"].flatMap { FileManager.default.contents(atPath: $0) }.map(Array.init) ?? []

@@ -57,7 +57,8 @@ final class DownloadJob {
         record = ItemRecord(info: download.info)
     }
 
-    var info: ItemInfo { download.info }
+    /// The item as it is shown and reported: under the server's name once `-J` has it.
+    var info: ItemInfo { record.info }
 
     /// Runs the item to its end. `transferEnded` is called once no more bytes will come over
     /// the network for it (before the move into place), so the next item's transfer can start
@@ -91,6 +92,8 @@ final class DownloadJob {
                 continue
             case .fellBack:
                 continue
+            case .serverNamedFileStays(let existing, let reason):
+                return skipServerNamed(existing, reason: reason)
             case .interrupted:
                 return interrupted()
             case .failed(let failure, let reached):
@@ -190,6 +193,8 @@ final class DownloadJob {
         case split(reached: Int64)
         /// Segments could not go on; continue with one connection.
         case fellBack
+        /// `-J` named the file after one that `--on-exists skip` keeps: its body is not needed.
+        case serverNamedFileStays(String, reason: String)
     }
 
     private func attempt(from start: Int64) async -> AttemptResult {
@@ -229,11 +234,29 @@ final class DownloadJob {
         // A failure on this side (no room, resume data that cannot be written) that canceled the task.
         var localFailure: TransferFailure?
         var splitting = false
+        var serverNamedFileStays: (path: String, reason: String)?
+        // A body refused as it started (-J) ends the attempt however the transfer ends, which may
+        // be after some or all of it was written: the part file is put back as it was.
+        func refusedBody(written: Int64) -> AttemptResult? {
+            if let serverNamedFileStays { return .serverNamedFileStays(serverNamedFileStays.path, reason: serverNamedFileStays.reason) }
+            guard !bodyStarted, let localFailure else { return nil }
+            if written > 0 { try? download.part?.truncate(to: offset) }
+            return .failed(localFailure, reached: offset)
+        }
 
         for await event in task.events {
             switch event {
             case .started(_, let head):
                 guard head.isSuccess else { continue }
+                do {
+                    serverNamedFileStays = try adoptServerName(head)
+                } catch {
+                    localFailure = error
+                }
+                if serverNamedFileStays != nil || localFailure != nil {
+                    manager.cancel(id)
+                    continue
+                }
                 bodyStarted = true
                 record.httpStatus = head.status  // also for a body cut short or stopped by a signal
                 if head.status == 200 && offset > 0 {
@@ -285,14 +308,17 @@ final class DownloadJob {
             case .completed(_, let response):
                 record.httpStatus = response.head.status
                 bytesThisRun += response.progress.received
+                if let refused = refusedBody(written: response.progress.written) { return refused }
                 return .completed(response, reached: bodyStarted ? base + response.progress.written : offset)
             case .failed(_, let failure, let progress):
                 bytesThisRun += progress.received
+                if let refused = refusedBody(written: progress.written) { return refused }
                 let reached = bodyStarted ? base + progress.written : offset
                 // The job's own reason wins over what its cancel left the task to report.
                 return stopped(by: localFailure ?? failure, reached: reached, bodyStarted: bodyStarted)
             case .canceled(_, let progress):
                 bytesThisRun += progress.received
+                if let refused = refusedBody(written: progress.written) { return refused }
                 let reached = bodyStarted ? base + progress.written : offset
                 if let localFailure { return stopped(by: localFailure, reached: reached, bodyStarted: bodyStarted) }
                 // Segments checkpoint these bytes as soon as their connections are asked for,
@@ -425,19 +451,8 @@ final class DownloadJob {
             if download.part != nil { try catchUpDigests(to: size) }
             if let failure = try verifyChecksum(size: size) { return fail(failure) }
             transferEnded?()
-            let finalPath: String?
-            switch try serverNamedPath(head) {
-            case .some(.skip(let existing, let reason)):
-                return skipServerNamed(existing, reason: reason)
-            case .some(.file(let path)), .some(.update(let path, _)):
-                finalPath = path
-            case .some(.stream(let path)):
-                throw TransferFailure(.localFile, "\(path) exists and is not a regular file")
-            case .some(.standardOutput), nil:
-                finalPath = nil
-            }
-            try await download.part?.commit(lastModified: modified, as: finalPath)
-            if let finalPath { record.info = ItemInfo(id: info.id, url: info.url, path: finalPath) }
+            if let stays = try adoptServerName(head) { return skipServerNamed(stays.path, reason: stays.reason) }
+            try await download.part?.commit(lastModified: modified, as: info.path == download.info.path ? nil : info.path)
             if hasResumeData { store?.remove() }
             record.bytes = size
             record.sha256 = sha256Digest?.hex()
@@ -468,15 +483,32 @@ final class DownloadJob {
         return try Destination.resolve(.path(path), for: download.request.url, onExists: policy)
     }
 
+    /// `-J`, as a response starts: from here the item is shown under the server's name. A file
+    /// of that name that `--on-exists` keeps is returned (and an `error` policy throws), so the
+    /// body is not fetched for nothing; the move into place looks again.
+    private func adoptServerName(_ head: ResponseHead) throws(TransferFailure) -> (path: String, reason: String)? {
+        switch try serverNamedPath(head) {
+        case .some(.skip(let existing, let reason)):
+            return (existing, reason)
+        case .some(.file(let path)), .some(.update(let path, _)):
+            record.info = ItemInfo(id: info.id, url: info.url, path: path)
+            return nil
+        case .some(.stream(let path)):
+            throw TransferFailure(.localFile, "\(path) exists and is not a regular file")
+        case .some(.standardOutput), nil:
+            return nil
+        }
+    }
+
     /// The server's name for the file is taken and `--on-exists skip` keeps it: the downloaded
-    /// copy is not needed.
+    /// copy, or the part of it fetched so far, is not needed.
     private func skipServerNamed(_ existing: String, reason: String) -> Outcome {
         if let part = download.part { unlink(part.path) }
         download.part?.abandon()
         store?.remove()
         record.info = ItemInfo(id: info.id, url: info.url, path: existing)
         record.outcome = .skipped
-        renderer.handle(.skipped(ItemInfo(id: info.id, url: info.url, path: existing), reason: reason))
+        renderer.handle(.skipped(info, reason: reason))
         return .skipped
     }
 
