@@ -153,6 +153,16 @@ final class ResumeDataTests: XCTestCase {
         }
     }
 
+    /// A download named by the server (`-J`) says so, for `afget resume`; others write nothing.
+    func testRecordsThatTheServerNamesTheFile() throws {
+        XCTAssertFalse(String(decoding: sample.propertyList(), as: UTF8.self).contains("AFGetTakesServerName"))
+        var named = sample
+        named.takesServerName = true
+        let text = String(decoding: named.propertyList(), as: UTF8.self)
+        XCTAssertTrue(text.contains("<key>AFGetTakesServerName</key>\n\t<true/>"), text)
+        XCTAssertEqual(try ResumeData(propertyList: named.propertyList()), named)
+    }
+
     func testOptionalValidatorsMayBeAbsent() throws {
         var bare = sample
         bare.entityTag = nil
@@ -180,6 +190,7 @@ final class ResumeDataTests: XCTestCase {
             ("newer version", try variant { $0["NSURLSessionResumeInfoVersion"] = 2 }),
             ("file URL", try variant { $0["NSURLSessionDownloadURL"] = "file:///etc/passwd" }),
             ("missing URL", try variant { $0["NSURLSessionDownloadURL"] = nil }),
+            ("server naming as string", try variant { $0["AFGetTakesServerName"] = "yes" }),
         ]
         for (name, data) in bad {
             XCTAssertThrowsError(try ResumeData(propertyList: data), name)

@@ -114,6 +114,25 @@ final class ContentDispositionTests: ServerTestCase {
         }
     }
 
+    /// `afget resume` names the file as the interrupted `afget -J` would have: its resume data says so.
+    func testResumeCommandKeepsTheServersName() throws {
+        let size = 4_000_000
+        let cd = "attachment; filename=server.bin".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let url = server.url("/file/u.bin?size=\(size)&chunk=20000&ms=20&cd=\(cd)")
+        let resumeData = directory.appendingPathComponent("u.bin.afresume")
+        let (process, _, _) = try Afget.start(["-J", "--progress", "line", url], in: directory)
+        waitUntil("a checkpoint beyond 100000 bytes") { (checkpointedBytes(resumeData) ?? 0) > 100_000 }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+
+        let result = try Afget.run(["resume", "--progress", "line"], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("server.bin: continuing at "), result.stderr)
+        XCTAssertEqual(listing(directory), ["server.bin"])
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("server.bin").path), TestPayload.sha256(count: size))
+    }
+
     func testOutputNamedOnTheCommandLineWins() throws {
         let cd = "attachment; filename=server.txt".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let result = try Afget.run(["-q", "-J", "-o", "mine.bin", server.url("/disposition/x.bin?cd=\(cd)")], in: directory)

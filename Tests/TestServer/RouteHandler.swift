@@ -206,6 +206,7 @@ final class RouteHandler: ChannelInboundHandler {
         var headers: HTTPHeaders = ["Content-Type": "application/octet-stream", "Accept-Ranges": "bytes"]
         if target.query["noetag"] != "1" { headers.add(name: "ETag", value: etag) }
         if target.query["nolm"] != "1" { headers.add(name: "Last-Modified", value: Route.lastModified) }
+        if let disposition = target.query["cd"] { headers.add(name: "Content-Disposition", value: disposition) }
 
         if let since = head.headers.first(name: "If-Modified-Since"), target.query["nolm"] != "1",
             let date = Route.httpDate.date(from: since), Int(date.timeIntervalSince1970) >= Route.lastModifiedEpoch

@@ -20,10 +20,13 @@ public struct DownloadItem: Sendable, Equatable {
     public let checksum: Checksum?
     /// Headers for this item only (`header=` in a list), after the run's own.
     public let headers: [HTTPHeader]
+    /// Named as the server says (`-J`) whatever the run's options: resume data of a download
+    /// that was (`afget resume`).
+    public let takesServerName: Bool
 
     /// `parsedURL` is `url` already parsed, when the caller has it (an input list checks each URL).
     public init(index: Int, url: String, parsedURL: CurlURL? = nil, output: OutputTarget, replacesURL: String? = nil,
-                source: String? = nil, checksum: Checksum? = nil, headers: [HTTPHeader] = []) {
+                source: String? = nil, checksum: Checksum? = nil, headers: [HTTPHeader] = [], takesServerName: Bool = false) {
         self.index = index
         self.url = url
         self.parsedURL = parsedURL.map { .success($0) }
@@ -34,6 +37,7 @@ public struct DownloadItem: Sendable, Equatable {
         self.source = source ?? shownURL
         self.checksum = checksum
         self.headers = headers
+        self.takesServerName = takesServerName
     }
 }
 

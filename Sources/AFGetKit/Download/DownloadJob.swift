@@ -376,7 +376,7 @@ final class DownloadJob {
             try store.save(ResumeData(
                 url: info.url, bytesReceived: bytes, validators: validators,
                 tempFileName: splitPath(part.path).name, destination: part.destination, expectedLength: expectedTotal,
-                segments: segments, headers: download.userHeaders),
+                segments: segments, headers: download.userHeaders, takesServerName: download.takesServerName),
                 durable: bytes > 0 || !segments.isEmpty)
             hasResumeData = true
             return nil
@@ -471,7 +471,7 @@ final class DownloadJob {
     /// `-J`: where the server's Content-Disposition name puts the file (in the same directory),
     /// under `--on-exists`; nil when there is no such name or the file is named otherwise.
     private func serverNamedPath(_ head: ResponseHead) throws(TransferFailure) -> Destination? {
-        guard settings.namesFromServer, download.mayTakeServerName, let part = download.part,
+        guard download.takesServerName, let part = download.part,
             let suggested = head.value(of: "Content-Disposition").flatMap(ContentDisposition.filename(from:))
         else { return nil }
         let name = FileNaming.safeComponent(suggested)

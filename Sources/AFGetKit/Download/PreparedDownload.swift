@@ -12,8 +12,9 @@ struct PreparedDownload {
     let isConditional: Bool
     /// Verified before the file is moved into place.
     let checksum: Checksum?
-    /// Named after the URL into a directory, so a server's name may replace it (`-J`).
-    let mayTakeServerName: Bool
+    /// The server's name for the file replaces the URL's (`-J` for a file named after its URL
+    /// in a directory, or resume data that says so).
+    let takesServerName: Bool
 
     /// A part file completed into the destination, or a stream written as the bytes come
     /// (stdout, or a device or FIFO given with `-o`), which cannot be resumed.
@@ -52,14 +53,14 @@ struct PreparedDownload {
     }
 
     private init(_ item: DownloadItem, path: String, request: HTTPRequest, output: Output,
-                 resumeData: ResumeData? = nil, isConditional: Bool = false) {
+                 resumeData: ResumeData? = nil, isConditional: Bool = false, takesServerName: Bool = false) {
         info = item.info(path: path)
         self.request = request
         self.output = output
         self.resumeData = resumeData
         self.isConditional = isConditional
         checksum = item.checksum
-        if case .directory = item.output { mayTakeServerName = true } else { mayTakeServerName = false }
+        self.takesServerName = takesServerName
     }
 
     /// Parses the URL, resolves the destination under `--on-exists`, and opens the part file.
@@ -134,7 +135,10 @@ struct PreparedDownload {
         // Otherwise the destination was found free (or given a free name) just now.
         let part = try PartFile.open(for: path, replacing: updating || settings.onExists == .overwrite)
         if settings.discardsResumeData { store.remove() }
+        var namedAfterURL = false
+        if case .directory = item.output { namedAfterURL = true }
         return .ready(PreparedDownload(item, path: path, request: request, output: .part(part),
-                                       resumeData: resumeData, isConditional: updating))
+                                       resumeData: resumeData, isConditional: updating,
+                                       takesServerName: item.takesServerName || (settings.namesFromServer && namedAfterURL)))
     }
 }

@@ -23,10 +23,14 @@ public struct ResumeData: Sendable, Equatable {
     /// The request's own headers ("Name: value"), replayed by `afget resume`; never one that
     /// may hold a secret.
     public var headers: [String] = []
+    /// The file takes the name the server gives (`-J`), so `afget resume` names it so too.
+    public var takesServerName = false
 
     public init(url: String, bytesReceived: Int64, validators: EntityValidators, tempFileName: String,
-                destination: String, expectedLength: Int64?, segments: [Segment] = [], headers: [HTTPHeader] = []) {
+                destination: String, expectedLength: Int64?, segments: [Segment] = [], headers: [HTTPHeader] = [],
+                takesServerName: Bool = false) {
         self.segments = segments
+        self.takesServerName = takesServerName
         self.headers = headers.filter { !HeaderMasking.mayHoldSecret($0.name) }.map { "\($0.name): \($0.value)" }
         self.url = url
         self.bytesReceived = bytesReceived
@@ -52,6 +56,7 @@ public struct ResumeData: Sendable, Equatable {
         static let expectedLength = "AFGetExpectedLength"
         static let segments = "AFGetSegments"
         static let headers = "AFGetRequestHeaders"
+        static let takesServerName = "AFGetTakesServerName"
     }
 
     /// The XML property list, keys in sorted order (as Foundation writes them).
@@ -74,6 +79,7 @@ public struct ResumeData: Sendable, Equatable {
             })))
         }
         if !headers.isEmpty { members.append(.init(Key.headers, .array(headers.map { .string($0) }))) }
+        if takesServerName { members.append(.init(Key.takesServerName, .bool(true))) }
         // Strings and integers only: every one has a property-list form, so this cannot fail.
         let text = (try? PropertyListText.xml(.dictionary(members.sorted { $0.key < $1.key }))) ?? ""
         return Data(text.utf8)
@@ -135,6 +141,11 @@ public struct ResumeData: Sendable, Equatable {
         }
         segments = try Self.segments(dictionary[Key.segments], length: expectedLength)
         headers = try Self.headers(dictionary[Key.headers])
+        switch dictionary[Key.takesServerName] {
+        case nil: takesServerName = false
+        case .bool(let flag): takesServerName = flag
+        default: throw ResumeDataError("\(Key.takesServerName) is not a boolean")
+        }
     }
 
     /// Header lines to replay; one that may hold a secret is dropped, not sent.

@@ -41,7 +41,8 @@ public enum ResumeDiscovery {
                     .filter { !givenAgain.contains($0.name.lowercased()) }
                 found.items.append(DownloadItem(
                     index: found.items.count, url: replacementURL ?? data.url, output: .path(destination),
-                    replacesURL: replacementURL == nil ? nil : data.url, headers: replayed))
+                    replacesURL: replacementURL == nil ? nil : data.url, headers: replayed,
+                    takesServerName: data.takesServerName))
             } catch where error.kind == .resumeConflict {
                 // Without usable resume data there is no URL to continue from.
                 found.failures.append(ItemFailure(item: destination, TransferFailure(.resumeConflict,
