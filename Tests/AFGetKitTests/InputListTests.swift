@@ -33,6 +33,18 @@ final class InputListTests: XCTestCase {
         XCTAssertEqual(list.entries.compactMap(\.out), good)
     }
 
+    /// An option written beside its URL, or aria2c's tab-separated mirrors, is refused with the
+    /// way to write it (not fetched as one URL with %20 in it); its option lines go with it.
+    /// A space inside a URL alone is still a URL (sent as %20).
+    func testAURLLineHoldsOneURLAndNothingElse() {
+        let list = parse(Array("http://h/a.bin out=b.bin\n  header=X: 1\nhttp://h/c.bin\thttp://mirror/c.bin\nhttp://h/my file.bin\n".utf8))
+        XCTAssertEqual(list.entries.map(\.url), ["http://h/my file.bin"])
+        XCTAssertEqual(list.problems.map(\.description), [
+            "list:1: out=b.bin goes on its own line below the URL, indented",
+            "list:3: several URLs on one line (aria2c's mirrors) are not supported: one URL per line",
+        ])
+    }
+
     /// A line that is not UTF-8 is reported by number; a bad URL line takes its options with it,
     /// a bad option line takes its URL (its file would land under another name).
     func testLinesThatAreNotUTF8AreReported() {

@@ -78,6 +78,7 @@ public struct InputList: Sendable {
             if let finished = current { entries.append(finished) }
             current = nil
             do {
+                try Self.checkOneURL(trimmed)
                 current = Entry(source: source, url: trimmed, parsedURL: try RequestSerializer.parseURL(trimmed))
                 skippingOptions = false
             } catch {
@@ -112,7 +113,23 @@ public struct InputList: Sendable {
         case "header":
             entry.headers.append(try HTTPHeader.parse(value))
         default:
-            throw TransferFailure(.usage, "unknown option \"\(key)\" (out, dir, checksum, header)")
+            throw TransferFailure(.usage, "unknown option \"\(key)\" (\(optionKeys.joined(separator: ", ")))")
+        }
+    }
+
+    private static let optionKeys = ["out", "dir", "checksum", "header"]
+
+    /// A URL line holds one URL and nothing else. aria2c's tab-separated mirrors, or an option
+    /// written beside its URL, would otherwise be fetched as one odd URL (spaces are sent as %20).
+    private static func checkOneURL(_ line: String) throws(ItemFailure) {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count > 1 else { return }
+        if let option = words.dropFirst().first(where: { word in optionKeys.contains { word.hasPrefix($0 + "=") } }) {
+            throw ItemFailure(item: line, TransferFailure(.usage, "\(option) goes on its own line below the URL, indented"))
+        }
+        if line.contains("\t") && words.allSatisfy({ $0.contains("://") }) {
+            throw ItemFailure(item: line, TransferFailure(.usage,
+                "several URLs on one line (aria2c's mirrors) are not supported: one URL per line"))
         }
     }
 
