@@ -1,8 +1,7 @@
-import CurlCore
-import Glibc
-
 /// One item's download from start to finish: where to continue from, each attempt through the
 /// task manager, checkpoints of resume data, retries that keep the bytes, and the move into place.
+/// Here the attempts and retries; checkpoints, endings and segments each have their own file
+/// (`DownloadJob+Checkpoints`, `+Endings`, `+Segments`).
 final class DownloadJob {
     typealias Outcome = ItemOutcome
 
@@ -11,30 +10,32 @@ final class DownloadJob {
     let renderer: SharedRenderer
     let settings: DownloadSettings
     let interrupts: InterruptStatus?
-    private let store: ResumeStore?
+    let store: ResumeStore?
 
     /// What is known about the remote file: its validators and length.
     var validators: EntityValidators
     var expectedTotal: Int64?
-    private var lastCheckpointAt = 0.0
+    var lastCheckpointAt = 0.0
     var bytesThisRun: Int64 = 0
     /// Bytes of the file that earlier runs received, as the body last started: the done line's
     /// speed counts only the rest.
     var continuedFrom: Int64 = 0
     /// Fed by the curl thread as bytes are written: the expected checksum's, and SHA-256 for
     /// reports and JSON progress.
-    private let checksumDigest: RunningDigest?
-    private let sha256Digest: RunningDigest?
+    let checksumDigest: RunningDigest?
+    let sha256Digest: RunningDigest?
     /// Each of the above once (a SHA-256 checksum is also the report's SHA-256).
-    private let digests: [RunningDigest]
+    let digests: [RunningDigest]
     /// What the report says of the item, filled in as the job goes.
     var record: ItemRecord
-    private static let checkpointInterval = 1.0
-    private var transferEnded: (() -> Void)?
+    static let checkpointInterval = 1.0
+    var transferEnded: (() -> Void)?
     /// Splitting (`-s`) is refused for the rest of the job once a server answered a range wrongly.
     var splitRefused = false
     /// The renderer was told the body started.
     var bodyReported = false
+    /// A resume data file exists for this destination (found, or written by this job).
+    var hasResumeData = false
 
     init(_ download: PreparedDownload, manager: TaskManager, renderer: SharedRenderer,
          settings: DownloadSettings, interrupts: InterruptStatus?) {
@@ -349,77 +350,6 @@ final class DownloadJob {
         }
     }
 
-    // MARK: Checkpoints
-
-    /// The first checkpoint, as the response is accepted, for all but small new files: a body of
-    /// at most 1 MiB arrives in moments, and resume data counting none of it is worth no more
-    /// than none. Creating and deleting it per file was the largest cost of a batch of 16 KiB
-    /// files (ext4 inode allocation, measured with perf); the periodic and stop checkpoints
-    /// still cover a small file that stalls.
-    private func needsFirstCheckpoint(base: Int64) -> Bool {
-        guard base == 0, let expectedTotal else { return true }
-        return expectedTotal > Self.smallFileLimit || hasResumeData
-    }
-
-    private static let smallFileLimit: Int64 = 1 << 20
-    /// A resume data file exists for this destination (found, or written by this job).
-    private var hasResumeData = false
-
-    /// Data first (fdatasync), then resume data counting only that data. Nothing is written
-    /// when there is no validator to continue against: such a part file is started over anyway.
-    func checkpoint(_ bytes: Int64, segments: [Segment] = []) -> TransferFailure? {
-        guard let part = download.part, let store, validators.ifRange != nil else { return nil }
-        lastCheckpointAt = monotonicSeconds()
-        do {
-            // Resume data counting no bytes needs no data behind it, nor to survive a crash.
-            if bytes > 0 || !segments.isEmpty { try part.syncData() }
-            try store.save(ResumeData(
-                url: info.url, bytesReceived: bytes, validators: validators,
-                tempFileName: splitPath(part.path).name, destination: part.destination, expectedLength: expectedTotal,
-                segments: segments, headers: download.userHeaders, takesServerName: download.takesServerName),
-                durable: bytes > 0 || !segments.isEmpty)
-            hasResumeData = true
-            return nil
-        } catch {
-            return error
-        }
-    }
-
-    /// The stop checkpoint after a failure. On a full disk the new resume data has no room
-    /// either: the part gives back its last bytes so the rest is counted, instead of the next
-    /// run starting again from an older checkpoint (or from zero). The message then says how
-    /// much is kept, and the attempt ends at the bytes the part file now holds.
-    private func stopped(by failure: TransferFailure, reached: Int64, bodyStarted: Bool) -> AttemptResult {
-        guard bodyStarted, let part = download.part, let stopFailure = checkpoint(reached),
-              stopFailure.isOutOfSpace, reached > Self.roomForResumeData
-        else { return .failed(failure, reached: reached) }
-        let kept = reached - Self.roomForResumeData
-        do {
-            try part.truncate(to: kept)
-        } catch {
-            return .failed(failure, reached: reached)
-        }
-        guard checkpoint(kept) == nil else { return .failed(failure, reached: kept) }
-        let message = "\(failure.message); \(Formatting.bytes(kept)) kept in \(part.path): run the same command again once there is room"
-        return .failed(TransferFailure(failure.kind, message, transient: failure.isTransient, systemErrorCode: failure.systemErrorCode),
-                       reached: kept)
-    }
-
-    /// What a full disk's part file gives back to make room for its resume data: a few blocks.
-    private static let roomForResumeData: Int64 = 64 << 10
-
-    /// Room for the rest of the body, claimed as it starts (see `PartFile.reserveSpace`).
-    /// Not for small bodies: a system call each, for nothing, in a batch of them.
-    private func reserveSpace(from base: Int64) -> TransferFailure? {
-        guard let part = download.part, let expectedTotal, expectedTotal - base > Self.smallFileLimit else { return nil }
-        do {
-            try part.reserveSpace(upTo: expectedTotal)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     // MARK: Retries
 
     private var retryAfterFailure: TransferFailure?
@@ -441,141 +371,4 @@ final class DownloadJob {
         }
     }
 
-    // MARK: Endings
-
-    private func finish(_ head: ResponseHead, lastModified: Int64?, seconds: Double) async -> Outcome {
-        let modified = lastModified ?? validators.lastModified.flatMap(HTTPDate.seconds(from:))
-        do throws(TransferFailure) {
-            let size = try download.part?.size() ?? bytesThisRun
-            // Segments write out of order, unhashed: the file is hashed once here instead.
-            if download.part != nil { try catchUpDigests(to: size) }
-            if let failure = try verifyChecksum(size: size) { return fail(failure) }
-            transferEnded?()
-            if let stays = try adoptServerName(head) { return skipServerNamed(stays.path, reason: stays.reason) }
-            try await download.part?.commit(lastModified: modified, as: info.path == download.info.path ? nil : info.path)
-            if hasResumeData { store?.remove() }
-            record.bytes = size
-            record.sha256 = sha256Digest?.hex()
-            record.outcome = .downloaded
-            renderer.handle(.done(record.info, bytes: size, transferred: max(0, size - continuedFrom), seconds: seconds,
-                                 sha256: record.sha256))
-            return .downloaded(bytesThisRun)
-        } catch {
-            let failure = ItemFailure(item: info.path, error)
-            record.failure = failure
-            renderer.handle(.failed(info, failure))
-            return .failed(failure)
-        }
-    }
-
-    /// `-J`: where the server's Content-Disposition name puts the file (in the same directory),
-    /// under `--on-exists`; nil when there is no such name or the file is named otherwise.
-    private func serverNamedPath(_ head: ResponseHead) throws(TransferFailure) -> Destination? {
-        guard download.takesServerName, let part = download.part,
-            let suggested = head.value(of: "Content-Disposition").flatMap(ContentDisposition.filename(from:))
-        else { return nil }
-        let name = FileNaming.safeComponent(suggested)
-        // A name with nothing usable left (".", "..") keeps the URL's name.
-        guard name != FileNaming.fallbackName || suggested == FileNaming.fallbackName else { return nil }
-        let path = joinPath(splitPath(part.destination).directory, name)
-        guard path != part.destination else { return nil }
-        let policy = settings.onExists == .update ? .overwrite : settings.onExists
-        return try Destination.resolve(.path(path), for: download.request.url, onExists: policy)
-    }
-
-    /// `-J`, as a response starts: from here the item is shown under the server's name. A file
-    /// of that name that `--on-exists` keeps is returned (and an `error` policy throws), so the
-    /// body is not fetched for nothing; the move into place looks again.
-    private func adoptServerName(_ head: ResponseHead) throws(TransferFailure) -> (path: String, reason: String)? {
-        switch try serverNamedPath(head) {
-        case .some(.skip(let existing, let reason)):
-            return (existing, reason)
-        case .some(.file(let path)), .some(.update(let path, _)):
-            record.info = ItemInfo(id: info.id, url: info.url, path: path)
-            return nil
-        case .some(.stream(let path)):
-            throw TransferFailure(.localFile, "\(path) exists and is not a regular file")
-        case .some(.standardOutput), nil:
-            return nil
-        }
-    }
-
-    /// The server's name for the file is taken and `--on-exists skip` keeps it: the downloaded
-    /// copy, or the part of it fetched so far, is not needed.
-    private func skipServerNamed(_ existing: String, reason: String) -> Outcome {
-        if let part = download.part { unlink(part.path) }
-        download.part?.abandon()
-        store?.remove()
-        record.info = ItemInfo(id: info.id, url: info.url, path: existing)
-        record.outcome = .skipped
-        renderer.handle(.skipped(info, reason: reason))
-        return .skipped
-    }
-
-    /// A mismatch keeps the part file and resume data (counting the whole file), so running
-    /// again with the right checksum finishes without downloading again.
-    private func verifyChecksum(size: Int64) throws(TransferFailure) -> TransferFailure? {
-        guard let checksum = download.checksum, let checksumDigest else { return nil }
-        try catchUpDigests(to: size)
-        guard let mismatch = checksum.mismatch(with: checksumDigest) else { return nil }
-        if let failure = checkpoint(size) { return failure }
-        let kept = download.part.map { "; the data is kept in \($0.path) (run again with the right checksum, or --restart)" } ?? ""
-        return TransferFailure(.checksumMismatch, "checksum mismatch: \(mismatch)\(kept)")
-    }
-
-    /// Brings the digests to the first `offset` bytes of the part file, reading what they have
-    /// not seen (once, when continuing an earlier run).
-    private func catchUpDigests(to offset: Int64) throws(TransferFailure) {
-        for digest in digests where digest.bytesDigested != offset {
-            guard let part = download.part else { continue }
-            digest.reset()
-            try part.read(upTo: offset) { bytes, count in digest.update(bytes, count) }
-        }
-    }
-
-    /// `--on-exists update` and the server's copy is not newer: the file stays as it is.
-    private func notModified() -> Outcome {
-        download.part?.abandon()
-        record.outcome = .skipped
-        record.httpStatus = 304
-        renderer.handle(.skipped(info, reason: "not modified on the server"))
-        return .skipped
-    }
-
-    /// Stopped by a signal: data is kept for the next run, an empty part file is not.
-    private func interrupted() -> Outcome {
-        let kept = download.part?.abandon() ?? 0
-        var message = "stopped by a signal"
-        if let part = download.part {
-            if kept == 0 {
-                message += " before any byte arrived"
-            } else if hasResumeData {
-                message += "; \(Formatting.bytes(kept)) kept in \(part.path) for the next run"
-            } else {
-                // No resume data is written without a validator: the next run starts over.
-                let reason = "\(info.path) cannot be continued (the server sent no ETag or Last-Modified); the next run starts it over"
-                renderer.handle(.notice("afget: \(reason)"))
-                message += "; \(reason)"
-            }
-        }
-        record.stoppedEarly = ItemRecord.EarlyStop(cause: .interrupted, message: message)
-        return .interrupted(dataKept: kept > 0 && hasResumeData)
-    }
-
-    private func fail(_ failure: TransferFailure, attempts: Int = 0) -> Outcome {
-        if interrupts?.wasInterrupted == true { return interrupted() }
-        if failure.discardsData, let part = download.part {
-            unlink(part.path)
-            store?.remove()
-        }
-        if failure.kind != .checksumMismatch { download.part?.abandon() }
-        var failure = failure
-        if attempts > 1 && failure.isTransient {
-            failure = TransferFailure(failure.kind, "\(failure.message) (after \(attempts) attempts)", transient: true)
-        }
-        let itemFailure = ItemFailure(item: info.url, failure)
-        record.failure = itemFailure
-        renderer.handle(.failed(info, itemFailure))
-        return .failed(itemFailure)
-    }
 }

@@ -1,0 +1,142 @@
+import CurlCore
+import Glibc
+
+/// How a download ends: moved into place (under the server's name with `-J`), skipped, or
+/// stopped with its data kept for the next run.
+extension DownloadJob {
+    func finish(_ head: ResponseHead, lastModified: Int64?, seconds: Double) async -> Outcome {
+        let modified = lastModified ?? validators.lastModified.flatMap(HTTPDate.seconds(from:))
+        do throws(TransferFailure) {
+            let size = try download.part?.size() ?? bytesThisRun
+            // Segments write out of order, unhashed: the file is hashed once here instead.
+            if download.part != nil { try catchUpDigests(to: size) }
+            if let failure = try verifyChecksum(size: size) { return fail(failure) }
+            transferEnded?()
+            if let stays = try adoptServerName(head) { return skipServerNamed(stays.path, reason: stays.reason) }
+            try await download.part?.commit(lastModified: modified, as: info.path == download.info.path ? nil : info.path)
+            if hasResumeData { store?.remove() }
+            record.bytes = size
+            record.sha256 = sha256Digest?.hex()
+            record.outcome = .downloaded
+            renderer.handle(.done(record.info, bytes: size, transferred: max(0, size - continuedFrom), seconds: seconds,
+                                 sha256: record.sha256))
+            return .downloaded(bytesThisRun)
+        } catch {
+            let failure = ItemFailure(item: info.path, error)
+            record.failure = failure
+            renderer.handle(.failed(info, failure))
+            return .failed(failure)
+        }
+    }
+
+    /// `-J`: where the server's Content-Disposition name puts the file (in the same directory),
+    /// under `--on-exists`; nil when there is no such name or the file is named otherwise.
+    private func serverNamedPath(_ head: ResponseHead) throws(TransferFailure) -> Destination? {
+        guard download.takesServerName, let part = download.part,
+            let suggested = head.value(of: "Content-Disposition").flatMap(ContentDisposition.filename(from:))
+        else { return nil }
+        let name = FileNaming.safeComponent(suggested)
+        // A name with nothing usable left (".", "..") keeps the URL's name.
+        guard name != FileNaming.fallbackName || suggested == FileNaming.fallbackName else { return nil }
+        let path = joinPath(splitPath(part.destination).directory, name)
+        guard path != part.destination else { return nil }
+        let policy = settings.onExists == .update ? .overwrite : settings.onExists
+        return try Destination.resolve(.path(path), for: download.request.url, onExists: policy)
+    }
+
+    /// `-J`, as a response starts: from here the item is shown under the server's name. A file
+    /// of that name that `--on-exists` keeps is returned (and an `error` policy throws), so the
+    /// body is not fetched for nothing; the move into place looks again.
+    func adoptServerName(_ head: ResponseHead) throws(TransferFailure) -> (path: String, reason: String)? {
+        switch try serverNamedPath(head) {
+        case .some(.skip(let existing, let reason)):
+            return (existing, reason)
+        case .some(.file(let path)), .some(.update(let path, _)):
+            record.info = ItemInfo(id: info.id, url: info.url, path: path)
+            return nil
+        case .some(.stream(let path)):
+            throw TransferFailure(.localFile, "\(path) exists and is not a regular file")
+        case .some(.standardOutput), nil:
+            return nil
+        }
+    }
+
+    /// The server's name for the file is taken and `--on-exists skip` keeps it: the downloaded
+    /// copy, or the part of it fetched so far, is not needed.
+    func skipServerNamed(_ existing: String, reason: String) -> Outcome {
+        if let part = download.part { unlink(part.path) }
+        download.part?.abandon()
+        store?.remove()
+        record.info = ItemInfo(id: info.id, url: info.url, path: existing)
+        record.outcome = .skipped
+        renderer.handle(.skipped(info, reason: reason))
+        return .skipped
+    }
+
+    /// A mismatch keeps the part file and resume data (counting the whole file), so running
+    /// again with the right checksum finishes without downloading again.
+    private func verifyChecksum(size: Int64) throws(TransferFailure) -> TransferFailure? {
+        guard let checksum = download.checksum, let checksumDigest else { return nil }
+        try catchUpDigests(to: size)
+        guard let mismatch = checksum.mismatch(with: checksumDigest) else { return nil }
+        if let failure = checkpoint(size) { return failure }
+        let kept = download.part.map { "; the data is kept in \($0.path) (run again with the right checksum, or --restart)" } ?? ""
+        return TransferFailure(.checksumMismatch, "checksum mismatch: \(mismatch)\(kept)")
+    }
+
+    /// Brings the digests to the first `offset` bytes of the part file, reading what they have
+    /// not seen (once, when continuing an earlier run).
+    func catchUpDigests(to offset: Int64) throws(TransferFailure) {
+        for digest in digests where digest.bytesDigested != offset {
+            guard let part = download.part else { continue }
+            digest.reset()
+            try part.read(upTo: offset) { bytes, count in digest.update(bytes, count) }
+        }
+    }
+
+    /// `--on-exists update` and the server's copy is not newer: the file stays as it is.
+    func notModified() -> Outcome {
+        download.part?.abandon()
+        record.outcome = .skipped
+        record.httpStatus = 304
+        renderer.handle(.skipped(info, reason: "not modified on the server"))
+        return .skipped
+    }
+
+    /// Stopped by a signal: data is kept for the next run, an empty part file is not.
+    func interrupted() -> Outcome {
+        let kept = download.part?.abandon() ?? 0
+        var message = "stopped by a signal"
+        if let part = download.part {
+            if kept == 0 {
+                message += " before any byte arrived"
+            } else if hasResumeData {
+                message += "; \(Formatting.bytes(kept)) kept in \(part.path) for the next run"
+            } else {
+                // No resume data is written without a validator: the next run starts over.
+                let reason = "\(info.path) cannot be continued (the server sent no ETag or Last-Modified); the next run starts it over"
+                renderer.handle(.notice("afget: \(reason)"))
+                message += "; \(reason)"
+            }
+        }
+        record.stoppedEarly = ItemRecord.EarlyStop(cause: .interrupted, message: message)
+        return .interrupted(dataKept: kept > 0 && hasResumeData)
+    }
+
+    func fail(_ failure: TransferFailure, attempts: Int = 0) -> Outcome {
+        if interrupts?.wasInterrupted == true { return interrupted() }
+        if failure.discardsData, let part = download.part {
+            unlink(part.path)
+            store?.remove()
+        }
+        if failure.kind != .checksumMismatch { download.part?.abandon() }
+        var failure = failure
+        if attempts > 1 && failure.isTransient {
+            failure = TransferFailure(failure.kind, "\(failure.message) (after \(attempts) attempts)", transient: true)
+        }
+        let itemFailure = ItemFailure(item: info.url, failure)
+        record.failure = itemFailure
+        renderer.handle(.failed(info, itemFailure))
+        return .failed(itemFailure)
+    }
+}
