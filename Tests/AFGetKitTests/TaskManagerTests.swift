@@ -146,6 +146,33 @@ final class TaskManagerTests: XCTestCase {
         XCTAssertEqual(bodies, (0..<6).map { 10_000 + $0 })
     }
 
+    /// Tasks sharing a gate transfer at most its limit at once; the others wait and start as
+    /// places free up, in order. A waiting task that is canceled ends without ever starting
+    /// and keeps no place from the rest; one failing at once gives its place back.
+    func testAGateBoundsTheTasksTransferringAtOnce() async throws {
+        let gate = TransferGate(limit: 2)
+        let options = TransferOptions(gate: gate)
+        let refused = manager.dataTask(
+            with: HTTPRequest(url: try CurlURL("http://127.0.0.1:\(try unusedPort())/")), options: options)
+        manager.resume(refused.id)
+        let tasks = try (0..<5).map { index in
+            let task = manager.dataTask(with: try request("/file/g\(index)?size=60000&chunk=10000&ms=20"), options: options)
+            manager.resume(task.id)
+            return task
+        }
+        manager.cancel(tasks[4].id)
+        guard case .failed = try await collectEvents(of: refused).last else { return XCTFail("refused") }
+        for task in tasks.prefix(4) {
+            guard case .completed(_, let response) = try await collectEvents(of: task).last else { return XCTFail() }
+            XCTAssertEqual(sha256Hex(response.body), TestPayload.sha256(count: 60_000))
+        }
+        guard case .canceled(_, let progress) = try await collectEvents(of: tasks[4]).last else { return XCTFail() }
+        XCTAssertEqual(progress.received, 0)
+        XCTAssertEqual(server.mostConcurrentResponses, 2)
+        XCTAssertEqual(server.log.all.map(\.uri).filter { $0.hasPrefix("/file/g4") }, [], "the canceled task never asked")
+        XCTAssertEqual(server.log.all.count, 4)
+    }
+
     func testATaskCreatedAfterInvalidationEndsCanceled() async throws {
         manager.invalidate()
         let late = manager.dataTask(with: try request("/file/late?size=10"))

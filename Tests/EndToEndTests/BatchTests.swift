@@ -170,7 +170,9 @@ final class BatchTests: ServerTestCase {
     }
 
     func testCtrlCInABatchThenTheSameCommandFinishesTheJob() throws {
-        let urls = (0..<4).map { server.url("/file/q\($0).bin?size=2000000&chunk=20000&ms=20") }
+        // Two transfer, two wait at the gate behind them, two are never started.
+        let sizes = [2_000_000, 2_000_000, 2_000_000, 2_000_000, 1000, 1000]
+        let urls = sizes.indices.map { server.url("/file/q\($0).bin?size=\(sizes[$0])&chunk=20000&ms=20") }
         let command = ["-q", "-j", "2", "--report", "report.json"] + urls
         let (process, _, _) = try Afget.start(command, in: directory)
         waitUntil("two checkpoints") {
@@ -182,21 +184,25 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(process.terminationStatus, 130)
         // The report lists every item, those stopped and those never started.
         let stopped = try reportItems()
-        XCTAssertEqual(stopped.map { $0["path"] as? String }, ["q0.bin", "q1.bin", "q2.bin", "q3.bin"])
-        XCTAssertEqual(stopped.map { $0["outcome"] as? String }, Array(repeating: "failed", count: 4))
+        let names = sizes.indices.map { "q\($0).bin" }
+        XCTAssertEqual(stopped.map { $0["path"] as? String }, names)
+        XCTAssertEqual(stopped.map { $0["outcome"] as? String }, Array(repeating: "failed", count: 6))
         let errors = stopped.map { $0["error"] as? [String: Any] ?? [:] }
-        XCTAssertEqual(errors.map { $0["exit"] as? Int }, Array(repeating: 130, count: 4))
-        XCTAssertEqual(errors.map { $0["class"] as? String }, Array(repeating: "interrupted", count: 4))
+        XCTAssertEqual(errors.map { $0["exit"] as? Int }, Array(repeating: 130, count: 6))
+        XCTAssertEqual(errors.map { $0["class"] as? String }, Array(repeating: "interrupted", count: 6))
         XCTAssertTrue((errors[0]["message"] as? String ?? "").hasSuffix("kept in q0.bin.afpart for the next run"), "\(errors[0])")
-        XCTAssertEqual(errors[3]["message"] as? String, "not started: the run was stopped by a signal")
-        XCTAssertEqual(stopped.map { $0["http_status"] as? Int }, [200, 200, nil, nil], "the status a stopped item got")
+        XCTAssertEqual(errors[3]["message"] as? String, "stopped by a signal before any byte arrived")
+        XCTAssertEqual(errors[5]["message"] as? String, "not started: the run was stopped by a signal")
+        XCTAssertEqual(stopped.map { $0["http_status"] as? Int }, [200, 200, nil, nil, nil, nil], "the status a stopped item got")
+        XCTAssertEqual(listing(directory).filter { !$0.hasSuffix(".afresume") }, ["q0.bin.afpart", "q1.bin.afpart", "report.json"],
+                       "an item stopped at the gate leaves no empty part file")
 
         let result = try Afget.run(command, in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(listing(directory), ["q0.bin", "q1.bin", "q2.bin", "q3.bin", "report.json"])
-        XCTAssertEqual(try reportItems().map { $0["outcome"] as? String }, Array(repeating: "downloaded", count: 4))
-        for index in 0..<4 {
-            XCTAssertEqual(sha("q\(index).bin"), TestPayload.sha256(count: 2_000_000))
+        XCTAssertEqual(listing(directory), names + ["report.json"])
+        XCTAssertEqual(try reportItems().map { $0["outcome"] as? String }, Array(repeating: "downloaded", count: 6))
+        for (name, size) in zip(names, sizes) {
+            XCTAssertEqual(sha(name), TestPayload.sha256(count: size))
         }
         let continued = server.log.all.filter { $0.header("Range") != nil }
         XCTAssertEqual(continued.count, 2, "the two interrupted files continue, the others start")

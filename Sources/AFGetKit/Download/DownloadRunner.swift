@@ -7,13 +7,26 @@ public final class DownloadRunner: Sendable {
     private let renderer: SharedRenderer
     private let settings: DownloadSettings
     private let interrupts: InterruptStatus?
+    /// Transfers at once: `-j`, within the limit on open files.
+    private let concurrency: Int
+    /// Items started beyond `concurrency`, ready at the gate (see `TransferGate`).
+    private let waitingAtGate: Int
 
     public init(manager: TaskManager, renderer: SharedRenderer, settings: DownloadSettings,
                 interrupts: InterruptStatus? = nil) {
         self.manager = manager
         self.renderer = renderer
-        self.settings = settings
         self.interrupts = interrupts
+        // Each item of a one-connection batch has its request waiting at the gate before a
+        // place frees up, so the next transfer starts at once (1000 files of 16 KiB, 8 at once:
+        // 0.18 s rather than 0.21 s). Not with --fail-fast, which starts nothing after a failure,
+        // nor with -s, whose items use several connections each.
+        let gated = settings.split == 1 && !settings.failsFast
+        concurrency = Self.transfersAllowed(asked: settings.concurrency, connectionsEach: settings.split, gated: gated)
+        waitingAtGate = gated ? concurrency : 0
+        var settings = settings
+        if gated { settings.transfer.gate = TransferGate(limit: concurrency) }
+        self.settings = settings
     }
 
     /// Downloads every item and reports the totals; the summary's exit code follows DESIGN.md §3
@@ -33,7 +46,6 @@ public final class DownloadRunner: Sendable {
         // starts when a transfer ends, while finished files are still being moved into place
         // (a batch of small files then waits on the disk and the network at the same time).
         let events = EventChannel<ItemProgress>()
-        let concurrency = Self.transfersAllowed(asked: settings.concurrency, connectionsEach: settings.split)
         if concurrency < settings.concurrency && settings.transfer.verbose {
             renderer.handle(.notice("* \(concurrency) transfers at once, not \(settings.concurrency): the limit on open files is \(Self.openFileLimit)"))
         }
@@ -44,7 +56,7 @@ public final class DownloadRunner: Sendable {
             var transferring = 0
             var running = 0
             func startNext() {
-                while transferring < concurrency, running < concurrency + Self.extraCommits,
+                while transferring < concurrency + waitingAtGate, running < concurrency + waitingAtGate + Self.extraCommits,
                       !stopping, interrupts?.wasInterrupted != true, let item = pending.next() {
                     transferring += 1
                     running += 1
@@ -100,12 +112,13 @@ public final class DownloadRunner: Sendable {
     }()
 
     /// `-j`, within what the limit on open files allows: each transfer holds a socket per
-    /// connection and its part file, and briefly its resume data; files waiting to be moved
-    /// into place and the process's own (standard streams, libcurl's and the runtime's) take
-    /// the rest. Asking for more would fail the surplus items with "Too many open files".
-    private static func transfersAllowed(asked: Int, connectionsEach: Int) -> Int {
+    /// connection and its part file, and briefly its resume data, and with a gate another
+    /// item waits behind it with its part file open; files waiting to be moved into place and
+    /// the process's own (standard streams, libcurl's and the runtime's) take the rest. Asking
+    /// for more would fail the surplus items with "Too many open files".
+    private static func transfersAllowed(asked: Int, connectionsEach: Int, gated: Bool) -> Int {
         let available = openFileLimit - extraCommits - 16
-        return max(1, min(asked, available / (max(1, connectionsEach) + 2)))
+        return max(1, min(asked, available / (max(1, connectionsEach) + 2 + (gated ? 1 : 0))))
     }
 
     private func download(_ item: DownloadItem, reportingTo events: EventChannel<ItemProgress>) async {

@@ -7,6 +7,8 @@ final class CurlLoop {
     private let multi = MultiHandle()
     private let inbox: CommandInbox
     private var tasks: [TaskID: TransferContext] = [:]
+    /// Per gate: tasks holding a place, and those waiting for one (oldest first).
+    private var gates: [ObjectIdentifier: GateQueue] = [:]
     private var stopping = false
     private var lastHousekeeping = 0.0
     private var lastProgressReport = 0.0
@@ -30,6 +32,7 @@ final class CurlLoop {
                 finish(easy: easy, result: result)
             }
             housekeeping()
+            admitWaiting()
             multi.poll(timeoutMilliseconds: 100)
         }
         for context in tasks.values {
@@ -54,7 +57,7 @@ final class CurlLoop {
                 context.emit(.resumed(id))
             } else {
                 transition(context, to: .running)
-                start(context)
+                startOrWait(context)
             }
         case .suspend(let id):
             guard let context = tasks[id], context.machine.state == .running else { return }
@@ -89,10 +92,57 @@ final class CurlLoop {
         guard context.machine.state != .completed else { return }
         transition(context, to: .canceling)
         detach(context)
+        leaveGate(context)
         context.writer?.flush()
         transition(context, to: .completed)
         tasks[context.id] = nil
         context.emit(.canceled(context.id, context.currentProgress))
+    }
+
+    // MARK: Gates (-j)
+
+    private struct GateQueue {
+        let limit: Int
+        var holding = 0
+        var waiting: [TaskID] = []
+    }
+
+    /// Starts a task now, or queues it when its gate's places are taken.
+    private func startOrWait(_ context: TransferContext) {
+        guard let gate = context.options.gate else { return start(context) }
+        let key = ObjectIdentifier(gate)
+        var queue = gates[key] ?? GateQueue(limit: gate.limit)
+        if queue.holding < queue.limit {
+            queue.holding += 1
+            gates[key] = queue
+            context.holdsGatePlace = true
+            start(context)
+        } else {
+            queue.waiting.append(context.id)
+            gates[key] = queue
+        }
+    }
+
+    /// Gives back an ending task's place; `admitWaiting` hands it on.
+    private func leaveGate(_ context: TransferContext) {
+        guard context.holdsGatePlace, let gate = context.options.gate else { return }
+        context.holdsGatePlace = false
+        gates[ObjectIdentifier(gate)]?.holding -= 1
+    }
+
+    /// Starts waiting tasks in the places given back since the last call; a task canceled
+    /// while it waited is passed over.
+    private func admitWaiting() {
+        for key in Array(gates.keys) {
+            while let queue = gates[key], queue.holding < queue.limit, let next = queue.waiting.first {
+                gates[key]?.waiting.removeFirst()
+                guard let context = tasks[next], context.machine.state == .running, !context.isAttached else { continue }
+                gates[key]?.holding += 1
+                context.holdsGatePlace = true
+                start(context)  // a start that fails at once gives the place back
+            }
+            if let queue = gates[key], queue.holding == 0, queue.waiting.isEmpty { gates[key] = nil }
+        }
     }
 
     // MARK: Completion
@@ -138,6 +188,7 @@ final class CurlLoop {
     }
 
     private func complete(_ context: TransferContext) {
+        leaveGate(context)
         context.saveCookies()
         transition(context, to: .completed)
         tasks[context.id] = nil
@@ -146,6 +197,7 @@ final class CurlLoop {
 
     private func fail(_ context: TransferContext, _ failure: TransferFailure) {
         detach(context)
+        leaveGate(context)
         context.saveCookies()
         if context.machine.state == .suspended {
             transition(context, to: .canceling)

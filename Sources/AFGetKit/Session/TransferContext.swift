@@ -20,6 +20,8 @@ final class TransferContext {
     var redirectsSoFar = 0
     /// Whether the handle is currently added to the multi handle.
     var isAttached = false
+    /// Whether the task holds one of its gate's places (`TransferOptions.gate`).
+    var holdsGatePlace = false
 
     // The response of the current hop.
     private(set) var head = ResponseHead()

@@ -18,6 +18,8 @@ public struct TransferOptions: Sendable, Equatable {
     public var tls: TLSSettings
     /// `--limit-rate`: bytes per second each transfer receives at most.
     public var rateLimit: Int64?
+    /// Shared by the tasks of a batch that may transfer only so many at once (`-j`).
+    public var gate: TransferGate?
 
     /// Whether a 401 means the credentials were refused rather than missing.
     public var sendsCredentials: Bool { credentials != nil || netrcFile != nil }
@@ -33,8 +35,10 @@ public struct TransferOptions: Sendable, Equatable {
         cookies: CookieOptions = CookieOptions(),
         decompresses: Bool = false,
         tls: TLSSettings = TLSSettings(),
-        rateLimit: Int64? = nil
+        rateLimit: Int64? = nil,
+        gate: TransferGate? = nil
     ) {
+        self.gate = gate
         self.rateLimit = rateLimit
         self.tls = tls
         self.decompresses = decompresses
