@@ -107,12 +107,13 @@ final class CurlLoop {
         var waiting: [TaskID] = []
     }
 
-    /// Starts a task now, or queues it when its gate's places are taken.
+    /// Starts a task now, or queues it behind those already waiting when its gate's places are
+    /// taken.
     private func startOrWait(_ context: TransferContext) {
         guard let gate = context.options.gate else { return start(context) }
         let key = ObjectIdentifier(gate)
         var queue = gates[key] ?? GateQueue(limit: gate.limit)
-        if queue.holding < queue.limit {
+        if queue.holding < queue.limit && queue.waiting.isEmpty {
             queue.holding += 1
             gates[key] = queue
             context.holdsGatePlace = true
