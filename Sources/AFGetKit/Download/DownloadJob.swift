@@ -30,6 +30,7 @@ final class DownloadJob {
     var record: ItemRecord
     static let checkpointInterval = 1.0
     var transferEnded: (() -> Void)?
+    private var requestPosted: (() -> Void)?
     /// Splitting (`-s`) is refused for the rest of the job once a server answered a range wrongly.
     var splitRefused = false
     /// The renderer was told the body started.
@@ -61,12 +62,18 @@ final class DownloadJob {
     /// The item as it is shown and reported: under the server's name once `-J` has it.
     var info: ItemInfo { record.info }
 
-    /// Runs the item to its end. `transferEnded` is called once no more bytes will come over
-    /// the network for it (before the move into place), so the next item's transfer can start
-    /// while this one waits on the disk.
-    func run(transferEnded: @escaping () -> Void) async -> Outcome {
+    /// Runs the item to its end. `requestPosted` is called once its first request is in the
+    /// task manager's hands (where a gate queues it), so the next item may queue behind it.
+    /// `transferEnded` is called once no more bytes will come over the network for it (before
+    /// the move into place), so the next item's transfer can start while this one waits on
+    /// the disk.
+    func run(requestPosted: @escaping () -> Void, transferEnded: @escaping () -> Void) async -> Outcome {
+        self.requestPosted = requestPosted
         self.transferEnded = transferEnded
-        defer { self.transferEnded = nil }
+        defer {
+            self.requestPosted = nil
+            self.transferEnded = nil
+        }
         defer { download.closeStream() }
         let startedAt = monotonicSeconds()
         var offset: Int64
@@ -228,6 +235,8 @@ final class DownloadJob {
         let task = manager.downloadTask(with: request, to: sink, resume: resume, options: settings.transfer)
         let id = task.id
         manager.resume(id)
+        requestPosted?()
+        requestPosted = nil
 
         var base = offset  // where this response's first byte lands in the file
         var bodyStarted = false

@@ -56,11 +56,16 @@ public final class DownloadRunner: Sendable {
             var stopping = false
             var transferring = 0
             var running = 0
+            // Started items whose first request is not yet posted. One to wait at the gate starts
+            // only when there are none, so items reach the gate, and start, in list order.
+            var unposted = 0
             func startNext() {
-                while transferring < concurrency + waitingAtGate, running < concurrency + waitingAtGate + Self.extraCommits,
+                while transferring < concurrency || (transferring < concurrency + waitingAtGate && unposted == 0),
+                      running < concurrency + waitingAtGate + Self.extraCommits,
                       !stopping, interrupts?.wasInterrupted != true, let item = pending.next() {
                     transferring += 1
                     running += 1
+                    unposted += 1
                     group.addTask { [self] in await download(item, reportingTo: events) }
                 }
             }
@@ -68,9 +73,12 @@ public final class DownloadRunner: Sendable {
             guard running > 0 else { return }
             for await event in events {
                 switch event {
+                case .requestPosted:
+                    unposted -= 1
                 case .transferEnded:
                     transferring -= 1
-                case .finished(let outcome, let record, let transferWasOpen):
+                case .finished(let outcome, let record, let requestWasUnposted, let transferWasOpen):
+                    if requestWasUnposted { unposted -= 1 }
                     if transferWasOpen { transferring -= 1 }
                     running -= 1
                     tally.add(outcome, record)
@@ -123,15 +131,20 @@ public final class DownloadRunner: Sendable {
     }
 
     private func download(_ item: DownloadItem, reportingTo events: EventChannel<ItemProgress>) async {
+        var postReported = false
         var transferReported = false
-        let (outcome, record) = await run(item) {
+        let (outcome, record) = await run(item, requestPosted: {
+            postReported = true
+            events.send(.requestPosted)
+        }, transferEnded: {
             transferReported = true
             events.send(.transferEnded)
-        }
-        events.send(.finished(outcome, record, transferWasOpen: !transferReported))
+        })
+        events.send(.finished(outcome, record, requestWasUnposted: !postReported, transferWasOpen: !transferReported))
     }
 
-    private func run(_ item: DownloadItem, transferEnded: @escaping () -> Void) async -> (ItemOutcome, ItemRecord) {
+    private func run(_ item: DownloadItem, requestPosted: @escaping () -> Void,
+                     transferEnded: @escaping () -> Void) async -> (ItemOutcome, ItemRecord) {
         switch PreparedDownload.prepare(item, settings: settings) {
         case .skip(let info, let reason):
             renderer.handle(.queued(info))
@@ -149,7 +162,7 @@ public final class DownloadRunner: Sendable {
             renderer.handle(.queued(download.info))
             let job = DownloadJob(download, manager: manager, renderer: renderer,
                                   settings: settings, interrupts: interrupts)
-            let outcome = await job.run(transferEnded: transferEnded)
+            let outcome = await job.run(requestPosted: requestPosted, transferEnded: transferEnded)
             return (outcome, job.record)
         }
     }
@@ -161,11 +174,13 @@ public struct RunResult: Sendable {
     public let records: [ItemRecord]
 }
 
-/// What an item tells the runner: its transfer ended (the next may start) while its file is
-/// moved into place, and how it ended (also ending its transfer if that was not said before).
+/// What an item tells the runner: its first request is posted (the next may queue behind it),
+/// its transfer ended (the next may start) while its file is moved into place, and how it
+/// ended (also saying the first two if that was not done before).
 private enum ItemProgress: Sendable {
+    case requestPosted
     case transferEnded
-    case finished(ItemOutcome, ItemRecord, transferWasOpen: Bool)
+    case finished(ItemOutcome, ItemRecord, requestWasUnposted: Bool, transferWasOpen: Bool)
 }
 
 /// How one item ended.
