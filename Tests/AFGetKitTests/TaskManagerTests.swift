@@ -173,6 +173,25 @@ final class TaskManagerTests: XCTestCase {
         XCTAssertEqual(server.log.all.count, 4)
     }
 
+    /// Waiting tasks start lowest `gateOrder` first, whatever order they were resumed in.
+    func testAGateStartsWaitingTasksInTheirOrder() async throws {
+        let gate = TransferGate(limit: 1)
+        let first = manager.dataTask(with: try request("/file/o0?size=60000&chunk=10000&ms=20"), options: TransferOptions(gate: gate))
+        manager.resume(first.id)
+        var waiting: [SessionTask] = []
+        for order in [3, 1, 2] {
+            var options = TransferOptions(gate: gate)
+            options.gateOrder = order
+            let task = manager.dataTask(with: try request("/file/o\(order)?size=10"), options: options)
+            manager.resume(task.id)
+            waiting.append(task)
+        }
+        for task in [first] + waiting {
+            guard case .completed = try await collectEvents(of: task).last else { return XCTFail() }
+        }
+        XCTAssertEqual(server.log.all.map { String($0.uri.prefix(8)) }, ["/file/o0", "/file/o1", "/file/o2", "/file/o3"])
+    }
+
     func testATaskCreatedAfterInvalidationEndsCanceled() async throws {
         manager.invalidate()
         let late = manager.dataTask(with: try request("/file/late?size=10"))

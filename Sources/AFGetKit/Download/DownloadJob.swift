@@ -232,7 +232,9 @@ final class DownloadJob {
         }
         let sink = FileDescriptorSink(descriptor: download.sink.descriptor, name: download.sink.name, digests: digests)
         record.attempts += 1
-        let task = manager.downloadTask(with: request, to: sink, resume: resume, options: settings.transfer)
+        var options = settings.transfer
+        options.gateOrder = info.id
+        let task = manager.downloadTask(with: request, to: sink, resume: resume, options: options)
         let id = task.id
         manager.resume(id)
         requestPosted?()

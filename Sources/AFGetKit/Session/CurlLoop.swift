@@ -104,10 +104,17 @@ final class CurlLoop {
     private struct GateQueue {
         let limit: Int
         var holding = 0
-        var waiting: [TaskID] = []
+        /// Lowest `gateOrder` first.
+        var waiting: [(order: Int, id: TaskID)] = []
+
+        mutating func wait(_ context: TransferContext) {
+            let order = context.options.gateOrder
+            let index = waiting.firstIndex { $0.order > order } ?? waiting.endIndex
+            waiting.insert((order, context.id), at: index)
+        }
     }
 
-    /// Starts a task now, or queues it behind those already waiting when its gate's places are
+    /// Starts a task now, or queues it among those already waiting when its gate's places are
     /// taken.
     private func startOrWait(_ context: TransferContext) {
         guard let gate = context.options.gate else { return start(context) }
@@ -119,7 +126,7 @@ final class CurlLoop {
             context.holdsGatePlace = true
             start(context)
         } else {
-            queue.waiting.append(context.id)
+            queue.wait(context)
             gates[key] = queue
         }
     }
@@ -135,7 +142,7 @@ final class CurlLoop {
     /// while it waited is passed over.
     private func admitWaiting() {
         for key in Array(gates.keys) {
-            while let queue = gates[key], queue.holding < queue.limit, let next = queue.waiting.first {
+            while let queue = gates[key], queue.holding < queue.limit, let next = queue.waiting.first?.id {
                 gates[key]?.waiting.removeFirst()
                 guard let context = tasks[next], context.machine.state == .running, !context.isAttached else { continue }
                 gates[key]?.holding += 1

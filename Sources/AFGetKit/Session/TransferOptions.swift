@@ -20,6 +20,8 @@ public struct TransferOptions: Sendable, Equatable {
     public var rateLimit: Int64?
     /// Shared by the tasks of a batch that may transfer only so many at once (`-j`).
     public var gate: TransferGate?
+    /// Tasks waiting at the gate start lowest first: the item's place in the list.
+    public var gateOrder = 0
 
     /// Whether a 401 means the credentials were refused rather than missing.
     public var sendsCredentials: Bool { credentials != nil || netrcFile != nil }
