@@ -70,6 +70,19 @@ final class ProgressFormattingTests: XCTestCase {
         XCTAssertEqual(line.text, #"{"event":"failed","id":3,"message":"bad \"name\"\n\u0001","total":null,"seconds":1.5}"#)
     }
 
+    /// The total line counts the whole batch: every item queued, and a bad list line found
+    /// before the run as one more item, finished and failed.
+    func testBatchTotalsCountTheWholeBatch() {
+        var totals = BatchTotals()
+        let items = (0..<3).map { ItemInfo(id: $0, url: "http://h/\($0)", path: "\($0).bin") }
+        let badLine = ItemFailure(item: "l.txt:4", TransferFailure(.usage, "malformed URL"))
+        totals.record(.failed(ItemInfo(id: -1, url: "", path: "l.txt:4"), badLine))
+        items.forEach { totals.record(.queued($0)) }
+        totals.record(.started(items[0], total: 2048, offset: nil))
+        totals.record(.done(items[0], bytes: 2048, transferred: 2048, seconds: 1, sha256: nil))
+        XCTAssertEqual(totals.line, "[2/4] 2.0 KiB 0 B/s · 1 failed")
+    }
+
     func testExitStatusOfABatchIsTheLowestFailure() {
         XCTAssertEqual(ExitStatus.combined([]), 0)
         XCTAssertEqual(ExitStatus.combined([0, 8, 4, 0]), 4)

@@ -59,6 +59,19 @@ final class ProgressOutputTests: ServerTestCase {
         XCTAssertEqual(result.stderrLines.count, 1, "the failure is told to people on stderr too")
     }
 
+    /// Every item of a batch is queued before any starts, so a total line counts the whole batch.
+    func testEveryItemOfABatchIsQueuedBeforeAnyStarts() throws {
+        let urls = (0..<3).map { server.url("/file/b\($0).bin?size=1000") }
+        let result = try Afget.run(["--progress", "json", "-j", "1"] + urls, in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let objects = try result.stdoutText.split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        XCTAssertEqual(objects.prefix(3).map { $0["event"] as? String }, ["queued", "queued", "queued"], result.stdoutText)
+        XCTAssertEqual(objects.prefix(3).map { $0["id"] as? Int }, [0, 1, 2])
+        XCTAssertEqual(objects.prefix(3).map { $0["path"] as? String }, ["b0.bin", "b1.bin", "b2.bin"])
+    }
+
     func testJSONProgressMovesToStderrWhenStdoutCarriesData() throws {
         let result = try Afget.run(["--progress", "json", "-o", "-", server.url("/file/x?size=1000")], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)

@@ -47,6 +47,11 @@ extension DownloadItem {
         ItemInfo(id: index, url: shownURL, path: path)
     }
 
+    /// The item as shown before its destination is resolved: queued, or never started.
+    var plannedInfo: ItemInfo {
+        info(path: output == .standardOutput ? "-" : plannedPath ?? "")
+    }
+
     /// The file the item would write before `--on-exists` has its say; nil for standard
     /// output or a URL that cannot be parsed.
     var plannedPath: String? {

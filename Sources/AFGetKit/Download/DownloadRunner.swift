@@ -43,6 +43,9 @@ public final class DownloadRunner: Sendable {
             record.failure = failure
             tally.add(.failed(failure), record)
         }
+        // Every item is queued at once, so the total line counts the whole batch ("[37/120]"),
+        // not only the items started so far.
+        for item in items { renderer.handle(.queued(item.plannedInfo)) }
         // Items report the end of their transfer and their result on one stream: the next item
         // starts when a transfer ends, while finished files are still being moved into place
         // (a batch of small files then waits on the disk and the network at the same time).
@@ -94,7 +97,7 @@ public final class DownloadRunner: Sendable {
         // Items a signal or --fail-fast kept from starting are in the report too.
         let interrupted = interrupts?.wasInterrupted == true
         while let item = pending.next() {
-            var record = ItemRecord(info: item.info(path: item.plannedPath ?? ""))
+            var record = ItemRecord(info: item.plannedInfo)
             record.stoppedEarly = interrupted
                 ? ItemRecord.EarlyStop(cause: .interrupted, message: "not started: the run was stopped by a signal")
                 : ItemRecord.EarlyStop(cause: .notStarted, message: "not started: an earlier item failed (--fail-fast)")
@@ -150,19 +153,16 @@ public final class DownloadRunner: Sendable {
                      transferEnded: @escaping () -> Void) async -> (ItemOutcome, ItemRecord) {
         switch PreparedDownload.prepare(item, settings: settings) {
         case .skip(let info, let reason):
-            renderer.handle(.queued(info))
             renderer.handle(.skipped(info, reason: reason))
             var record = ItemRecord(info: info)
             record.outcome = .skipped
             return (.skipped, record)
         case .fail(let info, let failure):
-            renderer.handle(.queued(info))
             renderer.handle(.failed(info, failure))
             var record = ItemRecord(info: info)
             record.failure = failure
             return (.failed(failure), record)
         case .ready(let download):
-            renderer.handle(.queued(download.info))
             let job = DownloadJob(download, manager: manager, renderer: renderer,
                                   settings: settings, interrupts: interrupts)
             let outcome = await job.run(requestPosted: requestPosted, transferEnded: transferEnded)

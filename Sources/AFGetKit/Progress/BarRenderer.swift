@@ -23,7 +23,8 @@ public final class BarRenderer: ProgressRenderer {
         totals.record(event)
         switch event {
         case .queued:
-            if isBatch { redraw(throttled: true) }
+            // Every item is queued at once: drawn with the first transfer, not "[0/1]" first.
+            break
         case .started(let info, let total, let offset):
             bars.removeAll { $0.info.id == info.id }
             bars.append((info, offset ?? 0, total, 0))

@@ -22,7 +22,9 @@ struct BatchTotals {
         case .skipped:
             finished += 1
         case .failed(let info, _):
-            if info.id >= 0 { active[info.id] = nil }
+            // An item found unusable before the run (a bad list line) was never queued, but is
+            // one of the batch.
+            if info.id >= 0 { active[info.id] = nil } else { queued += 1 }
             finished += 1
             failed += 1
         case .retrying, .restarting, .notice, .interrupted, .summary:
