@@ -83,6 +83,19 @@ final class ProgressFormattingTests: XCTestCase {
         XCTAssertEqual(totals.line, "[2/4] 2.0 KiB 0 B/s · 1 failed")
     }
 
+    /// The batch's speed comes from its byte count over time; its ETA takes items whose length
+    /// is not known yet at the average of those known.
+    func testBatchTotalsEstimateTheTimeLeft() {
+        var totals = BatchTotals()
+        let items = (0..<4).map { ItemInfo(id: $0, url: "http://h/\($0)", path: "\($0).bin") }
+        items.forEach { totals.record(.queued($0), at: 0) }
+        totals.record(.started(items[0], total: 1000, offset: nil), at: 0)
+        XCTAssertEqual(totals.line, "[0/4] 0 B 0 B/s")
+        totals.record(.progress(items[0], bytes: 500, total: 1000, speed: 0), at: 1)
+        // 500 B/s; left: 500 of the active item, and three more of about 1000 each.
+        XCTAssertEqual(totals.line, "[0/4] 500 B 500 B/s ETA 0:07")
+    }
+
     func testExitStatusOfABatchIsTheLowestFailure() {
         XCTAssertEqual(ExitStatus.combined([]), 0)
         XCTAssertEqual(ExitStatus.combined([0, 8, 4, 0]), 4)
