@@ -96,6 +96,19 @@ final class ProgressFormattingTests: XCTestCase {
         XCTAssertEqual(totals.line, "[0/4] 500 B 500 B/s ETA 0:07")
     }
 
+    /// A continued item's bytes from an earlier run are in the count but not in the speed.
+    func testBatchSpeedLeavesOutBytesOfEarlierRuns() {
+        var totals = BatchTotals()
+        let items = (0..<2).map { ItemInfo(id: $0, url: "http://h/\($0)", path: "\($0).bin") }
+        items.forEach { totals.record(.queued($0), at: 0) }
+        totals.record(.started(items[0], total: 1000, offset: 800), at: 0)
+        totals.record(.progress(items[0], bytes: 900, total: 1000, speed: 0), at: 1)
+        // 100 B/s; left: 100 of the active item and one more of about 1000.
+        XCTAssertEqual(totals.line, "[0/2] 900 B 100 B/s ETA 0:11")
+        totals.record(.done(items[0], bytes: 1000, transferred: 200, seconds: 2, sha256: nil), at: 2)
+        XCTAssertEqual(totals.line, "[1/2] 1000 B 100 B/s ETA 0:10")
+    }
+
     func testExitStatusOfABatchIsTheLowestFailure() {
         XCTAssertEqual(ExitStatus.combined([]), 0)
         XCTAssertEqual(ExitStatus.combined([0, 8, 4, 0]), 4)

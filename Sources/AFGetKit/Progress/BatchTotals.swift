@@ -7,10 +7,13 @@ struct BatchTotals {
     /// Bytes of downloaded items, and how many there are.
     private var finishedBytes: Int64 = 0
     private var downloaded = 0
-    /// The latest count and announced length of each active item.
-    private var active: [Int: (bytes: Int64, total: Int64?)] = [:]
-    /// The batch's speed, from its byte count over time: an item too quick to report progress
-    /// still counts.
+    /// The latest count and announced length of each active item, and where its body started
+    /// (bytes an earlier run received when it continues).
+    private var active: [Int: (bytes: Int64, total: Int64?, offset: Int64)] = [:]
+    /// Bytes this run received for attempts and items that ended.
+    private var endedTransferred: Int64 = 0
+    /// The batch's speed, from the bytes this run received over time: an item too quick to
+    /// report progress still counts, and a continued one's earlier bytes do not.
     private var speed = SpeedEstimator()
     private var lastSampleAt = -Double.infinity
     private static let sampleInterval = 0.1
@@ -20,11 +23,13 @@ struct BatchTotals {
         case .queued:
             queued += 1
         case .started(let info, let total, let offset):
-            active[info.id] = (offset ?? 0, total)
+            end(info.id)  // a retry or restart counts afresh
+            active[info.id] = (offset ?? 0, total, offset ?? 0)
         case .progress(let info, let bytes, let total, _):
-            active[info.id] = (bytes, total)
-        case .done(let info, let bytes, _, _, _):
-            active[info.id] = nil
+            active[info.id] = (bytes, total, active[info.id]?.offset ?? 0)
+        case .done(let info, let bytes, let transferred, _, _):
+            let offset = active.removeValue(forKey: info.id)?.offset ?? bytes - transferred
+            endedTransferred += bytes - offset
             finishedBytes += bytes
             downloaded += 1
             finished += 1
@@ -33,7 +38,7 @@ struct BatchTotals {
         case .failed(let info, _):
             // An item found unusable before the run (a bad list line) was never queued, but is
             // one of the batch.
-            if info.id >= 0 { active[info.id] = nil } else { queued += 1 }
+            if info.id >= 0 { end(info.id) } else { queued += 1 }
             finished += 1
             failed += 1
         case .retrying, .restarting, .notice, .interrupted, .summary:
@@ -41,8 +46,13 @@ struct BatchTotals {
         }
         if now - lastSampleAt >= Self.sampleInterval {
             lastSampleAt = now
-            speed.add(bytes: bytes, at: now)
+            speed.add(bytes: endedTransferred + active.values.reduce(0) { $0 + $1.bytes - $1.offset }, at: now)
         }
+    }
+
+    private mutating func end(_ id: Int) {
+        guard let ended = active.removeValue(forKey: id) else { return }
+        endedTransferred += ended.bytes - ended.offset
     }
 
     private var bytes: Int64 {
