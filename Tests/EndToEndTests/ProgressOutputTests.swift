@@ -72,6 +72,21 @@ final class ProgressOutputTests: ServerTestCase {
         XCTAssertEqual(objects.prefix(3).map { $0["path"] as? String }, ["b0.bin", "b1.bin", "b2.bin"])
     }
 
+    /// A body too quick for a progress sample still ends with a progress event of all its
+    /// bytes, so a bar shows 100% while the file is moved into place.
+    func testTheLastProgressEventCountsTheWholeBody() throws {
+        let result = try Afget.run(["--progress", "json", server.url("/file/quick.bin?size=1000")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let objects = try result.stdoutText.split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let events = objects.compactMap { $0["event"] as? String }
+        let done = try XCTUnwrap(events.firstIndex(of: "done"), result.stdoutText)
+        XCTAssertEqual(events[done - 1], "progress", result.stdoutText)
+        XCTAssertEqual(objects[done - 1]["bytes"] as? Int, 1000)
+        XCTAssertEqual(objects[done - 1]["total"] as? Int, 1000)
+    }
+
     func testJSONProgressMovesToStderrWhenStdoutCarriesData() throws {
         let result = try Afget.run(["--progress", "json", "-o", "-", server.url("/file/x?size=1000")], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)

@@ -321,6 +321,12 @@ final class DownloadJob {
                 record.httpStatus = response.head.status
                 bytesThisRun += response.progress.received
                 if let refused = refusedBody(written: response.progress.written) { return refused }
+                if bodyStarted && response.head.isSuccess {
+                    // The whole body, while the file is moved into place: a bar at 100%, not
+                    // at its last sample (0% for a file quicker than one).
+                    renderer.handle(.progress(info, bytes: base + response.progress.written, total: expectedTotal,
+                                              speed: speed.bytesPerSecond))
+                }
                 return .completed(response, reached: bodyStarted ? base + response.progress.written : offset)
             case .failed(_, let failure, let progress):
                 bytesThisRun += progress.received

@@ -35,6 +35,8 @@ public final class LineRenderer: ProgressRenderer {
                 return
             }
             guard now - (lastStatusAt[info.id] ?? 0) >= statusInterval else { return }
+            // The whole body is in: the done line follows.
+            if let total, bytes >= total { return }
             lastStatusAt[info.id] = now
             stream.writeLine(status(info, bytes: bytes, total: total, speed: speed))
         case .done(let info, let bytes, let transferred, let seconds, _):
