@@ -148,7 +148,7 @@ final class TaskManagerTests: XCTestCase {
 
     /// Tasks sharing a gate transfer at most its limit at once; the others wait and start as
     /// places free up, in order. A waiting task that is canceled ends without ever starting
-    /// and keeps no place from the rest; one failing at once gives its place back.
+    /// and keeps no place from the rest; a refused one gives its place back.
     func testAGateBoundsTheTasksTransferringAtOnce() async throws {
         let gate = TransferGate(limit: 2)
         let options = TransferOptions(gate: gate)

@@ -67,11 +67,10 @@ struct BatchTotals {
         let knownCount = downloaded + known.count
         guard knownCount > 0 else { return nil }
         let average = Double(finishedBytes + known.reduce(0, +)) / Double(knownCount)
-        let unknownActive = active.values.filter { $0.total == nil }
         let waiting = max(0, queued - finished - active.count)
-        var remaining = Double(waiting) * average
-        remaining += Double(active.values.reduce(0) { $0 + max(0, ($1.total ?? 0) - $1.bytes) })
-        remaining += unknownActive.reduce(0) { $0 + max(0, average - Double($1.bytes)) }
+        let remaining = active.values.reduce(Double(waiting) * average) { sum, item in
+            sum + max(0, (item.total.map(Double.init) ?? average) - Double(item.bytes))
+        }
         return SpeedEstimator.secondsRemaining(bytes: 0, total: Int64(remaining), speed: speed.bytesPerSecond)
     }
 

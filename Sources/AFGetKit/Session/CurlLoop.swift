@@ -7,7 +7,7 @@ final class CurlLoop {
     private let multi = MultiHandle()
     private let inbox: CommandInbox
     private var tasks: [TaskID: TransferContext] = [:]
-    /// Per gate: tasks holding a place, and those waiting for one (oldest first).
+    /// Per gate: tasks holding a place, and those waiting for one.
     private var gates: [ObjectIdentifier: GateQueue] = [:]
     private var stopping = false
     private var lastHousekeeping = 0.0
@@ -119,16 +119,20 @@ final class CurlLoop {
     private func startOrWait(_ context: TransferContext) {
         guard let gate = context.options.gate else { return start(context) }
         let key = ObjectIdentifier(gate)
-        var queue = gates[key] ?? GateQueue(limit: gate.limit)
+        let queue = gates[key, default: GateQueue(limit: gate.limit)]
         if queue.holding < queue.limit && queue.waiting.isEmpty {
-            queue.holding += 1
             gates[key] = queue
-            context.holdsGatePlace = true
-            start(context)
+            takePlace(context, at: key)
         } else {
-            queue.wait(context)
-            gates[key] = queue
+            gates[key, default: queue].wait(context)
         }
+    }
+
+    /// Starts a task in one of its gate's places; a start that fails at once gives it back.
+    private func takePlace(_ context: TransferContext, at key: ObjectIdentifier) {
+        gates[key]?.holding += 1
+        context.holdsGatePlace = true
+        start(context)
     }
 
     /// Gives back an ending task's place; `admitWaiting` hands it on.
@@ -145,9 +149,7 @@ final class CurlLoop {
             while let queue = gates[key], queue.holding < queue.limit, let next = queue.waiting.first?.id {
                 gates[key]?.waiting.removeFirst()
                 guard let context = tasks[next], context.machine.state == .running, !context.isAttached else { continue }
-                gates[key]?.holding += 1
-                context.holdsGatePlace = true
-                start(context)  // a start that fails at once gives the place back
+                takePlace(context, at: key)
             }
             if let queue = gates[key], queue.holding == 0, queue.waiting.isEmpty { gates[key] = nil }
         }
