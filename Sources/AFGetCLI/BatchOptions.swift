@@ -36,7 +36,8 @@ struct RunOptions: ParsableArguments {
     var split = 1
 
     @Option(name: .customLong("min-split-size"), help: ArgumentHelp(
-        "Smallest piece a file is split into (K, M, G suffixes).", valueName: "bytes"))
+        "Smallest piece a file is split into (K, M, G suffixes). (default: 1M)", valueName: "bytes"),
+        transform: ByteCount.parse)
     var minSplitSize = ByteCount(bytes: 1 << 20)
 
     func validate() throws {

@@ -26,14 +26,16 @@ struct ConnectionOptions: ParsableArguments {
     var verbose = false
 
     @Option(name: .customLong("max-size"), help: ArgumentHelp(
-        "Refuse bodies larger than this, counted after decoding (exit 7); K, M, G suffixes allowed.", valueName: "bytes"))
+        "Refuse bodies larger than this, counted after decoding (exit 7); K, M, G suffixes allowed.", valueName: "bytes"),
+        transform: ByteCount.parse)
     var maxSize: ByteCount?
 
     @Flag(name: .long, help: "Ask for a compressed body and decode it (downloads then cannot be continued).")
     var compressed = false
 
     @Option(name: .customLong("limit-rate"), help: ArgumentHelp(
-        "Most bytes per second each transfer receives (K, M, G suffixes; 0: no limit).", valueName: "rate"))
+        "Most bytes per second each transfer receives (K, M, G suffixes; 0: no limit).", valueName: "rate"),
+        transform: ByteCount.parse)
     var limitRate: ByteCount?
 
     func validate() throws {
@@ -82,7 +84,7 @@ struct ConnectionOptions: ParsableArguments {
 
 /// A byte count with an optional binary suffix: `1048576`, `512K`, `10M`, `2G`, `1.5M` (a
 /// fraction, as wget takes it, rounded down to whole bytes).
-struct ByteCount: ExpressibleByArgument, Equatable {
+struct ByteCount: Equatable {
     let bytes: Int64
 
     init(bytes: Int64) {
@@ -109,12 +111,14 @@ struct ByteCount: ExpressibleByArgument, Equatable {
         }
     }
 
-    /// As it would be typed: `1M` rather than `1048576`, in `--help`'s "(default: ...)".
-    var defaultValueDescription: String {
-        for (suffix, multiplier) in [("G", Int64(1) << 30), ("M", 1 << 20), ("K", 1 << 10)]
-        where bytes >= multiplier && bytes % multiplier == 0 {
-            return "\(bytes / multiplier)\(suffix)"
-        }
-        return String(bytes)
+    /// An option's value; when malformed, the error says what is accepted, which ArgumentParser
+    /// adds to its "The value 'abc' is invalid for '--limit-rate <rate>'".
+    static func parse(_ argument: String) throws(Malformed) -> ByteCount {
+        guard let count = ByteCount(argument: argument) else { throw Malformed() }
+        return count
+    }
+
+    struct Malformed: Error, CustomStringConvertible {
+        var description: String { "expected a number of bytes with an optional K, M or G suffix, as in 512K or 1.5M" }
     }
 }

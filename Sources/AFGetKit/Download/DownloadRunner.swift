@@ -37,7 +37,7 @@ public final class DownloadRunner: Sendable {
         let startedAt = monotonicSeconds()
         var tally = Tally()
         for failure in alreadyFailed {
-            let info = ItemInfo(id: -1, url: "", path: failure.item)
+            let info = ItemInfo(id: -1, url: failure.url ?? "", path: failure.item)
             renderer.handle(.failed(info, failure))
             var record = ItemRecord(info: info)
             record.failure = failure

@@ -92,7 +92,7 @@ public struct InputList: Sendable {
     /// An item whose option line cannot be used is not downloaded at all: without its `out=` it
     /// would land under another name, without its `checksum=` unverified.
     private static func dropping(_ item: Entry, because failure: TransferFailure, at source: String) -> ItemFailure {
-        ItemFailure(item: source, TransferFailure(.usage, "\(failure.message); not downloading \(item.url)"))
+        ItemFailure(item: source, TransferFailure(.usage, "\(failure.message); not downloading \(item.url)"), url: item.url)
     }
 
     private static func apply(option: String, to entry: inout Entry) throws(TransferFailure) {

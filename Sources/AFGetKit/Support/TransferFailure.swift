@@ -33,10 +33,14 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
 public struct ItemFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public let item: String
     public let failure: TransferFailure
+    /// The URL the failure kept from being fetched, when `item` names something else (a list
+    /// line whose option is bad): the report's and JSON's `url`.
+    public let url: String?
 
-    public init(item: String, _ failure: TransferFailure) {
+    public init(item: String, _ failure: TransferFailure, url: String? = nil) {
         self.item = item
         self.failure = failure
+        self.url = url
     }
 
     public var exitCode: Int32 { failure.kind.exitCode }
