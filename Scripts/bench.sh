@@ -13,7 +13,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/Scripts/packages.sh"
-ensure_packages "${BUILD_PACKAGES[@]}" nginx-light hyperfine curl wget2 aria2 axel time python3
+ensure_packages "${BUILD_PACKAGES[@]}" nginx-light curl wget2 aria2 axel time python3
 
 size_mib="${SIZE_MIB:-1024}"
 runs="${RUNS:-5}"
@@ -52,33 +52,15 @@ out="$work/out"
 results="$work/results"
 : > "$results"
 
-# bench CASE PREPARE TOOL=COMMAND...: times each command with hyperfine and measures its peak
-# memory once; appends "case tool json peak" rows.
+# bench CASE PREPARE TOOL=COMMAND...: times the commands in turn, a warm-up round then $runs
+# rounds (see Scripts/interleave.py); appends "case tool wall cpu peak-KiB" rows.
 bench() {
-    local name="$1" prepare="$2"
-    shift 2
-    for entry in "$@"; do
-        local tool="${entry%%=*}" command="${entry#*=}"
-        hyperfine --style none --runs "$runs" --warmup 1 --prepare "$prepare" \
-            --export-json "$work/$name-$tool.json" "$command" > /dev/null
-        sh -c "$prepare"
-        local peak_kib
-        peak_kib="$(/usr/bin/time -f %M sh -c "$command" 2>&1 >/dev/null | tail -n 1)"
-        echo "$name $tool $work/$name-$tool.json $peak_kib" >> "$results"
-    done
+    python3 "$root/Scripts/interleave.py" "$results" "$1" "$runs" 1 "$2" "${@:3}"
 }
 
-# peak CASE PREPARE TOOL=COMMAND...: one run each, wall time and peak memory only.
+# peak CASE PREPARE TOOL=COMMAND...: one run each, for peak memory.
 peak() {
-    local name="$1" prepare="$2"
-    shift 2
-    for entry in "$@"; do
-        local tool="${entry%%=*}" command="${entry#*=}"
-        sh -c "$prepare"
-        local measured
-        measured="$(/usr/bin/time -f '%e %U %S %M' sh -c "$command" 2>&1 >/dev/null | tail -n 1)"
-        echo "$name $tool - $measured" >> "$results"
-    done
+    python3 "$root/Scripts/interleave.py" "$results" "$1" 1 0 "$2" "${@:3}"
 }
 
 echo "afget $("$afget" --version), $(curl --version | head -n 1 | cut -d' ' -f1-2)," \
@@ -141,19 +123,13 @@ for case in $cases; do
 done
 
 echo
-echo "median of $runs runs (memory cases: one run); afget/best = afget's wall time over the fastest peer's"
+echo "median of $runs runs, the tools taking turns (memory cases: one run); afget/best = afget's wall time over the fastest peer's"
 python3 - "$results" <<'PY'
-import json, sys
+import sys
 rows = []
 for line in open(sys.argv[1]):
-    fields = line.split()
-    case, tool = fields[0], fields[1]
-    if fields[2] == "-":
-        wall, user, system, peak = map(float, fields[3:7])
-        rows.append((case, tool, wall, user + system, peak / 1024))
-    else:
-        result = json.load(open(fields[2]))["results"][0]
-        rows.append((case, tool, result["median"], result["user"] + result["system"], int(fields[3]) / 1024))
+    case, tool, wall, cpu, peak = line.split()
+    rows.append((case, tool, float(wall), float(cpu), int(peak) / 1024))
 print(f"{'case':<14}{'tool':<10}{'wall s':>9}{'cpu s':>9}{'peak MiB':>10}{'afget/best':>12}")
 for case in dict.fromkeys(r[0] for r in rows):
     mine = [r for r in rows if r[0] == case]
