@@ -35,10 +35,13 @@ struct RunOptions: ParsableArguments {
         "Connections for one file: ranged requests in parallel once the server shows it can.", valueName: "n"))
     var split = 1
 
+    // ArgumentParser shows no default for an option parsed by a transform: the help says it.
     @Option(name: .customLong("min-split-size"), help: ArgumentHelp(
-        "Smallest piece a file is split into (K, M, G suffixes). (default: 1M)", valueName: "bytes"),
+        "Smallest piece a file is split into (K, M, G suffixes). (default: \(Self.defaultMinSplitSize.typed))", valueName: "bytes"),
         transform: ByteCount.parse)
-    var minSplitSize = ByteCount(bytes: 1 << 20)
+    var minSplitSize = Self.defaultMinSplitSize
+
+    static let defaultMinSplitSize = ByteCount(bytes: 1 << 20)
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }

@@ -111,6 +111,15 @@ struct ByteCount: Equatable {
         }
     }
 
+    /// As it would be typed: `1M` rather than `1048576`, for `--help`'s "(default: ...)".
+    var typed: String {
+        for (suffix, multiplier) in [("G", Int64(1) << 30), ("M", 1 << 20), ("K", 1 << 10)]
+        where bytes >= multiplier && bytes % multiplier == 0 {
+            return "\(bytes / multiplier)\(suffix)"
+        }
+        return String(bytes)
+    }
+
     /// An option's value; when malformed, the error says what is accepted, which ArgumentParser
     /// adds to its "The value 'abc' is invalid for '--limit-rate <rate>'".
     static func parse(_ argument: String) throws(Malformed) -> ByteCount {

@@ -168,6 +168,8 @@ final class SecurityParsingTests: XCTestCase {
         let help = AFGetCommand.helpMessage(for: DownloadCommand.self, columns: 200)
         XCTAssertTrue(help.contains("(default: 1M)"), "the default size as it would be typed")
         XCTAssertFalse(help.contains("ByteCount"))
+        XCTAssertEqual(ByteCount(bytes: 1536).typed, "1536")
+        XCTAssertEqual(ByteCount(bytes: 3 << 30).typed, "3G")
     }
 
     func testLimitsAndNames() throws {
