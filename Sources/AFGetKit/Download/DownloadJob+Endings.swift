@@ -9,8 +9,8 @@ extension DownloadJob {
         do throws(TransferFailure) {
             let size = try download.part?.size() ?? bytesThisRun
             // Segments write out of order, unhashed: the file is hashed once here instead.
-            if download.part != nil { try catchUpDigests(to: size) }
-            if let failure = try verifyChecksum(size: size) { return fail(failure) }
+            try catchUpDigests(to: size)
+            if let failure = verifyChecksum(size: size) { return fail(failure) }
             transferEnded?()
             if let stays = try adoptServerName(head) { return skipServerNamed(stays.path, reason: stays.reason) }
             try await download.part?.commit(lastModified: modified, as: info.path == download.info.path ? nil : info.path)
@@ -74,10 +74,10 @@ extension DownloadJob {
     }
 
     /// A mismatch keeps the part file and resume data (counting the whole file), so running
-    /// again with the right checksum finishes without downloading again.
-    private func verifyChecksum(size: Int64) throws(TransferFailure) -> TransferFailure? {
+    /// again with the right checksum finishes without downloading again. The digest has seen
+    /// all `size` bytes.
+    private func verifyChecksum(size: Int64) -> TransferFailure? {
         guard let checksum = download.checksum, let checksumDigest else { return nil }
-        try catchUpDigests(to: size)
         guard let mismatch = checksum.mismatch(with: checksumDigest) else { return nil }
         if let failure = checkpoint(size) { return failure }
         let kept = download.part.map { "; the data is kept in \($0.path) (run again with the right checksum, or --restart)" } ?? ""

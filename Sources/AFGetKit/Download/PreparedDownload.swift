@@ -135,8 +135,7 @@ struct PreparedDownload {
         // Otherwise the destination was found free (or given a free name) just now.
         let part = try PartFile.open(for: path, replacing: updating || settings.onExists == .overwrite)
         if settings.discardsResumeData { store.remove() }
-        var namedAfterURL = false
-        if case .directory = item.output { namedAfterURL = true }
+        let namedAfterURL = if case .directory = item.output { true } else { false }
         return .ready(PreparedDownload(item, path: path, request: request, output: .part(part),
                                        resumeData: resumeData, isConditional: updating,
                                        takesServerName: item.takesServerName || (settings.namesFromServer && namedAfterURL)))

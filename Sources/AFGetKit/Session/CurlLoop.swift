@@ -119,12 +119,12 @@ final class CurlLoop {
     private func startOrWait(_ context: TransferContext) {
         guard let gate = context.options.gate else { return start(context) }
         let key = ObjectIdentifier(gate)
-        let queue = gates[key, default: GateQueue(limit: gate.limit)]
+        let queue = gates[key] ?? GateQueue(limit: gate.limit)
+        gates[key] = queue
         if queue.holding < queue.limit && queue.waiting.isEmpty {
-            gates[key] = queue
             takePlace(context, at: key)
         } else {
-            gates[key, default: queue].wait(context)
+            gates[key]?.wait(context)
         }
     }
 
