@@ -53,45 +53,32 @@ public final class DownloadRunner: Sendable {
         if concurrency < settings.concurrency && settings.transfer.verbose {
             renderer.handle(.notice("* \(concurrency) transfers at once, not \(settings.concurrency): the limit on open files is \(Self.openFileLimit)"))
         }
-        // Discarding: finished children are freed at once (their results come on `events`).
         var pending = items.makeIterator()
+        var admission = ItemAdmission(concurrency: concurrency, waitingAtGate: waitingAtGate, extraCommits: Self.extraCommits)
+        // Discarding: finished children are freed at once (their results come on `events`).
         await withDiscardingTaskGroup { group in
             var stopping = false
-            var transferring = 0
-            var running = 0
-            // Started items whose first request is not yet posted. Items to wait at the gate start
-            // once the first `concurrency` have posted theirs, so that those take the places, and
-            // the gate starts the waiting ones in list order.
-            var unposted = 0
-            var firstPlacesTaken = false
             func startNext() {
-                if unposted == 0 && running > 0 { firstPlacesTaken = true }
-                while transferring < concurrency || (transferring < concurrency + waitingAtGate && firstPlacesTaken),
-                      running < concurrency + waitingAtGate + Self.extraCommits,
-                      !stopping, interrupts?.wasInterrupted != true, let item = pending.next() {
-                    transferring += 1
-                    running += 1
-                    unposted += 1
+                while !stopping, interrupts?.wasInterrupted != true, admission.mayStartAnother(), let item = pending.next() {
+                    admission.started()
                     group.addTask { [self] in await download(item, reportingTo: events) }
                 }
             }
             startNext()
-            guard running > 0 else { return }
+            guard !admission.isIdle else { return }
             for await event in events {
                 switch event {
                 case .requestPosted:
-                    unposted -= 1
+                    admission.requestPosted()
                 case .transferEnded:
-                    transferring -= 1
+                    admission.transferEnded()
                 case .finished(let outcome, let record, let requestWasUnposted, let transferWasOpen):
-                    if requestWasUnposted { unposted -= 1 }
-                    if transferWasOpen { transferring -= 1 }
-                    running -= 1
+                    admission.finished(requestWasUnposted: requestWasUnposted, transferWasOpen: transferWasOpen)
                     tally.add(outcome, record)
                     if case .failed = outcome, settings.failsFast { stopping = true }
                 }
                 startNext()
-                if running == 0 { break }
+                if admission.isIdle { break }
             }
         }
         // Items a signal or --fail-fast kept from starting are in the report too.

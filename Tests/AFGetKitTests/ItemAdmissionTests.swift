@@ -1,0 +1,47 @@
+@testable import AFGetKit
+import XCTest
+
+final class ItemAdmissionTests: XCTestCase {
+    /// -j 2 with a gate: two transfers, two more waiting at the gate once the first two have
+    /// posted their requests, and one finished file moving into place beyond those.
+    func testTransfersThenTheGateThenFilesMovingIntoPlace() {
+        var admission = ItemAdmission(concurrency: 2, waitingAtGate: 2, extraCommits: 1)
+        XCTAssertTrue(admission.mayStartAnother())
+        admission.started()
+        admission.started()
+        XCTAssertFalse(admission.mayStartAnother(), "the gate's waiting items start after the first two posted")
+
+        admission.requestPosted()
+        XCTAssertFalse(admission.mayStartAnother(), "one of the first two has not posted yet")
+        admission.requestPosted()
+        XCTAssertTrue(admission.mayStartAnother())
+        admission.started()
+        admission.started()
+        XCTAssertFalse(admission.mayStartAnother(), "two transferring and two waiting at the gate")
+
+        // A transfer ends while its file is moved into place: one more may wait at the gate.
+        admission.requestPosted()
+        admission.requestPosted()
+        admission.transferEnded()
+        XCTAssertTrue(admission.mayStartAnother())
+        admission.started()
+        admission.requestPosted()
+        admission.transferEnded()
+        XCTAssertFalse(admission.mayStartAnother(), "five under way is the most: two transfers, two at the gate, one moving into place")
+
+        admission.finished(requestWasUnposted: false, transferWasOpen: false)
+        XCTAssertTrue(admission.mayStartAnother())
+        XCTAssertEqual(admission.running, 4)
+    }
+
+    /// An item that ended without posting a request (skipped, or failed before any) frees its
+    /// place at once.
+    func testAnItemEndingBeforeItsRequestFreesItsPlace() {
+        var admission = ItemAdmission(concurrency: 1, waitingAtGate: 0, extraCommits: 4)
+        admission.started()
+        XCTAssertFalse(admission.mayStartAnother())
+        admission.finished(requestWasUnposted: true, transferWasOpen: true)
+        XCTAssertTrue(admission.isIdle)
+        XCTAssertTrue(admission.mayStartAnother())
+    }
+}
