@@ -12,7 +12,7 @@ struct OutputOptions: ParsableArguments {
     var directory: String?
 
     @Option(name: .customLong("on-exists"), help: ArgumentHelp(
-        "When the destination exists: skip, overwrite, rename, error, or update (only when the server's copy is newer).", valueName: "mode"))
+        "What to do when the destination exists; update downloads only when the server's copy is newer.", valueName: "mode"))
     var onExists: OnExistsPolicy = .skip
 
     @Flag(name: [.customShort("J"), .customLong("content-disposition")], help: ArgumentHelp(

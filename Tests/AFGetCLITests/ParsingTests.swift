@@ -172,6 +172,13 @@ final class SecurityParsingTests: XCTestCase {
         XCTAssertEqual(ByteCount(bytes: 3 << 30).typed, "3G")
     }
 
+    func testOnExistsHelpListsTheModesOnce() throws {
+        let help = AFGetCommand.helpMessage(for: DownloadCommand.self, columns: 400)
+        let line = try XCTUnwrap(help.split(separator: "\n").first { $0.contains("--on-exists") })
+        XCTAssertTrue(line.contains("(values: skip, overwrite, rename, error, update; default: skip)"), String(line))
+        XCTAssertEqual(line.components(separatedBy: "overwrite").count, 2, "the modes once, not twice: \(line)")
+    }
+
     func testLimitsAndNames() throws {
         let command = try XCTUnwrap(try AFGetCommand.parseAsRoot(["-J", "--compressed", "--max-size", "10M", "http://h/"])
             as? DownloadCommand)
