@@ -87,7 +87,9 @@ for case in $cases; do
         seq 1000 | sed "s|.*|$base/small/f&.bin|" > "$work/list.txt"
         sync
         # Earlier outputs are moved aside, not deleted: on ext4 without a journal, inodes freed
-        # in the last minute are skipped when allocating, which would slow whichever tool runs next.
+        # in the last minutes (up to six) are checked and skipped one by one when allocating,
+        # which would slow whichever tool runs next. For the same reason, wait that long after
+        # deleting many files (a previous run's clean-up too) before starting this script.
         bench small "mv $out $work/aside/\$(date +%s%N) 2>/dev/null; mkdir -p $out && sync" \
             "afget=$afget -q -j 8 -d $out -i $work/list.txt" \
             "curl=cd $out && curl -s -Z --parallel-max 8 --remote-name-all \$(cat $work/list.txt)" \
@@ -123,7 +125,8 @@ for case in $cases; do
 done
 
 echo
-echo "median of $runs runs, the tools taking turns (memory cases: one run); afget/best = afget's wall time over the fastest peer's"
+echo "median of $runs runs, the tools taking turns; afget/best = afget's wall time over the fastest peer's"
+echo "(memory cases: one run each, for peak memory; their times are not compared)"
 python3 - "$results" <<'PY'
 import sys
 rows = []
@@ -135,7 +138,10 @@ for case in dict.fromkeys(r[0] for r in rows):
     mine = [r for r in rows if r[0] == case]
     afget = next(r[2] for r in mine if r[1] == "afget")
     peers = [r[2] for r in mine if r[1] not in ("afget", "dd", "dd+fsync")]
-    ratio = f"{afget / min(peers):>12.2f}" if peers else ""
+    ratio = f"{afget / min(peers):>12.2f}" if peers and not case.startswith("memory") else ""
     for index, (_, tool, wall, cpu, peak) in enumerate(mine):
         print(f"{case:<14}{tool:<10}{wall:>9.3f}{cpu:>9.3f}{peak:>10.1f}{ratio if index == 0 else '':>12}")
+peaks = [f"{r[4]:.1f} MiB for {r[0][len('memory-'):]}" for r in rows if r[0].startswith("memory") and r[1] == "afget"]
+if peaks:
+    print(f"afget's peak memory: {', '.join(peaks)} (DESIGN.md §7: flat in file size, under 40 MiB)")
 PY
