@@ -63,7 +63,7 @@ peak() {
     python3 "$root/Scripts/interleave.py" "$results" "$1" 1 0 "$2" "${@:3}"
 }
 
-echo "afget $("$afget" --version), $(curl --version | head -n 1 | cut -d' ' -f1-2)," \
+echo "afget $("$afget" --version | sed -E 's/^([^ ]+) \(([^ ]+).*/\1 on \2/'), $(curl --version | head -n 1 | cut -d' ' -f1-2)," \
     "$(wget2 --version | head -n 1 | cut -d' ' -f1-3), $(aria2c --version | head -n 1), $(axel --version | head -n 1)"
 
 for case in $cases; do

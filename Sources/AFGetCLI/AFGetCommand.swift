@@ -9,7 +9,7 @@ public struct AFGetCommand: AsyncParsableCommand {
         discussion: "Exit status: 0 success, 1 internal error, 2 usage, 3 local file, 4 network, 5 TLS, "
             + "6 authentication, 7 protocol, 8 HTTP error, 9 resume conflict, 10 checksum, "
             + "11 destination exists, 12 destination busy, 130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP). See afget(1).",
-        version: AFGetVersion.current,
+        version: AFGetVersion.withLibraries,
         subcommands: [DownloadCommand.self, ResumeCommand.self, RequestCommand.self, UploadCommand.self],
         defaultSubcommand: DownloadCommand.self
     )

@@ -163,6 +163,7 @@ final class DownloadTests: ServerTestCase {
         let version = try Afget.run(["--version"], in: directory)
         XCTAssertEqual(version.status, 0)
         XCTAssertTrue(version.stdoutText.hasPrefix("0."), version.stdoutText)
+        XCTAssertTrue(version.stdoutText.contains("(libcurl/"), "the libcurl it runs on: \(version.stdoutText)")
     }
 
     func testUnwritableDirectoryIsALocalFileError() throws {
