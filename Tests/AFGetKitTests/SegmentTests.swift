@@ -1,4 +1,5 @@
 @testable import AFGetKit
+import CurlCore
 import Foundation
 import XCTest
 
@@ -54,5 +55,15 @@ final class RatePacerTests: XCTestCase {
         XCTAssertFalse(pacer.isAhead(received: 200 << 10, now: 10.2))
         XCTAssertTrue(pacer.isAhead(received: 2 << 20, now: 11))
         XCTAssertFalse(pacer.isAhead(received: 2 << 20, now: 12))
+    }
+
+    /// A continue and a segment ask for the rest of the same entity, unencoded, on every hop.
+    func testARangedRequestAsksForTheRestOfTheSameEntityUnencoded() throws {
+        let request = HTTPRequest(url: try CurlURL("http://h.test/f"), headers: [HTTPHeader(name: "X-A", value: "1")])
+        let ranged = request.ranged(from: 1024, ifRange: "\"v1\"")
+        XCTAssertEqual(ranged.headers.map { "\($0.name): \($0.value)" },
+                       ["X-A: 1", "Range: bytes=1024-", "If-Range: \"v1\"", "Accept-Encoding: identity"])
+        XCTAssertEqual(ranged.headers.dropFirst().map(\.scope), [.everyHop, .everyHop, .everyHop])
+        XCTAssertEqual(request.headers.count, 1, "the request it came from is left as it was")
     }
 }

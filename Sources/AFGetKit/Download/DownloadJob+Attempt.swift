@@ -94,11 +94,7 @@ extension DownloadJob {
         var request = download.request
         var resume: ResumeExpectation?
         if offset > 0, let ifRange = validators.ifRange {
-            request.headers += [
-                HTTPHeader(name: "Range", value: "bytes=\(offset)-", scope: .everyHop),
-                HTTPHeader(name: "If-Range", value: ifRange, scope: .everyHop),
-                HTTPHeader(name: "Accept-Encoding", value: "identity", scope: .everyHop),
-            ]
+            request = request.ranged(from: offset, ifRange: ifRange)
             resume = ResumeExpectation(
                 offset: offset, expectedTotal: expectedTotal, entityTag: validators.entityTag,
                 restartsOnFullResponse: !settings.refusesRestart)

@@ -70,12 +70,7 @@ final class SegmentedTransfer {
             func start(_ index: Int) {
                 let segment = segments[index]
                 let end = SegmentEnd(segment.end)
-                var request = context.request
-                request.headers += [
-                    HTTPHeader(name: "Range", value: "bytes=\(segment.position)-", scope: .everyHop),
-                    HTTPHeader(name: "If-Range", value: context.validators.ifRange ?? "", scope: .everyHop),
-                    HTTPHeader(name: "Accept-Encoding", value: "identity", scope: .everyHop),
-                ]
+                let request = context.request.ranged(from: segment.position, ifRange: context.validators.ifRange ?? "")
                 let expectation = ResumeExpectation(offset: segment.position, expectedTotal: context.total,
                                                     entityTag: context.validators.entityTag, restartsOnFullResponse: false)
                 let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)

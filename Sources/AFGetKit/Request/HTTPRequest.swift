@@ -13,6 +13,19 @@ public struct HTTPRequest: Sendable, Equatable {
         self.headers = headers
         self.body = body
     }
+
+    /// The same request for the bytes from `offset` on, of the entity `ifRange` names only (a
+    /// continue, or a segment): identity encoding, since a range of an encoded body is not a
+    /// range of the file.
+    func ranged(from offset: Int64, ifRange: String) -> HTTPRequest {
+        var request = self
+        request.headers += [
+            HTTPHeader(name: "Range", value: "bytes=\(offset)-", scope: .everyHop),
+            HTTPHeader(name: "If-Range", value: ifRange, scope: .everyHop),
+            HTTPHeader(name: "Accept-Encoding", value: "identity", scope: .everyHop),
+        ]
+        return request
+    }
 }
 
 /// Where an upload's bytes come from. Files are read as the body is sent, never loaded whole.
