@@ -22,10 +22,8 @@ extension DownloadJob {
                                  sha256: record.sha256))
             return .downloaded(bytesThisRun)
         } catch {
-            let failure = ItemFailure(item: info.path, error)
-            record.failure = failure
-            renderer.handle(.failed(info, failure))
-            return .failed(failure)
+            // After the transfer, what failed is the file: it is named rather than the URL.
+            return reportFailure(ItemFailure(item: info.path, error))
         }
     }
 
@@ -134,9 +132,12 @@ extension DownloadJob {
         if attempts > 1 && failure.isTransient {
             failure = TransferFailure(failure.kind, "\(failure.message) (after \(attempts) attempts)", transient: true)
         }
-        let itemFailure = ItemFailure(item: info.url, failure)
-        record.failure = itemFailure
-        renderer.handle(.failed(info, itemFailure))
-        return .failed(itemFailure)
+        return reportFailure(ItemFailure(item: info.url, failure))
+    }
+
+    private func reportFailure(_ failure: ItemFailure) -> Outcome {
+        record.failure = failure
+        renderer.handle(.failed(info, failure))
+        return .failed(failure)
     }
 }
