@@ -44,7 +44,7 @@ public enum Entry {
             command = try AFGetCommand.parseAsRoot(arguments)
         } catch {
             if AFGetCommand.exitCode(for: error) == .success {
-                OutputStream.standardOutput.writeLine(AFGetCommand.fullMessage(for: error))
+                OutputStream.standardOutput.writeLine(successText(for: error))
                 return 0
             }
             let message = AFGetCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
@@ -69,11 +69,17 @@ public enum Entry {
             return failure.exitCode
         } catch {
             if AFGetCommand.exitCode(for: error) == .success {
-                OutputStream.standardOutput.writeLine(AFGetCommand.fullMessage(for: error))
+                OutputStream.standardOutput.writeLine(successText(for: error))
                 return 0
             }
             OutputStream.standardError.writeLine("afget: internal error: \(error) (please report it)")
             return FailureClass.internalError.exitCode
         }
+    }
+
+    /// What help or `--version` prints; the version with the libraries afget runs on.
+    private static func successText(for error: Error) -> String {
+        let text = AFGetCommand.fullMessage(for: error)
+        return text == AFGetVersion.current ? AFGetVersion.withLibraries : text
     }
 }
