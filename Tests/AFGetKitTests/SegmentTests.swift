@@ -18,11 +18,22 @@ final class SegmentTests: XCTestCase {
     func testTheLargestSegmentLeftIsHalvedWhenWorthIt() throws {
         let segments = [Segment(start: 0, end: 100, done: 100), Segment(start: 100, end: 200, done: 20),
                         Segment(start: 200, end: 300, done: 90)]
-        let split = try XCTUnwrap(SegmentPlan.split(segments, among: [1, 2], minimumSize: 10))
+        let split = try XCTUnwrap(SegmentPlan.split(segments, running: [(1, 120), (2, 290)], minimumSize: 10))
         XCTAssertEqual(split.index, 1)
         XCTAssertEqual(split.at, 160)
-        XCTAssertNil(SegmentPlan.split(segments, among: [2], minimumSize: 10), "10 bytes left is less than two minimums")
-        XCTAssertNil(SegmentPlan.split(segments, among: [], minimumSize: 10))
+        XCTAssertNil(SegmentPlan.split(segments, running: [(2, 290)], minimumSize: 10), "10 bytes left is less than two minimums")
+        XCTAssertNil(SegmentPlan.split(segments, running: [], minimumSize: 10))
+    }
+
+    func testASplitIsPlacedAfterWhereTheTransferHasReachedNotWhereItLastReported() throws {
+        // Segment 1 reported 20 bytes written but has taken 80; segment 2 reported 50 and is there.
+        let segments = [Segment(start: 0, end: 100, done: 100), Segment(start: 100, end: 200, done: 20),
+                        Segment(start: 200, end: 300, done: 50)]
+        let split = try XCTUnwrap(SegmentPlan.split(segments, running: [(1, 180), (2, 250)], minimumSize: 10))
+        XCTAssertEqual(split.index, 2, "segment 1 has only 20 bytes left")
+        XCTAssertEqual(split.at, 275)
+        let behind = try XCTUnwrap(SegmentPlan.split(segments, running: [(1, 100)], minimumSize: 10))
+        XCTAssertEqual(behind.at, 160, "a reached offset behind what is written counts for nothing")
     }
 
     func testTheContiguousPrefixStopsAtTheFirstGap() {

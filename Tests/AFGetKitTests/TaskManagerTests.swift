@@ -79,6 +79,32 @@ final class TaskManagerTests: XCTestCase {
         XCTAssertEqual(sha256Hex(try Data(contentsOf: file)), TestPayload.sha256(count: 50_000), "the redirect body is not written either")
     }
 
+    func testASegmentSaysHowFarItHasGotAndStopsWhereItIsShortened() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("segment-\(UUID().uuidString)")
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer {
+            close(descriptor)
+            try? FileManager.default.removeItem(at: file)
+        }
+        // Two chunks of 100 kB a second apart: in between, the segment has taken the first.
+        let segment = LiveSegment(from: 0, end: 200_000)
+        let task = manager.downloadTask(with: try request("/file/x?size=200000&chunk=100000&ms=1000"),
+                                        to: FileDescriptorSink(descriptor: descriptor, name: file.path), segment: segment)
+        manager.resume(task.id)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while segment.reached < 100_000 {
+            guard ContinuousClock.now < deadline else { return XCTFail("reached only \(segment.reached)") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        XCTAssertEqual(segment.reached, 100_000)
+        segment.shorten(to: 150_000)
+        let events = try await collectEvents(of: task)
+        guard case .completed(_, let response) = events.last else { return XCTFail("\(events)") }
+        XCTAssertEqual(response.progress.written, 150_000)
+        XCTAssertEqual(segment.reached, 150_000)
+        XCTAssertEqual(Array(try Data(contentsOf: file)), TestPayload.bytes(0..<150_000))
+    }
+
     func testSuspendAndResumeARunningTask() async throws {
         let task = manager.dataTask(with: try request("/drip/d?size=60000&chunk=10000&ms=50"))
         let id = task.id

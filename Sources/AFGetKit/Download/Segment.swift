@@ -31,14 +31,22 @@ public enum SegmentPlan {
         }
     }
 
-    /// The segment to split when a connection is free: the unfinished one (among `candidates`)
+    /// The segment to split when a connection is free: of the `running` ones, each with where
+    /// its transfer has reached (ahead of `done`, which counts only bytes written), the one
     /// with the most left, if at least two minimum sizes are left; and where the new segment
     /// starts (half way through what is left).
-    public static func split(_ segments: [Segment], among candidates: [Int], minimumSize: Int64) -> (index: Int, at: Int64)? {
-        guard let index = candidates.max(by: { segments[$0].remaining < segments[$1].remaining }) else { return nil }
-        let segment = segments[index]
-        guard segment.remaining >= 2 * max(1, minimumSize) else { return nil }
-        return (index, segment.position + segment.remaining / 2)
+    public static func split(_ segments: [Segment], running: [(index: Int, reached: Int64)],
+                             minimumSize: Int64) -> (index: Int, at: Int64)? {
+        func position(_ candidate: (index: Int, reached: Int64)) -> Int64 {
+            max(segments[candidate.index].position, candidate.reached)
+        }
+        func left(_ candidate: (index: Int, reached: Int64)) -> Int64 {
+            segments[candidate.index].end - position(candidate)
+        }
+        guard let largest = running.max(by: { left($0) < left($1) }) else { return nil }
+        let remaining = left(largest)
+        guard remaining >= 2 * max(1, minimumSize) else { return nil }
+        return (largest.index, position(largest) + remaining / 2)
     }
 
     /// Bytes held from the start of the file without a gap: what one connection could continue from.

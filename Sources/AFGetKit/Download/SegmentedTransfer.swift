@@ -34,8 +34,8 @@ final class SegmentedTransfer {
     private let context: Context
     private var segments: [Segment]
     /// The running task of each segment being downloaded (segments are known by their start,
-    /// which never changes), and where that task began writing.
-    private var running: [TaskID: (segment: Int64, from: Int64, end: SegmentEnd)] = [:]
+    /// which never changes), where that task began writing, and where it is now.
+    private var running: [TaskID: (segment: Int64, from: Int64, live: LiveSegment)] = [:]
     private var failedAttempts: [Int64: Int] = [:]
     private var waitingToRetry: Set<Int64> = []
     private var lastResponse: TaskResponse?
@@ -69,14 +69,14 @@ final class SegmentedTransfer {
         return await withDiscardingTaskGroup { group in
             func start(_ index: Int) {
                 let segment = segments[index]
-                let end = SegmentEnd(segment.end)
+                let live = LiveSegment(from: segment.position, end: segment.end)
                 let request = context.request.ranged(from: segment.position, ifRange: context.validators.ifRange ?? "")
                 let expectation = ResumeExpectation(offset: segment.position, expectedTotal: context.total,
                                                     entityTag: context.validators.entityTag, restartsOnFullResponse: false)
                 let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)
-                let task = context.manager.downloadTask(with: request, to: target, resume: expectation, end: end,
+                let task = context.manager.downloadTask(with: request, to: target, resume: expectation, segment: live,
                                                         options: context.settings.transfer)
-                running[task.id] = (segment.start, segment.position, end)
+                running[task.id] = (segment.start, segment.position, live)
                 group.addTask {
                     for await event in task.events { events.send(.task(event)) }
                 }
@@ -90,12 +90,12 @@ final class SegmentedTransfer {
                         continue
                     }
                     // Every unfinished segment has a connection: halve the largest one left.
-                    let candidates = running.values.map { index(of: $0.segment) }
-                    guard let (index, at) = SegmentPlan.split(segments, among: candidates,
+                    let candidates = running.values.map { (index: index(of: $0.segment), reached: $0.live.reached) }
+                    guard let (index, at) = SegmentPlan.split(segments, running: candidates,
                                                               minimumSize: context.settings.minimumSplitSize),
                         let victim = running.values.first(where: { $0.segment == segments[index].start })
                     else { return }
-                    victim.end.shorten(to: at)
+                    victim.live.shorten(to: at)
                     let newSegment = Segment(start: at, end: segments[index].end)
                     segments[index].end = at
                     segments.insert(newSegment, at: index + 1)
@@ -174,7 +174,7 @@ final class SegmentedTransfer {
     }
 
     /// A segment's progress: what its task wrote, from where it began, up to the segment's end.
-    private func record(_ task: (segment: Int64, from: Int64, end: SegmentEnd), written: Int64) {
+    private func record(_ task: (segment: Int64, from: Int64, live: LiveSegment), written: Int64) {
         let index = index(of: task.segment)
         let segment = segments[index]
         let reached = min(task.from + written, segment.end)

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The three kinds of task, as NSURLSession has them.
 public enum TaskKind: Sendable, Equatable {
     /// The response body is collected in memory (up to a limit) and handed over on completion.
@@ -9,33 +7,8 @@ public enum TaskKind: Sendable, Equatable {
     /// The response body of a successful (2xx) final response is written to a file descriptor
     /// the caller owns; bodies of redirects and errors are discarded. When continuing
     /// (`resume` set), the response must match the expectation before anything is written.
-    /// With an `end`, writing stops there and the task completes (a segment of the file).
-    case download(to: FileDescriptorSink, resume: ResumeExpectation?, end: SegmentEnd?)
-}
-
-/// Where a segment's writing stops (exclusive), shared by the job that plans segments and the
-/// curl thread that writes: the job may move it earlier while the transfer runs, to hand the
-/// rest of the segment to another connection.
-public final class SegmentEnd: Sendable, Equatable {
-    private let offset: Atomic<Int64>
-
-    public init(_ offset: Int64) {
-        self.offset = Atomic(offset)
-    }
-
-    public var value: Int64 { offset.load(ordering: .acquiring) }
-
-    public static func == (lhs: SegmentEnd, rhs: SegmentEnd) -> Bool { lhs === rhs }
-
-    /// Moves the end earlier; a later end than the current one is ignored.
-    public func shorten(to newEnd: Int64) {
-        var current = offset.load(ordering: .acquiring)
-        while newEnd < current {
-            let (exchanged, original) = offset.compareExchange(expected: current, desired: newEnd, ordering: .acquiringAndReleasing)
-            if exchanged { return }
-            current = original
-        }
-    }
+    /// With a `segment`, writing stops at its end and the task completes (a segment of the file).
+    case download(to: FileDescriptorSink, resume: ResumeExpectation?, segment: LiveSegment?)
 }
 
 /// A file descriptor a download writes to, owned (opened and closed) by the caller.

@@ -36,12 +36,12 @@ public final class TaskManager: Sendable {
 
     /// A task that writes a successful response's body to `sink` from byte `resume.offset`
     /// (0 without `resume`). With `resume`, the request must carry the matching Range header;
-    /// with `end`, writing stops at that offset and the task completes.
+    /// with `segment`, writing stops at its end and the task completes.
     public func downloadTask(
         with request: HTTPRequest, to sink: FileDescriptorSink, resume: ResumeExpectation? = nil,
-        end: SegmentEnd? = nil, options: TransferOptions = TransferOptions()
+        segment: LiveSegment? = nil, options: TransferOptions = TransferOptions()
     ) -> SessionTask {
-        makeTask(.download(to: sink, resume: resume, end: end), request, options)
+        makeTask(.download(to: sink, resume: resume, segment: segment), request, options)
     }
 
     /// Starts a new task or continues a suspended one.

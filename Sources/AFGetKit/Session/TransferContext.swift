@@ -36,8 +36,8 @@ final class TransferContext {
     private var upload: UploadSource?
     /// The download's body on its way to the sink.
     let writer: BufferedFileWriter?
-    /// Where a segment's writing stops; reaching it completes the task.
-    private let segmentEnd: SegmentEnd?
+    /// A segment's end, which completes the task, and where its writing has got to.
+    private let segment: LiveSegment?
     /// The segment's end was reached: the transfer was stopped on purpose, not failed.
     private(set) var reachedSegmentEnd = false
     /// Set by a callback that aborts the transfer, to say why.
@@ -61,13 +61,13 @@ final class TransferContext {
         self.events = events
         firstOrigin = request.url.origin
         pacer = options.rateLimit.map { RatePacer(bytesPerSecond: $0) }
-        if case .download(let sink, let resume, let end) = kind {
+        if case .download(let sink, let resume, let segment) = kind {
             writer = BufferedFileWriter(sink: sink, offset: resume?.offset ?? 0,
-                                        capacity: end == nil ? BufferedFileWriter.streamCapacity : BufferedFileWriter.segmentCapacity)
-            segmentEnd = end
+                                        capacity: segment == nil ? BufferedFileWriter.streamCapacity : BufferedFileWriter.segmentCapacity)
+            self.segment = segment
         } else {
             writer = nil
-            segmentEnd = nil
+            segment = nil
         }
     }
 
@@ -142,7 +142,7 @@ final class TransferContext {
         easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         easy.set(CURLOPT_USERAGENT, "afget/\(AFGetVersion.current)")
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
-        easy.set(CURLOPT_BUFFERSIZE, segmentEnd == nil ? 512 * 1024 : 128 * 1024)
+        easy.set(CURLOPT_BUFFERSIZE, segment == nil ? 512 * 1024 : 128 * 1024)
         easy.set(CURLOPT_WRITEFUNCTION, callback: receiveBodyCallback)
         easy.set(CURLOPT_WRITEDATA, pointer: context)
         easy.set(CURLOPT_HEADERFUNCTION, callback: receiveHeaderCallback)
@@ -390,8 +390,8 @@ final class TransferContext {
         }
         switch kind {
         case .download:
-            if let end = segmentEnd?.value {
-                return receiveSegmentBody(data, count, end: end)
+            if let segment {
+                return receiveSegmentBody(data, count, of: segment)
             }
             guard writer!.append(data, count) else {
                 abortReason = writer!.failure
@@ -410,8 +410,8 @@ final class TransferContext {
 
     /// Writes up to the segment's end, then stops the transfer: the rest is another
     /// segment's. Returning less than `count` makes libcurl end the transfer.
-    private func receiveSegmentBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int, end: Int64) -> Int {
-        let remaining = end - writer!.nextOffset
+    private func receiveSegmentBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int, of segment: LiveSegment) -> Int {
+        let remaining = segment.end - writer!.nextOffset
         let taken = Int(max(0, min(Int64(count), remaining)))
         if taken > 0 {
             guard writer!.append(data, taken) else {
@@ -419,6 +419,7 @@ final class TransferContext {
                 return 0
             }
             progress.received += Int64(taken)
+            segment.reach(writer!.nextOffset)
         }
         if taken < count || remaining == Int64(taken) {
             reachedSegmentEnd = true
