@@ -33,9 +33,15 @@ final class SegmentedTransfer {
 
     private let context: Context
     private var segments: [Segment]
-    /// The running task of each segment being downloaded (segments are known by their start,
-    /// which never changes), where that task began writing, and where it is now.
-    private var running: [TaskID: (segment: Int64, from: Int64, live: LiveSegment)] = [:]
+    /// A segment being downloaded by a task: the segment (known by its start, which never
+    /// changes), where the task began writing, and where it is now.
+    private struct RunningSegment {
+        let segment: Int64
+        let from: Int64
+        let live: LiveSegment
+    }
+
+    private var running: [TaskID: RunningSegment] = [:]
     private var failedAttempts: [Int64: Int] = [:]
     private var waitingToRetry: Set<Int64> = []
     private var lastResponse: TaskResponse?
@@ -76,7 +82,7 @@ final class SegmentedTransfer {
                 let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)
                 let task = context.manager.downloadTask(with: request, to: target, resume: expectation, segment: live,
                                                         options: context.settings.transfer)
-                running[task.id] = (segment.start, segment.position, live)
+                running[task.id] = RunningSegment(segment: segment.start, from: segment.position, live: live)
                 group.addTask {
                     for await event in task.events { events.send(.task(event)) }
                 }
@@ -174,7 +180,7 @@ final class SegmentedTransfer {
     }
 
     /// A segment's progress: what its task wrote, from where it began, up to the segment's end.
-    private func record(_ task: (segment: Int64, from: Int64, live: LiveSegment), written: Int64) {
+    private func record(_ task: RunningSegment, written: Int64) {
         let index = index(of: task.segment)
         let segment = segments[index]
         let reached = min(task.from + written, segment.end)

@@ -3,8 +3,9 @@ import Synchronization
 /// A segment being downloaded, as the job that plans segments and the curl thread that writes
 /// share it: the job may move the end earlier, to hand the rest to another connection; the
 /// curl thread publishes how far it has taken the body, so the job splits where the
-/// transfer is now. Progress reports come four times a second: a segment at 40 MB/s is 10 MB
-/// past its last report, and a split there handed out bytes already taken.
+/// transfer is now. Progress reports come four times a second: a segment at 40 MB/s may be
+/// 10 MB past its last report, and a split made from the report could hand out bytes already
+/// taken.
 public final class LiveSegment: Sendable, Equatable {
     private let endOffset: Atomic<Int64>
     private let reachedOffset: Atomic<Int64>
