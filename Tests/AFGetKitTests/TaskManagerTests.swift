@@ -54,14 +54,19 @@ final class TaskManagerTests: XCTestCase {
         XCTAssertEqual(server.log.all.map(\.method), ["PUT", "POST"])
     }
 
-    func testDownloadTaskWritesOnlyASuccessfulBody() async throws {
+    /// A new empty file for a download task to write, closed and removed when the test ends.
+    private func temporaryFile() -> (url: URL, sink: FileDescriptorSink) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("download-\(UUID().uuidString)")
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        defer {
+        addTeardownBlock {
             close(descriptor)
             try? FileManager.default.removeItem(at: file)
         }
-        let sink = FileDescriptorSink(descriptor: descriptor, name: file.path)
+        return (file, FileDescriptorSink(descriptor: descriptor, name: file.path))
+    }
+
+    func testDownloadTaskWritesOnlyASuccessfulBody() async throws {
+        let (file, sink) = temporaryFile()
 
         let missing = manager.downloadTask(with: try request("/status/404"), to: sink)
         manager.resume(missing.id)
@@ -80,16 +85,11 @@ final class TaskManagerTests: XCTestCase {
     }
 
     func testASegmentSaysHowFarItHasGotAndStopsWhereItIsShortened() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("segment-\(UUID().uuidString)")
-        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        defer {
-            close(descriptor)
-            try? FileManager.default.removeItem(at: file)
-        }
+        let (file, sink) = temporaryFile()
         // Two chunks of 100 kB a second apart: in between, the segment has taken the first.
         let segment = LiveSegment(from: 0, end: 200_000)
         let task = manager.downloadTask(with: try request("/file/x?size=200000&chunk=100000&ms=1000"),
-                                        to: FileDescriptorSink(descriptor: descriptor, name: file.path), segment: segment)
+                                        to: sink, segment: segment)
         manager.resume(task.id)
         let deadline = ContinuousClock.now + .seconds(20)
         while segment.reached < 100_000 {
