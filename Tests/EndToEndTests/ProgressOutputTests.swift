@@ -44,6 +44,8 @@ final class ProgressOutputTests: ServerTestCase {
         XCTAssertEqual(events.filter { $0 == "done" }.count, 1)
         XCTAssertEqual(events.last, "summary")
 
+        let firstProgress = try XCTUnwrap(objects.first { $0["event"] as? String == "progress" })
+        XCTAssertGreaterThan((firstProgress["speed"] as? NSNumber)?.doubleValue ?? 0, 0, "the first report has a speed")
         let done = try XCTUnwrap(objects.first { $0["event"] as? String == "done" })
         XCTAssertEqual(done["id"] as? Int, 0)
         XCTAssertEqual(done["bytes"] as? Int, 200_000)

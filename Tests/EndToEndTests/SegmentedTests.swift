@@ -39,6 +39,26 @@ final class SegmentedTests: ServerTestCase {
         XCTAssertTrue(offsets.contains { $0 > 1_000_000 && $0 < size }, "a re-split inside the slow half: \(offsets)")
     }
 
+    func testProgressCountsTheSegmentsTogetherAtARealSpeed() throws {
+        // Four connections of about 2.5 MB/s each (50 kB every 20 ms): reports for about a second.
+        let size = 8_000_000
+        let result = try Afget.run(["--progress", "json", "-s", "4", "--min-split-size", "256K",
+                                    server.url("/file/p.bin?size=\(size)&chunk=50000&ms=20")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let progress = try result.stdoutText.split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }.filter { $0["event"] as? String == "progress" }
+        XCTAssertFalse(progress.isEmpty, result.stdoutText)
+        let bytes = progress.compactMap { $0["bytes"] as? Int }
+        XCTAssertEqual(bytes, bytes.sorted(), "progress never goes backwards")
+        // The server sends about 10 MB/s in all: a speed reckoned between reports of one
+        // round, microseconds apart, would be far above that.
+        let speeds = progress.compactMap { ($0["speed"] as? NSNumber)?.doubleValue }
+        XCTAssertEqual(speeds.count, progress.count)
+        XCTAssertTrue(speeds.allSatisfy { $0 < 100_000_000 }, "speeds: \(speeds)")
+        XCTAssertGreaterThan(speeds.first ?? 0, 0, "the first report has a speed too")
+    }
+
     func testAFailedSegmentIsRetriedOnItsOwn() throws {
         let size = 3_000_000
         // The first ranged request is reset after 100 kB, inside whichever segment it is.

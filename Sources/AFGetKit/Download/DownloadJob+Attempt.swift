@@ -125,6 +125,8 @@ extension DownloadJob {
             return
         }
         state.bodyStarted = true
+        // The speed counts from here, so the first progress report has one.
+        state.speed.add(bytes: 0, at: monotonicSeconds())
         record.httpStatus = head.status  // also for a body cut short or stopped by a signal
         if head.status == 200 && state.offset > 0 {
             renderer.handle(.restarting(info, reason: "the server sent the whole file"))

@@ -47,6 +47,10 @@ final class SegmentedTransfer {
     private var lastResponse: TaskResponse?
     private var lastCheckpointAt = monotonicSeconds()
     private var speed = SpeedEstimator()
+    private var lastProgressAt = -Double.infinity
+    /// The curl thread reports every segment's progress in one round, a few times a second: the
+    /// item's progress is told once a round (reports further apart than this are a new round).
+    private static let progressRound = 0.1
     private var stopping: Result?
 
     init(_ context: Context, segments: [Segment]) {
@@ -110,6 +114,7 @@ final class SegmentedTransfer {
             }
 
             fillConnections()
+            speed.add(bytes: segments.reduce(Int64(0)) { $0 + $1.done }, at: monotonicSeconds())
             // The first checkpoint while the connections open, rather than before.
             if let failure = checkpoint() { stop(.failed(failure)) }
             var isIdle: Bool { running.isEmpty && waitingToRetry.isEmpty }
@@ -187,9 +192,19 @@ final class SegmentedTransfer {
         segments[index].done = max(segment.done, reached - segment.start)
     }
 
+    /// Once a round, counting each running segment where its transfer has got to: told at the
+    /// round's first report, the others' bytes would otherwise show a round late, and a speed
+    /// reckoned between reports microseconds apart is absurd.
     private func reportProgress() {
-        let bytes = segments.reduce(Int64(0)) { $0 + $1.done }
-        speed.add(bytes: bytes, at: monotonicSeconds())
+        let now = monotonicSeconds()
+        guard now - lastProgressAt >= Self.progressRound else { return }
+        lastProgressAt = now
+        var bytes = segments.reduce(Int64(0)) { $0 + $1.done }
+        for task in running.values {
+            let segment = segments[index(of: task.segment)]
+            bytes += max(0, min(task.live.reached, segment.end) - segment.position)
+        }
+        speed.add(bytes: bytes, at: now)
         context.renderer.handle(.progress(context.info, bytes: bytes, total: context.total, speed: speed.bytesPerSecond))
     }
 
