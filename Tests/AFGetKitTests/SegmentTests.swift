@@ -13,6 +13,7 @@ final class SegmentTests: XCTestCase {
         let continued = SegmentPlan.initial(length: 100, from: 40, connections: 2, minimumSize: 10)
         XCTAssertEqual(continued, [Segment(start: 0, end: 40, done: 40), Segment(start: 40, end: 70), Segment(start: 70, end: 100)])
         XCTAssertEqual(SegmentPlan.contiguousPrefix(continued), 40, "the held prefix counts")
+        XCTAssertEqual(continued.bytesDone, 40)
     }
 
     func testTheLargestSegmentLeftIsHalvedWhenWorthIt() throws {

@@ -33,7 +33,7 @@ extension DownloadJob {
     func attemptSegmented(_ segments: [Segment], fallbackOffset: inout Int64) async -> AttemptResult {
         guard let part = download.part, let total = expectedTotal else { return .fellBack }
         if !bodyReported {
-            let held = segments.reduce(Int64(0)) { $0 + $1.done }
+            let held = segments.bytesDone
             renderer.handle(.started(info, total: total, offset: held > 0 ? held : nil))
             continuedFrom = held
             bodyReported = true
@@ -49,7 +49,7 @@ extension DownloadJob {
         switch await transfer.run() {
         case .completed(let response):
             record.httpStatus = response.head.status
-            bytesThisRun += total - segments.reduce(Int64(0)) { $0 + $1.done }
+            bytesThisRun += total - segments.bytesDone
             return .completed(response, reached: total)
         case .fellBack(let contiguous, let reason):
             splitRefused = true

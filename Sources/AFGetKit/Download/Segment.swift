@@ -17,6 +17,11 @@ public struct Segment: Sendable, Equatable {
     public var isComplete: Bool { position >= end }
 }
 
+extension Collection<Segment> {
+    /// Bytes in the part file across these segments.
+    public var bytesDone: Int64 { reduce(0) { $0 + $1.done } }
+}
+
 /// How a file is cut into segments, and re-cut while it downloads.
 public enum SegmentPlan {
     /// A file of `length` bytes whose first `offset` are held: that prefix as one complete

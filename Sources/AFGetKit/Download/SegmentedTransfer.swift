@@ -114,7 +114,7 @@ final class SegmentedTransfer {
             }
 
             fillConnections()
-            speed.add(bytes: segments.reduce(Int64(0)) { $0 + $1.done }, at: monotonicSeconds())
+            speed.add(bytes: segments.bytesDone, at: monotonicSeconds())
             // The first checkpoint while the connections open, rather than before.
             if let failure = checkpoint() { stop(.failed(failure)) }
             var isIdle: Bool { running.isEmpty && waitingToRetry.isEmpty }
@@ -199,7 +199,7 @@ final class SegmentedTransfer {
         let now = monotonicSeconds()
         guard now - lastProgressAt >= Self.progressRound else { return }
         lastProgressAt = now
-        var bytes = segments.reduce(Int64(0)) { $0 + $1.done }
+        var bytes = segments.bytesDone
         for task in running.values {
             let segment = segments[index(of: task.segment)]
             bytes += max(0, min(task.live.reached, segment.end) - segment.position)
