@@ -58,10 +58,11 @@ extension DownloadJob {
                 takeBody(of: head, task: task.id, &state)
             case .progress(_, let progress):
                 guard state.bodyStarted else { continue }
-                state.speed.add(bytes: progress.received, at: monotonicSeconds())
+                let now = monotonicSeconds()
+                state.speed.add(bytes: progress.received, at: now)
                 renderer.handle(.progress(info, bytes: state.base + progress.received, total: expectedTotal,
                                           speed: state.speed.bytesPerSecond))
-                if monotonicSeconds() - lastCheckpointAt >= Self.checkpointInterval {
+                if now - lastCheckpointAt >= Self.checkpointInterval {
                     state.localFailure = checkpoint(state.base + progress.written)
                     if state.localFailure != nil { manager.cancel(task.id) }
                 }

@@ -15,6 +15,13 @@ public struct Segment: Sendable, Equatable {
     public var position: Int64 { start + done }
     public var remaining: Int64 { max(0, end - position) }
     public var isComplete: Bool { position >= end }
+
+    /// Where this segment has got to when its transfer has taken the body up to `reached`
+    /// (bytes written count in `done`; taken ones may still be buffered): never behind what is
+    /// written, never past the end.
+    public func position(reachedAt reached: Int64) -> Int64 {
+        min(end, max(position, reached))
+    }
 }
 
 extension Collection<Segment> {
@@ -43,7 +50,7 @@ public enum SegmentPlan {
     public static func split(_ segments: [Segment], running: [(index: Int, reached: Int64)],
                              minimumSize: Int64) -> (index: Int, at: Int64)? {
         func position(_ candidate: (index: Int, reached: Int64)) -> Int64 {
-            max(segments[candidate.index].position, candidate.reached)
+            segments[candidate.index].position(reachedAt: candidate.reached)
         }
         func left(_ candidate: (index: Int, reached: Int64)) -> Int64 {
             segments[candidate.index].end - position(candidate)

@@ -202,7 +202,7 @@ final class SegmentedTransfer {
         var bytes = segments.bytesDone
         for task in running.values {
             let segment = segments[index(of: task.segment)]
-            bytes += max(0, min(task.live.reached, segment.end) - segment.position)
+            bytes += segment.position(reachedAt: task.live.reached) - segment.position
         }
         speed.add(bytes: bytes, at: now)
         context.renderer.handle(.progress(context.info, bytes: bytes, total: context.total, speed: speed.bytesPerSecond))
