@@ -20,7 +20,7 @@ public struct CurlURL: Sendable, Equatable {
         CurlRuntime.initialize()
         guard let handle = curl_url() else { fatalError("curl_url failed: out of memory") }
         defer { curl_url_cleanup(handle) }
-        let escaped = string.contains(" ") ? string.replacing(" ", with: "%20") : string
+        let escaped = string.utf8.contains(UInt8(ascii: " ")) ? string.replacing(" ", with: "%20") : string
         let status = curl_url_set(handle, CURLUPART_URL, escaped, UInt32(CURLU_NON_SUPPORT_SCHEME))
         guard status == CURLUE_OK else {
             throw .malformed(String(cString: curl_url_strerror(status)))

@@ -139,6 +139,16 @@ final class RequestSerializerTests: XCTestCase {
                        "--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x%22.txt%0D%0A\"\r\nContent-Type: text/plain\r\n\r\n")
     }
 
+    /// A URL needs "://", wherever its first colon is; one without it is refused by name.
+    func testAURLNeedsASchemeSeparator() throws {
+        XCTAssertEqual(try RequestSerializer.parseURL("http://h:8080/a:b").port, 8080)
+        for bad in ["example.org/f.bin", "mailto:a@b", "http:/h/f", "http:h:/", "a:b:/c"] {
+            XCTAssertThrowsError(try RequestSerializer.parseURL(bad), bad) { error in
+                XCTAssertEqual("\(error)", "\(bad): not a URL: it must start with http:// or https://")
+            }
+        }
+    }
+
     func testResponseValidation() throws {
         let serializer = ResponseSerializer(acceptableStatusCodes: try ResponseSerializer.parseStatusCodes("200-299,304"),
                                             acceptableContentTypes: ["application/json", "text/*"])

@@ -26,7 +26,12 @@ final class ServerTextTests: XCTestCase {
 
     func testHeaderLinesSplitOnBytes() {
         func line(_ bytes: [UInt8]) -> HeaderLine { bytes.withUnsafeBytes { HeaderLine($0) } }
-        XCTAssertEqual(line(Array("HTTP/1.1 206 Partial Content".utf8)), .status("HTTP/1.1 206 Partial Content"))
+        XCTAssertEqual(line(Array("HTTP/1.1 206 Partial Content".utf8)),
+                       .status(version: "HTTP/1.1", code: 206, reason: "Partial Content"))
+        XCTAssertEqual(line(Array("HTTP/2 200".utf8)), .status(version: "HTTP/2", code: 200, reason: ""))
+        XCTAssertEqual(line(Array("HTTP/1.1  404 \tNot  Found ".utf8)), .status(version: "HTTP/1.1", code: 404, reason: "Not  Found"))
+        XCTAssertEqual(line(Array("HTTP/1.1 2x0 Odd".utf8)), .status(version: "HTTP/1.1", code: 0, reason: "Odd"))
+        XCTAssertEqual(line(Array("HTTP/1.0".utf8)), .status(version: "HTTP/1.0", code: 0, reason: ""))
         XCTAssertEqual(line([]), .end)
         XCTAssertEqual(line(Array("ETag: \t \"v1\" \t".utf8)), .field(name: "ETag", value: "\"v1\""))
         XCTAssertEqual(line(Array("X-Empty:".utf8)), .field(name: "X-Empty", value: ""))

@@ -122,6 +122,7 @@ public struct InputList: Sendable {
     /// A URL line holds one URL and nothing else. aria2c's tab-separated mirrors, or an option
     /// written beside its URL, would otherwise be fetched as one odd URL (spaces are sent as %20).
     private static func checkOneURL(_ line: String) throws(ItemFailure) {
+        guard line.utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { return }
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard words.count > 1 else { return }
         if let option = words.dropFirst().first(where: { word in optionKeys.contains { word.hasPrefix($0 + "=") } }) {

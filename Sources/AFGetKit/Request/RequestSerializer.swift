@@ -159,7 +159,7 @@ public struct RequestSerializer: Sendable {
 
     /// An http or https URL, or a usage failure naming the URL and what is wrong with it.
     public static func parseURL(_ string: String) throws(ItemFailure) -> CurlURL {
-        guard string.contains("://") else {
+        guard hasSchemeSeparator(string) else {
             throw ItemFailure(item: removingPassword(from: string),
                               TransferFailure(.usage, "not a URL: it must start with http:// or https://"))
         }
@@ -177,5 +177,16 @@ public struct RequestSerializer: Sendable {
                               TransferFailure(.usage, "unsupported scheme \"\(url.scheme)\" (http and https only)"))
         }
         return url
+    }
+
+    /// Whether "://" is in `string`, looked for in its bytes: `String.contains` compares
+    /// characters, which costs more than libcurl's whole parse of a list line.
+    private static func hasSchemeSeparator(_ string: String) -> Bool {
+        var rest = string.utf8[...]
+        while let colon = rest.firstIndex(of: UInt8(ascii: ":")) {
+            if rest[colon...].starts(with: "://".utf8) { return true }
+            rest = rest[rest.index(after: colon)...]
+        }
+        return false
     }
 }

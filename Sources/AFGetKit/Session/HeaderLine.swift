@@ -2,8 +2,8 @@
 /// already cut). Split on bytes, so a common field costs two small strings and no scan by
 /// characters: this runs on the curl thread for every line of every response.
 enum HeaderLine: Equatable {
-    /// "HTTP/1.1 200 OK"
-    case status(String)
+    /// "HTTP/1.1 200 OK": the version, the status code (0 when it is not a number) and the reason.
+    case status(version: String, code: Int, reason: String)
     /// The empty line that ends a header block.
     case end
     /// A line starting with a space or tab: more of the previous field's value (obsolete folding).
@@ -19,7 +19,7 @@ enum HeaderLine: Equatable {
             return
         }
         if bytes.starts(with: Self.statusPrefix) {
-            self = .status(Self.text(bytes))
+            self = Self.status(bytes)
         } else if first == Self.space || first == Self.tab {
             self = .continuation(Self.text(UnsafeRawBufferPointer(rebasing: Self.trimmed(bytes[...]))))
         } else if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
@@ -34,6 +34,19 @@ enum HeaderLine: Equatable {
         } else {
             self = .other
         }
+    }
+
+    /// Words separated by spaces and tabs; the reason is the rest of the line.
+    private static func status(_ bytes: UnsafeRawBufferPointer) -> HeaderLine {
+        let isBlank = { (byte: UInt8) in byte == space || byte == tab }
+        let versionEnd = bytes.firstIndex(where: isBlank) ?? bytes.endIndex
+        let afterVersion = trimmed(bytes[versionEnd...])
+        let codeEnd = afterVersion.firstIndex(where: isBlank) ?? afterVersion.endIndex
+        let digits = afterVersion[..<codeEnd]
+        let code = (1...9).contains(digits.count) && digits.allSatisfy({ (0x30...0x39).contains($0) })
+            ? digits.reduce(0) { $0 * 10 + Int($1 - 0x30) } : 0
+        return .status(version: text(UnsafeRawBufferPointer(rebasing: bytes[..<versionEnd])), code: code,
+                       reason: text(UnsafeRawBufferPointer(rebasing: trimmed(afterVersion[codeEnd...]))))
     }
 
     /// A header line as text: UTF-8 when it is valid UTF-8, else ISO-8859-1 (each byte one

@@ -282,12 +282,9 @@ final class TransferContext {
         }
 
         switch line {
-        case .status(let text):
-            let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-            head = ResponseHead(
-                version: String(parts[0]),
-                status: parts.count > 1 ? Int(parts[1]) ?? 0 : 0,
-                reason: parts.count > 2 ? TerminalText.clean(String(parts[2])) : "")
+        case .status(let version, let code, let reason):
+            head = ResponseHead(version: version, status: code, reason: TerminalText.clean(reason))
+            head.headers.reserveCapacity(16)  // one allocation for a usual response's fields
         case .end:
             // The end of a header block; interim (1xx) responses are followed by the real one.
             if !(100..<200).contains(head.status) {
