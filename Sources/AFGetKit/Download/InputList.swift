@@ -122,9 +122,9 @@ public struct InputList: Sendable {
     /// A URL line holds one URL and nothing else. aria2c's tab-separated mirrors, or an option
     /// written beside its URL, would otherwise be fetched as one odd URL (spaces are sent as %20).
     private static func checkOneURL(_ line: String) throws(ItemFailure) {
-        guard line.utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { return }
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        guard words.count > 1 else { return }
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard line.utf8.contains(where: isBlank) else { return }  // one word, the usual case
+        let words = line.utf8.split(whereSeparator: isBlank).map(Substring.init)
         if let option = words.dropFirst().first(where: { word in optionKeys.contains { word.hasPrefix($0 + "=") } }) {
             throw ItemFailure(item: line, TransferFailure(.usage, "\(option) goes on its own line below the URL, indented"))
         }

@@ -38,7 +38,6 @@ enum HeaderLine: Equatable {
 
     /// Words separated by spaces and tabs; the reason is the rest of the line.
     private static func status(_ bytes: UnsafeRawBufferPointer) -> HeaderLine {
-        let isBlank = { (byte: UInt8) in byte == space || byte == tab }
         let versionEnd = bytes.firstIndex(where: isBlank) ?? bytes.endIndex
         let afterVersion = trimmed(bytes[versionEnd...])
         let codeEnd = afterVersion.firstIndex(where: isBlank) ?? afterVersion.endIndex
@@ -67,13 +66,14 @@ enum HeaderLine: Equatable {
     }
 
     private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
-        let isBlank = { (byte: UInt8) in byte == space || byte == tab }
         guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) })
         else {
             return bytes[bytes.startIndex..<bytes.startIndex]
         }
         return bytes[first...last]
     }
+
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == space || byte == tab }
 
     private static let statusPrefix = Array("HTTP/".utf8)
     private static let space = UInt8(ascii: " ")
