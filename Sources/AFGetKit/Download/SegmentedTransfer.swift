@@ -188,8 +188,7 @@ final class SegmentedTransfer {
     private func record(_ task: RunningSegment, written: Int64) {
         let index = index(of: task.segment)
         let segment = segments[index]
-        let reached = min(task.from + written, segment.end)
-        segments[index].done = max(segment.done, reached - segment.start)
+        segments[index].done = segment.position(reachedAt: task.from + written) - segment.start
     }
 
     /// Once a round, counting each running segment where its transfer has got to: told at the
