@@ -30,6 +30,22 @@ final class ProgressOutputTests: ServerTestCase {
         XCTAssertTrue(result.stderrLines.last?.hasPrefix("slow.bin: done, 195.3 KiB in ") ?? false, result.stderr)
     }
 
+    /// A log's lines name the item one way from start to end: the path its data goes to, or
+    /// "(stdout)" for -o -.
+    func testLinesNameTheItemByWhereItsDataGoes() throws {
+        let url = server.url("/file/named.bin?size=5000")
+        let intoDirectory = try Afget.run(["-d", "sub", url], in: directory)
+        XCTAssertEqual(intoDirectory.status, 0, intoDirectory.stderr)
+        XCTAssertTrue(intoDirectory.stderrLines.first?.hasPrefix("sub/named.bin: started (4.9 KiB) from http://") ?? false, intoDirectory.stderr)
+        XCTAssertTrue(intoDirectory.stderrLines.last?.hasPrefix("sub/named.bin: done, 4.9 KiB in ") ?? false, intoDirectory.stderr)
+
+        let toStandardOutput = try Afget.run(["-o", "-", url], in: directory)
+        XCTAssertEqual(toStandardOutput.status, 0, toStandardOutput.stderr)
+        XCTAssertEqual(toStandardOutput.stdout.count, 5000)
+        XCTAssertTrue(toStandardOutput.stderrLines.first?.hasPrefix("(stdout): started (4.9 KiB) from http://") ?? false, toStandardOutput.stderr)
+        XCTAssertTrue(toStandardOutput.stderrLines.last?.hasPrefix("(stdout): done, 4.9 KiB in ") ?? false, toStandardOutput.stderr)
+    }
+
     func testJSONProgressIsOneObjectPerLineOnStdout() throws {
         let result = try Afget.run(["--progress", "json", slowURL, server.url("/status/404")], in: directory)
         XCTAssertEqual(result.status, 8)

@@ -13,8 +13,7 @@ enum HumanMessages {
     static func done(_ info: ItemInfo, bytes: Int64, transferred: Int64, seconds: Double) -> String {
         let speed = seconds > 0 ? ", " + Formatting.speed(Double(transferred) / seconds) : ""
         let thisRun = transferred < bytes ? " (\(Formatting.bytes(transferred)) this run)" : ""
-        let name = info.path == "-" ? info.url : info.path
-        return "\(name): done, \(Formatting.bytes(bytes))\(thisRun) in \(Formatting.elapsed(seconds))\(speed)"
+        return "\(info.lineName): done, \(Formatting.bytes(bytes))\(thisRun) in \(Formatting.elapsed(seconds))\(speed)"
     }
 
     static func retrying(_ info: ItemInfo, attempt: Int, delay: Double, reason: String) -> String {

@@ -12,6 +12,11 @@ public struct ItemInfo: Sendable, Equatable {
         self.path = path
     }
 
+    /// How whole lines (started, status, done) name the item: where its data goes.
+    public var lineName: String {
+        path == "-" ? "(stdout)" : path
+    }
+
     /// The short name shown on a progress bar.
     public var displayName: String {
         path == "-" ? "(stdout)" : splitPath(path).name

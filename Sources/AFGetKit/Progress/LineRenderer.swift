@@ -24,7 +24,7 @@ public final class LineRenderer: ProgressRenderer {
             guard !isBatch else { return }
             let size = total.map { " (\(Formatting.bytes($0)))" } ?? ""
             let verb = offset.map { "continuing at \(Formatting.bytes($0))" } ?? "started"
-            stream.writeLine("\(info.displayName): \(verb)\(size) from \(info.url)")
+            stream.writeLine("\(info.lineName): \(verb)\(size) from \(info.url)")
             lastStatusAt[info.id] = monotonicSeconds()
         case .progress(let info, let bytes, let total, let speed):
             let now = monotonicSeconds()
@@ -69,6 +69,6 @@ public final class LineRenderer: ProgressRenderer {
         }
         parts.append(Formatting.speed(speed))
         if let eta = Formatting.eta(bytes: bytes, total: total, speed: speed) { parts.append(eta) }
-        return "\(info.displayName): " + parts.joined(separator: ", ")
+        return "\(info.lineName): " + parts.joined(separator: ", ")
     }
 }
