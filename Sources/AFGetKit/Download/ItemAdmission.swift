@@ -25,6 +25,8 @@ struct ItemAdmission {
 
     var isIdle: Bool { running == 0 }
 
+    /// Whether the next item may start. Mutating: the first time every started item has posted
+    /// its request, the first places count as taken from then on.
     mutating func mayStartAnother() -> Bool {
         if unposted == 0 && running > 0 { firstPlacesTaken = true }
         let transfersAllowed = firstPlacesTaken ? concurrency + waitingAtGate : concurrency
