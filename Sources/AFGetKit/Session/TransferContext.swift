@@ -110,29 +110,20 @@ final class TransferContext {
         // share it is cheap. Over plain HTTP a waiting transfer sat idle until the busy HTTP/1.1
         // connection was free (measured), so there each transfer gets a connection of its own.
         easy.set(CURLOPT_PIPEWAIT, request.url.scheme == "https")
-        try configureMethodAndBody()
-        easy.set(CURLOPT_HTTPHEADER, headers: requestHeaderLines())
-        configureIdentity(sameOrigin: request.url.origin == firstOrigin)
+        upload = nil
+        if case .upload = kind, request.body != .none {
+            upload = try UploadSource(request.body)
+            progress.expectedToSend = upload?.length
+        }
+        easy.applyMethod(request.method, sending: upload)
+        easy.applyHeaders(request.headers, uploadLength: upload?.length)
+        easy.applyIdentity(options, sameOrigin: request.url.origin == firstOrigin)
         attemptStartedAt = monotonicSeconds()
         lastActivityAt = attemptStartedAt
         lastActivityCount = -1
     }
 
     private var isConfigured = false
-
-    /// The request's header lines. libcurl 7.88 waits for `100 Continue` before every upload
-    /// body, and a server that ignores `Expect` costs a second; as curl 8 does, a body under
-    /// 1 MiB is sent at once (an early refusal of it wastes little). The request's own
-    /// Expect header wins.
-    private func requestHeaderLines() -> [String] {
-        var lines = request.headers.map(\.line)
-        if let length = upload?.length, length < 1 << 20,
-            !request.headers.contains(where: { $0.name.isSameHeaderName(as: "Expect") })
-        {
-            lines.append("Expect:")
-        }
-        return lines
-    }
 
     private func configureOnce(_ context: UnsafeMutableRawPointer) {
         easy.set(CURLOPT_PRIVATE, pointer: context)
@@ -157,7 +148,7 @@ final class TransferContext {
             easy.setDebugCallback(verboseCallback)
             easy.set(CURLOPT_DEBUGDATA, pointer: context)
         }
-        configureTLS(options.tls)
+        easy.apply(options.tls)
         if options.decompresses {
             easy.set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding this libcurl can decode
         }
@@ -168,92 +159,11 @@ final class TransferContext {
         }
     }
 
-    /// Applies to every connection the handle makes, so pins hold on every redirect hop.
-    private func configureTLS(_ tls: TLSSettings) {
-        if let caFile = tls.caFile { easy.set(CURLOPT_CAINFO, caFile) }
-        if let caDirectory = tls.caDirectory { easy.set(CURLOPT_CAPATH, caDirectory) }
-        if tls.insecure {
-            easy.set(CURLOPT_SSL_VERIFYPEER, false)
-            easy.set(CURLOPT_SSL_VERIFYHOST, 0)
-        }
-        // libcurl checks pinned keys during the handshake whether or not it verifies the chain.
-        let pins = tls.handshakePins
-        if !pins.isEmpty { easy.set(CURLOPT_PINNEDPUBLICKEY, pins.joined(separator: ";")) }
-        if !tls.certificatePins.isEmpty { easy.set(CURLOPT_CERTINFO, true) }
-        if let certificate = tls.clientCertificate { easy.set(CURLOPT_SSLCERT, certificate) }
-        if let key = tls.clientKey { easy.set(CURLOPT_SSLKEY, key) }
-    }
-
-    /// `--pin-cert`: the leaf certificate of a new TLS connection must be one of the pinned
-    /// ones (its key was already checked in the handshake). A reused connection has no new
-    /// certificate to show, and was checked when it was made.
-    private func certificatePinFailure() -> TransferFailure? {
-        let pins = options.tls.certificatePins
-        guard !pins.isEmpty, request.url.scheme == "https",
-            let pem = afc_leaf_certificate_pem(easy.raw).map({ String(cString: $0) }),
-            let leaf = CertificatePins.der(fromPEM: pem)
-        else { return nil }
-        guard pins.contains(leaf) else {
-            return TransferFailure(.tls, "TLS with \(request.url.host): the server's certificate is not the pinned one "
-                + "(--pin-cert mismatch)")
-        }
-        return nil
-    }
-
-    /// Credentials, netrc and `--cookie` for the first origin; nothing of them elsewhere.
-    private func configureIdentity(sameOrigin: Bool) {
-        let credentials = sameOrigin ? options.credentials : nil
-        easy.set(CURLOPT_USERNAME, credentials?.user)
-        easy.set(CURLOPT_PASSWORD, credentials?.password)
-        easy.set(CURLOPT_HTTPAUTH, Self.authMask(credentials?.scheme ?? .basic))
-        let netrc = sameOrigin && credentials == nil ? options.netrcFile : nil
-        easy.set(CURLOPT_NETRC, netrc == nil ? Int(CURL_NETRC_IGNORED.rawValue) : Int(CURL_NETRC_OPTIONAL.rawValue))
-        easy.set(CURLOPT_NETRC_FILE, netrc)
-        easy.set(CURLOPT_COOKIE, sameOrigin ? options.cookies.header : nil)
-    }
-
-    private static func authMask(_ scheme: Credentials.Scheme) -> Int {
-        let basic = 1 << 0, digest = 1 << 1, digestIE = 1 << 4
-        switch scheme {
-        case .basic: return basic
-        case .digest: return digest
-        case .any: return ~digestIE
-        }
-    }
-
     /// Writes the cookie jar now: libcurl would write it only when the handle is cleaned up,
     /// which may come after the process has reported the result and exited.
     func saveCookies() {
         if options.cookies.jar != nil {
             easy.set(CURLOPT_COOKIELIST, "FLUSH")
-        }
-    }
-
-    private func configureMethodAndBody() throws(TransferFailure) {
-        easy.set(CURLOPT_CUSTOMREQUEST, nil as String?)
-        upload = nil
-        let method = request.method
-        if case .upload = kind, request.body != .none {
-            let source = try UploadSource(request.body)
-            upload = source
-            // An unknown length (standard input) is sent with chunked transfer encoding.
-            if method == "POST" {
-                easy.set(CURLOPT_POST, true)
-                easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: source.length ?? -1)
-            } else {
-                easy.set(CURLOPT_UPLOAD, true)
-                easy.set(CURLOPT_INFILESIZE_LARGE, offset: source.length ?? -1)
-                if method != "PUT" { easy.set(CURLOPT_CUSTOMREQUEST, method) }
-            }
-            progress.expectedToSend = source.length
-            return
-        }
-        // HTTPGET also clears NOBODY and UPLOAD left from an earlier hop.
-        easy.set(CURLOPT_HTTPGET, true)
-        if method == "HEAD" {
-            easy.set(CURLOPT_NOBODY, true)
-        } else if method != "GET" {
-            easy.set(CURLOPT_CUSTOMREQUEST, method)
         }
     }
 
@@ -311,7 +221,7 @@ final class TransferContext {
 
     /// Decides what becomes of the body; false aborts the transfer (`abortReason` says why).
     private func headersDidComplete() -> Bool {
-        if let failure = certificatePinFailure() {
+        if let failure = easy.certificatePinFailure(options.tls, for: request.url) {
             abortReason = failure
             return false
         }
