@@ -153,6 +153,39 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(listing(directory), ["taken"])
     }
 
+    /// A report to a FIFO (as to `/dev/stdout`) is written into it, not renamed over it; a
+    /// device that refuses the bytes (`/dev/full`) is a local-file failure, and the downloaded
+    /// file stays.
+    func testAReportToAFIFOOrDeviceIsWrittenInPlace() throws {
+        let fifo = directory.appendingPathComponent("report.fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        // Open for reading first, so afget's open for writing does not wait; the one-item
+        // report fits in the pipe's buffer.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        XCTAssertGreaterThanOrEqual(reader, 0)
+        defer { close(reader) }
+        let result = try Afget.run(["-q", "--report", "report.fifo", server.url("/file/a.bin?size=100")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        var received = [UInt8](repeating: 0, count: 1 << 16)
+        let count = read(reader, &received, received.count)
+        XCTAssertGreaterThan(count, 0, "the report went into the FIFO")
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(received.prefix(max(0, count)))) as? [String: Any])
+        let items = try XCTUnwrap(report["items"] as? [[String: Any]])
+        XCTAssertEqual(items.first?["sha256"] as? String, TestPayload.sha256(count: 100))
+        var status = stat()
+        XCTAssertEqual(lstat(fifo, &status), 0)
+        XCTAssertEqual(status.st_mode & S_IFMT, S_IFIFO, "still a FIFO, not replaced by a file")
+        XCTAssertEqual(listing(directory), ["a.bin", "report.fifo"])
+
+        guard stat("/dev/full", &status) == 0, status.st_mode & S_IFMT == S_IFCHR else { return }
+        let full = try Afget.run(["-q", "--report", "/dev/full", server.url("/file/b.bin?size=100")], in: directory)
+        XCTAssertEqual(full.status, 3, full.stderr)
+        XCTAssertEqual(full.stderrLines, ["afget: cannot write the report /dev/full: No space left on device"])
+        XCTAssertEqual(sha("b.bin"), TestPayload.sha256(count: 100))
+        XCTAssertEqual(stat("/dev/full", &status), 0)
+        XCTAssertEqual(status.st_mode & S_IFMT, S_IFCHR, "still the device")
+    }
+
     func testIdenticalItemsAreMerged() throws {
         let url = server.url("/file/same.bin?size=10")
         try writeList("\(url)\n\(url)\n")

@@ -2,7 +2,8 @@ import Glibc
 
 /// `--report FILE`: `{"items": [...], "summary": {...}}` with every item's url, path, outcome,
 /// http_status, bytes, sha256 (of the file at path, when it exists), attempts and, for failures,
-/// error {exit, class, message} (DESIGN.md §8). Written whole, then renamed into place.
+/// error {exit, class, message} (DESIGN.md §8). A file is written whole, then renamed into
+/// place; a device or FIFO (`/dev/stdout`) is written in place.
 public enum RunReport {
     public static func write(_ result: RunResult, to path: String) throws(TransferFailure) {
         let items = result.records.map { itemJSON($0, runExit: result.summary.exitCode) }.joined(separator: ",\n    ")
@@ -10,7 +11,7 @@ public enum RunReport {
         var totals = JSONLine()
         summary.describe(in: &totals)
         let text = "{\n  \"items\": [\n    \(items)\n  ],\n  \"summary\": \(totals.text)\n}\n"
-        try writeAtomically(text, to: path)
+        try write(text, to: path)
     }
 
     private static func itemJSON(_ record: ItemRecord, runExit: Int32) -> String {
@@ -47,12 +48,34 @@ public enum RunReport {
         return (digest.bytesDigested, digest.hex())
     }
 
-    private static func writeAtomically(_ text: String, to path: String) throws(TransferFailure) {
+    /// Renaming over a device or FIFO would replace it with a plain file (`/dev/null` too,
+    /// when run as root), so anything that exists and is not a regular file is written as it is.
+    private static func write(_ text: String, to path: String) throws(TransferFailure) {
+        if let kind = fileKind(at: path, followingSymlinks: true), kind != S_IFREG {
+            try write(text, into: path, flags: O_WRONLY, reporting: path)
+            return
+        }
         let temporary = path + ".aftmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        do {
+            try write(text, into: temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, reporting: path)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw fileFailure("write the report", path, errno: code)
+        }
+    }
+
+    /// Writes all of `text` into `file` opened with `flags`; a failure to open, write or close
+    /// names the report (`path`) and the cause.
+    private static func write(_ text: String, into file: String, flags: Int32, reporting path: String) throws(TransferFailure) {
+        let descriptor = open(file, flags | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw fileFailure("write the report", path, errno: errno) }
-        OutputStream(descriptor: descriptor).write(text)
-        close(descriptor)
-        guard rename(temporary, path) == 0 else { throw fileFailure("write the report", path, errno: errno) }
+        let writeError = OutputStream(descriptor: descriptor).write(bytes: Array(text.utf8))
+        let closeError = close(descriptor) == 0 ? nil : errno
+        if let code = writeError ?? closeError { throw fileFailure("write the report", path, errno: code) }
     }
 }
