@@ -2,7 +2,8 @@
 # Side-by-side benchmark against curl, wget2, aria2c and axel (and dd, the limit) on loopback
 # nginx, every case of DESIGN.md §7:
 #   large   one file (SIZE_MIB, default 1024) to disk: afget, curl, wget2, aria2c, axel, dd, dd+fsync
-#   small   1000 files of 16 KiB, 8 at once: afget, curl -Z, wget2, aria2c
+#   small   1000 files of 16 KiB, 8 at once: afget, curl -Z, wget2, aria2c (and curl+sync: curl -Z
+#           then syncfs, making the files durable as afget does; a reference, not a peer)
 #   split   256 MiB from a location limited to 40 MB/s per connection, 8 connections:
 #           afget -s 8, aria2c -x8 -s8 -k1M, axel -n8
 #   memory  peak memory of afget, curl and aria2c for a 1 GiB and a 4 GiB file (one run each)
@@ -94,7 +95,8 @@ for case in $cases; do
             "afget=$afget -q -j 8 -d $out -i $work/list.txt" \
             "curl=cd $out && curl -s -Z --parallel-max 8 --remote-name-all \$(cat $work/list.txt)" \
             "wget2=wget2 -q --max-threads=8 -P $out -i $work/list.txt" \
-            "aria2c=aria2c -q -j 8 -d $out -i $work/list.txt"
+            "aria2c=aria2c -q -j 8 -d $out -i $work/list.txt" \
+            "curl+sync=cd $out && curl -s -Z --parallel-max 8 --remote-name-all \$(cat $work/list.txt) && sync -f ."
         rm -rf "$out" "$work/aside" && mkdir -p "$out" "$work/aside"
         ;;
     split)
@@ -137,7 +139,7 @@ print(f"{'case':<14}{'tool':<10}{'wall s':>9}{'cpu s':>9}{'peak MiB':>10}{'afget
 for case in dict.fromkeys(r[0] for r in rows):
     mine = [r for r in rows if r[0] == case]
     afget = next(r[2] for r in mine if r[1] == "afget")
-    peers = [r[2] for r in mine if r[1] not in ("afget", "dd", "dd+fsync")]
+    peers = [r[2] for r in mine if r[1] not in ("afget", "dd", "dd+fsync", "curl+sync")]
     ratio = f"{afget / min(peers):>12.2f}" if peers and not case.startswith("memory") else ""
     for index, (_, tool, wall, cpu, peak) in enumerate(mine):
         print(f"{case:<14}{tool:<10}{wall:>9.3f}{cpu:>9.3f}{peak:>10.1f}{ratio if index == 0 else '':>12}")
