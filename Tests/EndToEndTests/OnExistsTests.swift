@@ -46,6 +46,21 @@ final class OnExistsTests: ServerTestCase {
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: existing.path)[.posixPermissions] as? Int, 0o640)
     }
 
+    /// A destination that is a symlink is replaced, not written through: the file it points to
+    /// keeps its bytes.
+    func testOverwriteReplacesASymlinkNotTheFileItPointsTo() throws {
+        try FileManager.default.removeItem(at: existing)
+        let target = directory.appendingPathComponent("target.txt")
+        try Data("precious".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(at: existing, withDestinationURL: target)
+        let result = try Afget.run(["-q", "--on-exists", "overwrite", url], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: existing.path)[.type] as? FileAttributeType, .typeRegular)
+        XCTAssertEqual(sha256Hex(ofFile: existing.path), TestPayload.sha256(count: 5000))
+        XCTAssertEqual(try String(contentsOf: target, encoding: .utf8), "precious")
+        XCTAssertEqual(listing(directory), ["f.bin", "target.txt"])
+    }
+
     func testRenamePicksTheFirstFreeNumberedName() throws {
         try Data("older".utf8).write(to: directory.appendingPathComponent("f.1.bin"))
         let result = try Afget.run(["-q", "--on-exists", "rename", url], in: directory)
