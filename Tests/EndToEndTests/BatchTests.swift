@@ -186,6 +186,26 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(status.st_mode & S_IFMT, S_IFCHR, "still the device")
     }
 
+    /// `--report /dev/stdout` is afget's standard output, also when that is a file: appended to
+    /// after `>>`, and nothing is made or replaced beside `/dev/stdout`.
+    func testAReportToStandardOutputGoesToTheStream() throws {
+        let result = try Afget.run(["-q", "--report", "/dev/stdout", server.url("/file/a.bin?size=100")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        XCTAssertEqual((report["items"] as? [[String: Any]])?.first?["sha256"] as? String, TestPayload.sha256(count: 100))
+
+        let command = "echo first > out.txt && '\(Afget.binary.path)' -q --report /dev/stdout '\(server.url("/file/b.bin?size=100"))' >> out.txt"
+        let appended = try runShell(command, in: directory)
+        XCTAssertEqual(appended.status, 0, appended.stderr)
+        let text = try String(contentsOf: directory.appendingPathComponent("out.txt"), encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("first\n{\n  \"items\": ["), text)
+        XCTAssertTrue(text.contains("\"path\":\"b.bin\""), text)
+        var status = stat()
+        XCTAssertEqual(lstat("/dev/stdout", &status), 0)
+        XCTAssertEqual(status.st_mode & S_IFMT, S_IFLNK, "/dev/stdout is still the link it was")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/dev/stdout.aftmp"))
+    }
+
     func testIdenticalItemsAreMerged() throws {
         let url = server.url("/file/same.bin?size=10")
         try writeList("\(url)\n\(url)\n")

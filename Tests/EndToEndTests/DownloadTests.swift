@@ -289,4 +289,30 @@ final class SpecialOutputTests: XCTestCase {
         XCTAssertEqual(status.st_mode & S_IFMT, S_IFCHR, "/dev/null is still a device")
         XCTAssertFalse(FileManager.default.fileExists(atPath: "/dev/null.afpart"))
     }
+
+    /// `-o /dev/stdout` is `-o -` and `-o /dev/stderr` that stream, also when they are
+    /// redirected to files (as here): the data goes on where the stream is, nothing is made or
+    /// replaced beside them.
+    func testOutputToDevStdoutOrStderrIsThatStreamEvenWhenItIsAFile() throws {
+        let server = try TestHTTPServer()
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let toStdout = try Afget.run(["-q", "-o", "/dev/stdout", server.url("/file/x?size=100000")], in: directory)
+        XCTAssertEqual(toStdout.status, 0, toStdout.stderr)
+        XCTAssertEqual(sha256Hex(toStdout.stdout), TestPayload.sha256(count: 100_000))
+        let toStderr = try Afget.start(["-q", "-o", "/dev/stderr", server.url("/file/y?size=1000")], in: directory)
+        toStderr.process.waitUntilExit()
+        XCTAssertEqual(toStderr.process.terminationStatus, 0)
+        XCTAssertEqual(sha256Hex(try Data(contentsOf: toStderr.stderr)), TestPayload.sha256(count: 1000))
+        try FileManager.default.removeItem(at: toStderr.stdout)
+        try FileManager.default.removeItem(at: toStderr.stderr)
+        XCTAssertEqual(listing(directory), [])
+        for stream in ["/dev/stdout", "/dev/stderr"] {
+            var status = stat()
+            XCTAssertEqual(lstat(stream, &status), 0)
+            XCTAssertEqual(status.st_mode & S_IFMT, S_IFLNK, "\(stream) is still the link it was")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: stream + ".afpart"))
+        }
+    }
 }

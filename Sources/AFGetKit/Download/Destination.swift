@@ -5,8 +5,8 @@ import Glibc
 public enum Destination: Sendable, Equatable {
     case standardOutput
     case file(path: String)
-    /// An existing character device or FIFO given with `-o` (`-o /dev/null`): written in place,
-    /// as there is no file to complete and rename over it.
+    /// An existing character device or FIFO given with `-o` (`-o /dev/null`), or `/dev/stderr`:
+    /// written in place, as there is no file to complete and rename over it.
     case stream(path: String)
     /// The file is already there and the policy says leave it.
     case skip(path: String, reason: String)
@@ -22,6 +22,7 @@ public enum Destination: Sendable, Equatable {
         case .standardOutput:
             return .standardOutput
         case .path(let given):
+            if OutputStream.named(given) != nil { return .stream(path: given) }
             path = given
         case .directory(let directory):
             path = joinPath(directory, FileNaming.name(forURLPath: url.path))

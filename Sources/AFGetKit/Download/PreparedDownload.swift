@@ -79,7 +79,10 @@ struct PreparedDownload {
                                                output: .stream(.standardOutput, closesWhenDone: false)))
             case .stream(let device):
                 path = device
-                let descriptor = open(device, O_WRONLY | O_CLOEXEC)
+                // A standard stream is shared, not opened again: a redirected file goes on
+                // where it is, not from its start.
+                let descriptor = OutputStream.named(device).map { fcntl($0.descriptor, F_DUPFD_CLOEXEC, 0) }
+                    ?? open(device, O_WRONLY | O_CLOEXEC)
                 guard descriptor >= 0 else { throw fileFailure("open", device, errno: errno) }
                 let sink = FileDescriptorSink(descriptor: descriptor, name: device)
                 return .ready(PreparedDownload(item, path: device, request: request,

@@ -3,8 +3,14 @@ import Glibc
 /// `--report FILE`: `{"items": [...], "summary": {...}}` with every item's url, path, outcome,
 /// http_status, bytes, sha256 (of the file at path, when it exists), attempts and, for failures,
 /// error {exit, class, message} (DESIGN.md §8). A file is written whole, then renamed into
-/// place; a device or FIFO (`/dev/stdout`) is written in place.
+/// place; a device or FIFO is written in place, and `/dev/stdout` or `/dev/stderr` is that stream.
 public enum RunReport {
+    /// Checked before any transfer: a report that could not be written should not cost a batch.
+    public static func checkDestination(_ path: String) throws(TransferFailure) {
+        if OutputStream.named(path) != nil { return }
+        try FileChecks.writable(path, toDo: "write the report")
+    }
+
     public static func write(_ result: RunResult, to path: String) throws(TransferFailure) {
         let items = result.records.map { itemJSON($0, runExit: result.summary.exitCode) }.joined(separator: ",\n    ")
         let summary = result.summary
@@ -50,7 +56,12 @@ public enum RunReport {
 
     /// Renaming over a device or FIFO would replace it with a plain file (`/dev/null` too,
     /// when run as root), so anything that exists and is not a regular file is written as it is.
+    /// `/dev/stdout` is afget's own standard output even when that is a file (`OutputStream.named`).
     private static func write(_ text: String, to path: String) throws(TransferFailure) {
+        if let stream = OutputStream.named(path) {
+            if let code = stream.write(bytes: Array(text.utf8)) { throw fileFailure("write the report", path, errno: code) }
+            return
+        }
         if let kind = fileKind(at: path, followingSymlinks: true), kind != S_IFREG {
             try write(text, into: path, flags: O_WRONLY, reporting: path)
             return
@@ -78,4 +89,5 @@ public enum RunReport {
         let closeError = close(descriptor) == 0 ? nil : errno
         if let code = writeError ?? closeError { throw fileFailure("write the report", path, errno: code) }
     }
+
 }

@@ -11,6 +11,18 @@ public struct OutputStream: Sendable {
         self.descriptor = descriptor
     }
 
+    /// The standard output or error that `path` names (`/dev/stdout`, `/dev/fd/1`,
+    /// `/proc/self/fd/1`, and the same for 2). Written there, the data belongs on this process's
+    /// own stream: opening the path again would write a redirected file from its start, not
+    /// where `>>` appends, and there is no directory beside it for a temporary file.
+    public static func named(_ path: String) -> OutputStream? {
+        switch path {
+        case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1": .standardOutput
+        case "/dev/stderr", "/dev/fd/2", "/proc/self/fd/2": .standardError
+        default: nil
+        }
+    }
+
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 
     /// The terminal's width in columns, or 80 when it cannot be told.
