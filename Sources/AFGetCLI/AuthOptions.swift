@@ -58,9 +58,11 @@ struct AuthOptions: ParsableArguments {
         return String(cString: directory)
     }
 
+    /// Only a file the group or others may read: a device (`/dev/null`) holds no passwords,
+    /// and a bit that lets others write but not read is not what the warning says.
     private static func warnIfShared(_ path: String) {
         var status = stat()
-        if stat(path, &status) == 0, status.st_mode & 0o077 != 0 {
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_mode & 0o044 != 0 {
             OutputStream.standardError.writeLine(
                 "afget: warning: \(path) can be read by other users; chmod 600 it")
         }

@@ -230,6 +230,13 @@ final class AuthenticationTests: ServerTestCase {
         let warned = try Afget.run(["request", "--netrc", url], in: directory, environment: ["NETRC": netrc.path])
         XCTAssertEqual(warned.status, 0, warned.stderr)
         XCTAssertEqual(warned.stderrLines, ["afget: warning: \(netrc.path) can be read by other users; chmod 600 it"])
+        // Not for a mode that lets others write but not read, nor for a device.
+        try FileManager.default.setAttributes([.posixPermissions: 0o620], ofItemAtPath: netrc.path)
+        let writableByGroup = try Afget.run(["request", "--netrc", url], in: directory, environment: ["NETRC": netrc.path])
+        XCTAssertEqual(writableByGroup.stderr, "")
+        let device = try Afget.run(["request", "--netrc-file", "/dev/null", server.url("/echo")], in: directory)
+        XCTAssertEqual(device.status, 0, device.stderr)
+        XCTAssertEqual(device.stderr, "")
 
         // A netrc file named but not there is refused before any request (libcurl would go on
         // without credentials); a missing ~/.netrc is not, as in curl.
