@@ -41,8 +41,8 @@ struct OutputOptions: ParsableArguments {
 
     var target: OutputTarget {
         switch output {
-        // `-o /dev/stdout` is `-o -`, also when standard output is a file (`OutputStream.named`).
         case "-": .standardOutput
+        // `-o /dev/stdout` is `-o -`, also when standard output is a file (`OutputStream.named`).
         case let path? where OutputStream.named(path)?.descriptor == 1: .standardOutput
         case let path?: .path(path)
         case nil: .directory(directory ?? ".")

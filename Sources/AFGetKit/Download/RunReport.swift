@@ -89,5 +89,4 @@ public enum RunReport {
         let closeError = close(descriptor) == 0 ? nil : errno
         if let code = writeError ?? closeError { throw fileFailure("write the report", path, errno: code) }
     }
-
 }
