@@ -41,7 +41,14 @@ struct AuthOptions: ParsableArguments {
         if let path = options.netrcFile {
             Self.warnIfShared(path)
         }
-        if let cookieJar { try FileChecks.writable(cookieJar, toDo: "write the cookie jar") }
+        if let cookieJar {
+            // libcurl saves a jar that is a file by writing a file beside it and renaming that
+            // over it, which would replace /dev/stdout itself when it is redirected to a file.
+            if OutputStream.named(cookieJar) != nil {
+                throw TransferFailure(.usage, "--cookie-jar \(cookieJar): the jar is read and saved as a file; name a file")
+            }
+            try FileChecks.writable(cookieJar, toDo: "write the cookie jar")
+        }
         options.cookies = CookieOptions(header: cookie, jar: cookieJar)
         return options
     }

@@ -187,14 +187,15 @@ final class BatchTests: ServerTestCase {
     }
 
     /// `--report /dev/stdout` is afget's standard output, also when that is a file: appended to
-    /// after `>>`, and nothing is made or replaced beside `/dev/stdout`.
+    /// after `>>`, and nothing is made or replaced beside it. Named here as /proc/self/fd/1 (the
+    /// same stream, see `OutputStreamTests`), where a regression could not replace anything.
     func testAReportToStandardOutputGoesToTheStream() throws {
-        let result = try Afget.run(["-q", "--report", "/dev/stdout", server.url("/file/a.bin?size=100")], in: directory)
+        let result = try Afget.run(["-q", "--report", "/proc/self/fd/1", server.url("/file/a.bin?size=100")], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         XCTAssertEqual((report["items"] as? [[String: Any]])?.first?["sha256"] as? String, TestPayload.sha256(count: 100))
 
-        let command = "echo first > out.txt && '\(Afget.binary.path)' -q --report /dev/stdout '\(server.url("/file/b.bin?size=100"))' >> out.txt"
+        let command = "echo first > out.txt && '\(Afget.binary.path)' -q --report /proc/self/fd/1 '\(server.url("/file/b.bin?size=100"))' >> out.txt"
         let appended = try runShell(command, in: directory)
         XCTAssertEqual(appended.status, 0, appended.stderr)
         let text = try String(contentsOf: directory.appendingPathComponent("out.txt"), encoding: .utf8)

@@ -280,6 +280,13 @@ final class AuthenticationTests: ServerTestCase {
         let unsaved = try Afget.run(["--cookie-jar", "missing/jar.txt", server.url("/cookies/set?x=1")], in: directory)
         XCTAssertEqual(unsaved.status, 3)
         XCTAssertEqual(unsaved.stderrLines, ["afget: cannot write the cookie jar missing/jar.txt: No such file or directory"])
+        // A jar is a file libcurl reads and replaces: not standard output. (Named here as
+        // /proc/self/fd/1, where a regression could not replace anything: no file can be made
+        // beside it.)
+        let toStdout = try Afget.run(["--cookie-jar", "/proc/self/fd/1", server.url("/cookies/set?x=1")], in: directory)
+        XCTAssertEqual(toStdout.status, 2)
+        XCTAssertEqual(toStdout.stderrLines,
+                       ["afget: --cookie-jar /proc/self/fd/1: the jar is read and saved as a file; name a file"])
         XCTAssertEqual(server.log.all.count, count)
     }
 }
