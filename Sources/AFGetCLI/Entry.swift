@@ -11,6 +11,18 @@ struct UsageFailure: Error {
 /// Runs afget with the process's arguments and returns its exit status. Parse errors are one
 /// line on stderr and exit 2 (not ArgumentParser's 64), help and version go to stdout.
 public enum Entry {
+    /// Gives each of descriptors 0, 1 and 2 that the parent left closed (`afget ... >&-`) a
+    /// placeholder before anything else is opened: otherwise the next descriptor opened (the
+    /// runtime's eventfd, a socket, a part file) takes its number, and what is meant for standard
+    /// output goes there. The placeholder is /dev/null opened the wrong way round, so writing
+    /// standard output fails with EBADF and is reported, as reading a closed stdin is. Must run
+    /// before the async runtime starts: the first statement of `main`.
+    public static func holdClosedStandardStreams() {
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            _ = open("/dev/null", descriptor == 0 ? O_WRONLY : O_RDONLY)
+        }
+    }
+
     /// Runs with the process's own arguments, refusing any that is not valid UTF-8: Swift's
     /// strings would replace its bad bytes with U+FFFD, and a path afget cannot use exactly
     /// must not be used at all.

@@ -72,6 +72,20 @@ final class DownloadTests: ServerTestCase {
         XCTAssertTrue(result.stderr.contains("done"), result.stderr)
     }
 
+    /// A standard stream the parent closed keeps its number: data for a closed stdout is a
+    /// write error (exit 3), not bytes sent to whatever was opened next; a closed stdin is a
+    /// list that cannot be read.
+    func testClosedStandardStreamsAreReportedNotReused() throws {
+        let url = server.url("/file/s.bin?size=1000")
+        let closedStdout = try runShell("'\(Afget.binary.path)' -q -o - '\(url)' >&-", in: directory)
+        XCTAssertEqual(closedStdout.status, 3)
+        XCTAssertEqual(closedStdout.stderr, "afget: \(url): cannot write standard output: Bad file descriptor\n")
+        let closedStdin = try runShell("'\(Afget.binary.path)' -q -i - <&-", in: directory)
+        XCTAssertEqual(closedStdin.status, 2)
+        XCTAssertEqual(closedStdin.stderr, "afget: stdin: cannot read the list: Bad file descriptor\n")
+        XCTAssertEqual(listing(directory), [])
+    }
+
     func testNotFoundLeavesNoFileAndExits8() throws {
         let url = server.url("/status/404")
         let result = try Afget.run(["--progress", "line", "-o", "page.html", url], in: directory)
