@@ -45,6 +45,7 @@ public enum Entry {
         signal(SIGXFSZ, SIG_IGN)
         // curl_global_init must finish before any thread touches libcurl (URL parsing included).
         CurlRuntime.initialize()
+        DescriptorBudget.raiseOpenFileLimit()
         if arguments == ["--help"] || arguments == ["-h"] {
             // `afget --help` shows the default command's options too: that is what people look for.
             OutputStream.standardOutput.writeLine(

@@ -14,6 +14,7 @@ struct ExchangeSetup {
         let manager = manager
         interrupts = InterruptMonitor { manager.cancelAll() }
         options = try connection.transferOptions(auth: auth, tls: tls)
+        try DescriptorBudget.requireRoomForOneTransfer()
         runner = ExchangeRunner(manager: manager, renderer: renderer, options: options, retry: retry.policy,
                                 interrupts: interrupts.status)
     }

@@ -32,8 +32,8 @@ func runDownloads(
     let manager = TaskManager()
     // Ctrl-C and SIGTERM cancel the transfers; the runner then checkpoints and reports.
     let interrupts = InterruptMonitor { manager.cancelAll() }
-    let result = await DownloadRunner(manager: manager, renderer: renderer, settings: settings, interrupts: interrupts.status)
-        .run(items, alreadyFailed: alreadyFailed)
+    let runner = try DownloadRunner(manager: manager, renderer: renderer, settings: settings, interrupts: interrupts.status)
+    let result = await runner.run(items, alreadyFailed: alreadyFailed)
     renderer.finish()
     manager.invalidate()
     if let report = run.report {

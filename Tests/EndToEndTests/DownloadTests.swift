@@ -86,6 +86,21 @@ final class DownloadTests: ServerTestCase {
         XCTAssertEqual(listing(directory), [])
     }
 
+    /// A limit on open files too low for one transfer is one line and exit 3 before any
+    /// request, not a crash when the runtime cannot open a file of its own.
+    func testALimitOnOpenFilesTooLowForATransferIsRefused() throws {
+        let url = server.url("/file/s.bin?size=1000")
+        for arguments in ["-q '\(url)'", "request '\(url)'"] {
+            let result = try runShell("ulimit -n 12 && '\(Afget.binary.path)' \(arguments)", in: directory)
+            XCTAssertEqual(result.status, 3, result.stderr)
+            let lines = result.stderr.split(separator: "\n")
+            XCTAssertEqual(lines.count, 1, result.stderr)
+            XCTAssertTrue(result.stderr.hasPrefix("afget: too few files may be open (ulimit -n 12): "), result.stderr)
+        }
+        XCTAssertEqual(server.log.all.count, 0)
+        XCTAssertEqual(listing(directory), [])
+    }
+
     func testNotFoundLeavesNoFileAndExits8() throws {
         let url = server.url("/status/404")
         let result = try Afget.run(["--progress", "line", "-o", "page.html", url], in: directory)

@@ -7,13 +7,17 @@ public final class DownloadRunner: Sendable {
     private let renderer: SharedRenderer
     private let settings: DownloadSettings
     private let interrupts: InterruptStatus?
-    /// Transfers at once: `-j`, within the limit on open files.
-    private let concurrency: Int
+    /// Transfers at once (`-j`) and files waiting to be moved into place, within the limit on
+    /// open files.
+    private let budget: DescriptorBudget
+    /// Transfers at once.
+    private var concurrency: Int { budget.transfers }
     /// Items started beyond `concurrency`, ready at the gate (see `TransferGate`).
     private let waitingAtGate: Int
 
+    /// Refuses (exit 3) when the limit on open files leaves no room for a transfer.
     public init(manager: TaskManager, renderer: SharedRenderer, settings: DownloadSettings,
-                interrupts: InterruptStatus? = nil) {
+                interrupts: InterruptStatus? = nil) throws(TransferFailure) {
         self.manager = manager
         self.renderer = renderer
         self.interrupts = interrupts
@@ -23,10 +27,10 @@ public final class DownloadRunner: Sendable {
         // writing to tmpfs). Not with --fail-fast, which starts nothing after a failure, nor
         // with -s, whose items use several connections each.
         let gated = settings.split == 1 && !settings.failsFast
-        concurrency = Self.transfersAllowed(asked: settings.concurrency, connectionsEach: settings.split, gated: gated)
-        waitingAtGate = gated ? concurrency : 0
+        budget = try DescriptorBudget(asked: settings.concurrency, connectionsEach: settings.split, gated: gated)
+        waitingAtGate = gated ? budget.transfers : 0
         var settings = settings
-        if gated { settings.transfer.gate = TransferGate(limit: concurrency) }
+        if gated { settings.transfer.gate = TransferGate(limit: budget.transfers) }
         self.settings = settings
     }
 
@@ -51,10 +55,10 @@ public final class DownloadRunner: Sendable {
         // (a batch of small files then waits on the disk and the network at the same time).
         let events = EventChannel<ItemProgress>()
         if concurrency < settings.concurrency && settings.transfer.verbose {
-            renderer.handle(.notice("* \(concurrency) transfers at once, not \(settings.concurrency): the limit on open files is \(Self.openFileLimit)"))
+            renderer.handle(.notice("* \(concurrency) transfers at once, not \(settings.concurrency): the limit on open files is \(budget.limit)"))
         }
         var pending = items.makeIterator()
-        var admission = ItemAdmission(concurrency: concurrency, waitingAtGate: waitingAtGate, extraCommits: Self.extraCommits)
+        var admission = ItemAdmission(concurrency: concurrency, waitingAtGate: waitingAtGate, extraCommits: budget.extraCommits)
         // Discarding: finished children are freed at once (their results come on `events`).
         await withDiscardingTaskGroup { group in
             var stopping = false
@@ -98,29 +102,6 @@ public final class DownloadRunner: Sendable {
         }
         renderer.handle(.summary(summary))
         return RunResult(summary: summary, records: tally.records.sorted { $0.info.id < $1.info.id })
-    }
-
-    /// Files finished and waiting to be moved into place, beyond the transfers: enough for
-    /// commit rounds of many files (1000 files of 16 KiB took 0.32 s instead of 0.35 s with 256
-    /// rather than 16), few enough that their open part files stay well inside the limit on
-    /// open files.
-    private static let extraCommits = min(256, max(4, openFileLimit / 4))
-
-    /// The soft limit on open files (`ulimit -n`).
-    private static let openFileLimit: Int = {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 64 }
-        return Int(min(limit.rlim_cur, rlim_t(Int32.max)))
-    }()
-
-    /// `-j`, within what the limit on open files allows: each transfer holds a socket per
-    /// connection and its part file, and briefly its resume data, and with a gate another
-    /// item waits behind it with its part file open; files waiting to be moved into place and
-    /// the process's own (standard streams, libcurl's and the runtime's) take the rest. Asking
-    /// for more would fail the surplus items with "Too many open files".
-    private static func transfersAllowed(asked: Int, connectionsEach: Int, gated: Bool) -> Int {
-        let available = openFileLimit - extraCommits - 16
-        return max(1, min(asked, available / (max(1, connectionsEach) + 2 + (gated ? 1 : 0))))
     }
 
     private func download(_ item: DownloadItem, reportingTo events: EventChannel<ItemProgress>) async {
