@@ -51,7 +51,7 @@ struct DownloadCommand: AsyncParsableCommand {
             plan.notices.forEach { OutputStream.standardError.writeLine($0) }
         }
         try await runDownloads(
-            plan.items, alreadyFailed: list?.problems ?? [], options: options, onExists: output.onExists,
+            plan.items, alreadyFailed: list?.problems ?? [], inputList: batch.inputFile, options: options, onExists: output.onExists,
             namesFromServer: output.namesFromServer, stdoutCarriesData: output.target == .standardOutput)
     }
 }

@@ -15,12 +15,15 @@ struct DownloadingOptions: ParsableArguments {
 /// Runs download items with the options every downloading command shares, writes the report,
 /// and exits with the run's status.
 func runDownloads(
-    _ items: [DownloadItem], alreadyFailed: [ItemFailure] = [], options: DownloadingOptions, onExists: OnExistsPolicy,
-    namesFromServer: Bool = false, stdoutCarriesData: Bool
+    _ items: [DownloadItem], alreadyFailed: [ItemFailure] = [], inputList: String? = nil, options: DownloadingOptions,
+    onExists: OnExistsPolicy, namesFromServer: Bool = false, stdoutCarriesData: Bool
 ) async throws {
     let (run, connection, resume, progress) = (options.run, options.connection, options.resume, options.progress)
     let headers = try reportingUsage { try connection.headers() }
-    if let report = run.report { try RunReport.checkDestination(report) }
+    if let report = run.report {
+        if let clash = BatchPlan.reportClash(report, list: inputList, items: items) { throw UsageFailure(message: clash) }
+        try RunReport.checkDestination(report)
+    }
     let settings = DownloadSettings(
         onExists: onExists, headers: headers, transfer: try connection.transferOptions(auth: options.auth, tls: options.tls),
         retry: options.retry.policy, discardsResumeData: resume.restart, refusesRestart: resume.noRestart,

@@ -153,6 +153,30 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(listing(directory), ["taken"])
     }
 
+    /// A report over the input list, or over a file the run downloads, would lose what a re-run
+    /// needs: refused before any transfer, under any name of that file.
+    func testAReportOverTheListOrADownloadIsRefused() throws {
+        let url = server.url("/file/a.bin?size=100")
+        try writeList("\(url)\n")
+        try FileManager.default.createSymbolicLink(
+            at: directory.appendingPathComponent("link.txt"), withDestinationURL: directory.appendingPathComponent("urls.txt"))
+        let absolute = directory.appendingPathComponent("a.bin").path
+        let cases: [([String], String)] = [
+            (["-i", "urls.txt", "--report", "./urls.txt"], "./urls.txt is the input list, which the report would replace"),
+            (["-i", "link.txt", "--report", "urls.txt"], "urls.txt is the input list, which the report would replace"),
+            (["-d", "dl", "--report", "dl/a.bin", url], "dl/a.bin is where \(url) is downloaded"),
+            (["--report", absolute, url], "\(absolute) is where \(url) is downloaded"),
+        ]
+        for (arguments, cause) in cases {
+            let result = try Afget.run(["-q"] + arguments, in: directory)
+            XCTAssertEqual(result.status, 2, result.stderr)
+            XCTAssertEqual(result.stderrLines, ["afget: --report \(cause); name another file"])
+        }
+        XCTAssertEqual(server.log.all.count, 0)
+        XCTAssertEqual(try String(contentsOf: directory.appendingPathComponent("urls.txt"), encoding: .utf8), "\(url)\n")
+        XCTAssertEqual(listing(directory), ["link.txt", "urls.txt"])
+    }
+
     /// A report to a FIFO (as to `/dev/stdout`) is written into it, not renamed over it; a
     /// device that refuses the bytes (`/dev/full`) is a local-file failure, and the downloaded
     /// file stays.

@@ -1,4 +1,5 @@
 import CurlCore
+import Glibc
 
 /// Turns command-line URLs and input-list entries into download items, and checks before any
 /// transfer that no two of them would write the same destination.
@@ -50,6 +51,33 @@ public enum BatchPlan {
             plan.items.append(item)
         }
         return plan
+    }
+
+    /// Why `--report` must not go to `report`: it is the input list, which a re-run reads again,
+    /// or a file an item downloads. Either would be replaced by the report at the end.
+    public static func reportClash(_ report: String, list: String?, items: [DownloadItem]) -> String? {
+        let target = absolute(report)
+        if let list, list != "-", absolute(list) == target || isSameExistingFile(report, list) {
+            return "--report \(report) is the input list, which the report would replace; name another file"
+        }
+        if let item = items.first(where: { $0.plannedPath.map(absolute) == target }) {
+            return "--report \(report) is where \(item.source) is downloaded; name another file"
+        }
+        return nil
+    }
+
+    /// `path` from the root, normalized: "f", "./f" and "$PWD/f" are the same file.
+    private static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return normalized(path) }
+        guard let directory = getcwd(nil, 0) else { return normalized(path) }
+        defer { free(directory) }
+        return normalized(String(cString: directory) + "/" + path)
+    }
+
+    /// Two names of one existing file (a link, or `..` along the way).
+    private static func isSameExistingFile(_ first: String, _ second: String) -> Bool {
+        var a = stat(), b = stat()
+        return stat(first, &a) == 0 && stat(second, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
     private static func destination(of item: DownloadItem) -> String? {
