@@ -4,9 +4,9 @@ import Glibc
 /// socket per connection, its part file, briefly its resume data and, while a host name is
 /// looked up, libcurl's resolver pair; with a gate, another item waits behind it with its part
 /// file open; finished files waiting to be moved into place hold theirs. What the process has
-/// open already (standard streams, the runtime's and libcurl's) is counted, and a few are kept
-/// spare: libdispatch opens a file under /proc now and then and stops the process when it
-/// cannot, so running out is a crash, not an error.
+/// open already (standard streams, the runtime's) is counted, and a few are kept spare: the curl
+/// thread may not have made its wakeup pair yet, and libdispatch opens a file under /proc now
+/// and then and stops the process when it cannot, so running out is a crash, not an error.
 public struct DescriptorBudget: Sendable {
     /// Transfers at once: as many as asked (`-j`), or fewer when the limit cannot hold them.
     public let transfers: Int
@@ -17,7 +17,7 @@ public struct DescriptorBudget: Sendable {
     /// The limit the budget was made for.
     public let limit: Int
 
-    static let spare = 4
+    static let spare = 6
 
     /// Refuses (exit 3) when not even one transfer fits.
     public init(asked: Int, connectionsEach: Int, gated: Bool,
