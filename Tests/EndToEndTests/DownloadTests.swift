@@ -305,12 +305,8 @@ func unusedPort() throws -> Int {
 }
 
 /// Devices and FIFOs named with -o are written in place, never replaced by a file.
-final class SpecialOutputTests: XCTestCase {
+final class SpecialOutputTests: ServerTestCase {
     func testOutputToDevNullWritesThroughIt() throws {
-        let server = try TestHTTPServer()
-        let directory = try makeScratchDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-
         let result = try Afget.run(["-q", "-o", "/dev/null", server.url("/file/x?size=100000")], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         var status = stat()
@@ -323,10 +319,6 @@ final class SpecialOutputTests: XCTestCase {
     /// redirected to files (as here): the data goes on where the stream is, nothing is made or
     /// replaced beside them.
     func testOutputToDevStdoutOrStderrIsThatStreamEvenWhenItIsAFile() throws {
-        let server = try TestHTTPServer()
-        let directory = try makeScratchDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-
         let toStdout = try Afget.run(["-q", "-o", "/dev/stdout", server.url("/file/x?size=100000")], in: directory)
         XCTAssertEqual(toStdout.status, 0, toStdout.stderr)
         XCTAssertEqual(sha256Hex(toStdout.stdout), TestPayload.sha256(count: 100_000))
