@@ -20,10 +20,7 @@ func runDownloads(
 ) async throws {
     let (run, connection, resume, progress) = (options.run, options.connection, options.resume, options.progress)
     let headers = try reportingUsage { try connection.headers() }
-    if let report = run.report {
-        if let clash = BatchPlan.reportClash(report, list: inputList, items: items) { throw UsageFailure(message: clash) }
-        try RunReport.checkDestination(report)
-    }
+    if let report = run.report { try RunReport.checkDestination(report, list: inputList, items: items) }
     let settings = DownloadSettings(
         onExists: onExists, headers: headers, transfer: try connection.transferOptions(auth: options.auth, tls: options.tls),
         retry: options.retry.policy, discardsResumeData: resume.restart, refusesRestart: resume.noRestart,

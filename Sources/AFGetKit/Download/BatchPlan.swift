@@ -55,7 +55,7 @@ public enum BatchPlan {
 
     /// Why `--report` must not go to `report`: it is the input list, which a re-run reads again,
     /// or a file an item downloads. Either would be replaced by the report at the end.
-    public static func reportClash(_ report: String, list: String?, items: [DownloadItem]) -> String? {
+    static func reportClash(_ report: String, list: String?, items: [DownloadItem]) -> String? {
         let target = absolute(report)
         if let list, list != "-", absolute(list) == target || isSameExistingFile(report, list) {
             return "--report \(report) is the input list, which the report would replace; name another file"

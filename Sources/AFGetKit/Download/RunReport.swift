@@ -5,8 +5,11 @@ import Glibc
 /// error {exit, class, message} (DESIGN.md §8). A file is written whole, then renamed into
 /// place; a device or FIFO is written in place, and `/dev/stdout` or `/dev/stderr` is that stream.
 public enum RunReport {
-    /// Checked before any transfer: a report that could not be written should not cost a batch.
-    public static func checkDestination(_ path: String) throws(TransferFailure) {
+    /// Checked before any transfer: a report that could not be written should not cost a batch
+    /// (exit 3), and one over the input list or a download would replace what a re-run needs
+    /// (exit 2).
+    public static func checkDestination(_ path: String, list: String?, items: [DownloadItem]) throws(TransferFailure) {
+        if let clash = BatchPlan.reportClash(path, list: list, items: items) { throw TransferFailure(.usage, clash) }
         if OutputStream.named(path) != nil { return }
         try FileChecks.writable(path, toDo: "write the report")
     }
