@@ -56,22 +56,26 @@ public enum BatchPlan {
     /// Why `--report` must not go to `report`: it is the input list, which a re-run reads again,
     /// or a file an item downloads. Either would be replaced by the report at the end.
     static func reportClash(_ report: String, list: String?, items: [DownloadItem]) -> String? {
-        let target = absolute(report)
-        if let list, list != "-", absolute(list) == target || isSameExistingFile(report, list) {
+        let here = currentDirectory()
+        let target = absolute(report, from: here)
+        if let list, list != "-", absolute(list, from: here) == target || isSameExistingFile(report, list) {
             return "--report \(report) is the input list, which the report would replace; name another file"
         }
-        if let item = items.first(where: { $0.plannedPath.map(absolute) == target }) {
+        if let item = items.first(where: { $0.plannedPath.map { absolute($0, from: here) } == target }) {
             return "--report \(report) is where \(item.source) is downloaded; name another file"
         }
         return nil
     }
 
     /// `path` from the root, normalized: "f", "./f" and "$PWD/f" are the same file.
-    private static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return normalized(path) }
-        guard let directory = getcwd(nil, 0) else { return normalized(path) }
+    private static func absolute(_ path: String, from directory: String) -> String {
+        normalized(path.hasPrefix("/") ? path : directory + "/" + path)
+    }
+
+    private static func currentDirectory() -> String {
+        guard let directory = getcwd(nil, 0) else { return "." }
         defer { free(directory) }
-        return normalized(String(cString: directory) + "/" + path)
+        return String(cString: directory)
     }
 
     /// Two names of one existing file (a link, or `..` along the way).

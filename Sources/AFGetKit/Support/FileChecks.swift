@@ -4,7 +4,7 @@ import Glibc
 /// the end, a cookie jar saved after the transfers, a netrc file libcurl reads), checked before
 /// any transfer: a typo in a path should not cost a whole batch, or pass silently.
 public enum FileChecks {
-    /// `path` can be written: an existing device or FIFO (`/dev/null`, `/dev/stdout`) that
+    /// `path` can be written: an existing device or FIFO (`/dev/null`, a named pipe) that
     /// allows writing, which is written in place; or else a file that can be created or
     /// replaced: not a directory, in a writable directory.
     public static func writable(_ path: String, toDo action: String) throws(TransferFailure) {
