@@ -50,18 +50,10 @@ public struct ResumeStore: Sendable {
     public func save(_ data: ResumeData, durable: Bool = true) throws(TransferFailure) {
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw fileFailure("write", temporaryPath, errno: errno) }
-        let plist = [UInt8](data.propertyList())
-        var written = 0
-        while written < plist.count {
-            let result = plist.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, plist.count - written) }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else {
-                let code = errno
-                close(descriptor)
-                unlink(temporaryPath)
-                throw fileFailure("write", temporaryPath, errno: code)
-            }
-            written += result
+        if let code = OutputStream(descriptor: descriptor).write(bytes: [UInt8](data.propertyList())) {
+            close(descriptor)
+            unlink(temporaryPath)
+            throw fileFailure("write", temporaryPath, errno: code)
         }
         let synced = !durable || fsync(descriptor) == 0
         let code = errno
