@@ -149,6 +149,25 @@ final class RequestSerializerTests: XCTestCase {
         }
     }
 
+    /// libcurl fails a request head over 1 MiB as "Out of memory"; afget says what is wrong first.
+    func testARequestTooLargeForLibcurlIsAUsageError() throws {
+        let limit = HTTPRequest.largestURLAndHeaders
+        let base = "http://h/f?q="
+        XCTAssertNoThrow(try RequestSerializer.parseURL(base + String(repeating: "a", count: limit - base.utf8.count)))
+        let longURL = base + String(repeating: "a", count: limit)
+        XCTAssertThrowsError(try RequestSerializer.parseURL(longURL)) { error in
+            XCTAssertEqual((error as? ItemFailure)?.exitCode, 2)
+            XCTAssertTrue("\(error)".hasSuffix("URL too long: \(limit + base.utf8.count) bytes, more than a request can carry (\(limit))"))
+        }
+        let header = HTTPHeader(name: "X-Big", value: String(repeating: "b", count: limit / 2))
+        XCTAssertNoThrow(try RequestSerializer(headers: [header]).request(url: "http://h/f"))
+        XCTAssertThrowsError(try RequestSerializer(headers: [header, header]).request(url: "http://h/f")) { error in
+            XCTAssertEqual((error as? ItemFailure)?.exitCode, 2)
+            XCTAssertTrue("\(error)".hasPrefix("http://h/f: the URL and headers come to "), "\(error)")
+        }
+        XCTAssertThrowsError(try RequestSerializer().request(method: "POST", url: "http://h/f", items: [.header(header), .header(header)]))
+    }
+
     func testResponseValidation() throws {
         let serializer = ResponseSerializer(acceptableStatusCodes: try ResponseSerializer.parseStatusCodes("200-299,304"),
                                             acceptableContentTypes: ["application/json", "text/*"])

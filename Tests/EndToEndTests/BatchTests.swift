@@ -128,6 +128,28 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(summary["exit"] as? Int, 2)
     }
 
+    /// libcurl cannot send a request head over 1 MiB, and used to fail it as "Out of memory",
+    /// exit 1 (a bug); such an item is now bad input, and the rest of the list still downloads.
+    func testARequestTooLargeToSendIsBadInputNotAnInternalError() throws {
+        let huge = String(repeating: "a", count: 1_100_000)
+        try writeList("""
+            \(server.url("/file/long.bin?q=\(huge)"))
+            \(server.url("/file/headed.bin?size=10"))
+              header=X-Big: \(huge)
+            \(server.url("/file/good.bin?size=3000"))
+            """)
+        let result = try Afget.run(["-q", "-i", "urls.txt"], in: directory)
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertEqual(listing(directory).sorted(), ["good.bin", "urls.txt"])
+        XCTAssertEqual(sha("good.bin"), TestPayload.sha256(count: 3000))
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("afget: urls.txt:1: URL too long: ") }, result.stderr)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("afget: \(server.url("/file/headed.bin?size=10")): the URL and headers come to ") },
+                      result.stderr)
+        XCTAssertFalse(result.stderr.contains("memory"), result.stderr)
+        XCTAssertEqual(server.log.all.map(\.uri), ["/file/good.bin?size=3000"], "nothing of the others was sent")
+    }
+
     func testDuplicateDestinationsAreRejectedBeforeAnyTransfer() throws {
         try writeList("""
             \(server.url("/file/x.bin?size=10"))

@@ -14,6 +14,17 @@ public struct HTTPRequest: Sendable, Equatable {
         self.body = body
     }
 
+    /// The most the URL and header lines may come to. libcurl builds a request's head in a
+    /// buffer of at most 1 MiB and fails a larger one as "Out of memory"; afget refuses such a
+    /// request itself, keeping room for the headers libcurl adds (Host, User-Agent, Range,
+    /// credentials, cookies).
+    public static let largestURLAndHeaders = (1 << 20) - (16 << 10)
+
+    /// Bytes of the URL and header lines, as they go into the request's head.
+    var urlAndHeadersSize: Int {
+        headers.reduce(url.absoluteString.utf8.count) { $0 + $1.line.utf8.count + 2 }
+    }
+
     /// The same request for the bytes from `offset` on, of the entity `ifRange` names only (a
     /// continue, or a segment): identity encoding, since a range of an encoded body is not a
     /// range of the file.

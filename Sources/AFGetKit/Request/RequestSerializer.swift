@@ -38,12 +38,12 @@ public struct RequestSerializer: Sendable {
     public func request(method: String = "GET", url string: String, body: RequestBody = .none)
         throws(ItemFailure) -> HTTPRequest
     {
-        request(method: method, url: try Self.parseURL(string), body: body)
+        try request(method: method, url: try Self.parseURL(string), body: body)
     }
 
     /// A request without parameters to a URL already parsed.
-    public func request(method: String = "GET", url: CurlURL, body: RequestBody = .none) -> HTTPRequest {
-        HTTPRequest(method: method, url: url, headers: headers, body: body)
+    public func request(method: String = "GET", url: CurlURL, body: RequestBody = .none) throws(ItemFailure) -> HTTPRequest {
+        try Self.sendable(HTTPRequest(method: method, url: url, headers: headers, body: body))
     }
 
     /// Methods whose parameters go in the query string (AFNetworking's default set).
@@ -109,7 +109,17 @@ public struct RequestSerializer: Sendable {
         let userHeaders = headers + itemHeaders
         let userNames = Set(userHeaders.map { $0.name.lowercased() })
         let merged = defaults.filter { !userNames.contains($0.name.lowercased()) } + userHeaders
-        return HTTPRequest(method: method, url: url, headers: merged, body: body)
+        return try Self.sendable(HTTPRequest(method: method, url: url, headers: merged, body: body))
+    }
+
+    /// `request`, or a usage failure when its URL and headers are more than libcurl can send.
+    private static func sendable(_ request: HTTPRequest) throws(ItemFailure) -> HTTPRequest {
+        let size = request.urlAndHeadersSize
+        guard size <= HTTPRequest.largestURLAndHeaders else {
+            throw ItemFailure(item: removingPassword(from: request.url.absoluteString), TransferFailure(.usage,
+                "the URL and headers come to \(size) bytes, more than a request can carry (\(HTTPRequest.largestURLAndHeaders))"))
+        }
+        return request
     }
 
     private func encode(_ parameters: [Parameter.Member], files: [(field: String, path: String)], as format: BodyFormat)
@@ -162,6 +172,11 @@ public struct RequestSerializer: Sendable {
         guard hasSchemeSeparator(string) else {
             throw ItemFailure(item: removingPassword(from: string),
                               TransferFailure(.usage, "not a URL: it must start with http:// or https://"))
+        }
+        // Checked before libcurl's parser, which calls a URL over 8 MB "malformed input".
+        guard string.utf8.count <= HTTPRequest.largestURLAndHeaders else {
+            throw ItemFailure(item: removingPassword(from: string), TransferFailure(.usage,
+                "URL too long: \(string.utf8.count) bytes, more than a request can carry (\(HTTPRequest.largestURLAndHeaders))"))
         }
         let url: CurlURL
         do {
