@@ -40,12 +40,18 @@ struct ConnectionOptions: ParsableArguments {
 
     func validate() throws {
         guard maxRedirects >= 0 else { throw ValidationError("--max-redirects must be 0 or more") }
-        guard connectTimeout > 0 else { throw ValidationError("--connect-timeout must be more than 0") }
-        guard stallTimeout > 0 else { throw ValidationError("--stall-timeout must be more than 0") }
+        for (name, seconds) in [("--connect-timeout", connectTimeout), ("--stall-timeout", stallTimeout)]
+        where !(seconds > 0 && seconds <= Self.longestTimeout) {
+            throw ValidationError("\(name) must be more than 0 and at most \(Int(Self.longestTimeout)) seconds")
+        }
         if let limitRate, limitRate.bytes > 0 && limitRate.bytes < 1024 {
             throw ValidationError("--limit-rate must be at least 1K, or 0 for no limit")
         }
     }
+
+    /// Eleven days and a half. A bound keeps a value such as `1e308` or `inf` (which Double
+    /// reads) from overflowing libcurl's milliseconds.
+    static let longestTimeout = 1_000_000.0
 
     /// The parsed `-H` headers; a malformed one is a usage error naming it.
     func headers() throws(TransferFailure) -> [HTTPHeader] {

@@ -13,7 +13,7 @@ struct RetryOptions: ParsableArguments {
 
     func validate() throws {
         guard retries >= 0 else { throw ValidationError("--retry must be 0 or more") }
-        guard retryDelay >= 0 else { throw ValidationError("--retry-delay must be 0 or more") }
+        guard retryDelay >= 0 && retryDelay.isFinite else { throw ValidationError("--retry-delay must be a number of seconds, 0 or more") }
     }
 
     var policy: RetryPolicy {

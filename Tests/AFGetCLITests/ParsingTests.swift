@@ -80,6 +80,20 @@ final class ParsingTests: XCTestCase {
         }
         XCTAssertNoThrow(try AFGetCommand.parseAsRoot(["resume", "-q"]))
     }
+
+    /// Double reads "inf", "nan" and "1e308"; a timeout of that many seconds overflowed
+    /// libcurl's milliseconds and stopped afget with a Swift runtime trap.
+    func testSecondsMustBeFiniteAndTimeoutsBounded() throws {
+        for (option, value) in [("--connect-timeout", "1e308"), ("--connect-timeout", "inf"), ("--stall-timeout", "nan"),
+                                ("--stall-timeout", "1000001"), ("--retry-delay", "inf"), ("--retry-delay", "nan")] {
+            XCTAssertThrowsError(try AFGetCommand.parseAsRoot([option, value, "http://h/"])) { error in
+                XCTAssertTrue(AFGetCommand.message(for: error).hasPrefix(option + " must be "), AFGetCommand.message(for: error))
+            }
+        }
+        let longest = try XCTUnwrap(try AFGetCommand.parseAsRoot(["--connect-timeout", "1000000", "--retry-delay", "60", "http://h/"])
+            as? DownloadCommand)
+        XCTAssertEqual(longest.options.connection.transferOptions.connectTimeout, 1_000_000)
+    }
 }
 
 /// Arguments of `afget request` and `afget upload`.
