@@ -20,13 +20,13 @@ struct ExchangeSetup {
     }
 }
 
-/// Runs `body`; an item or transfer failure it throws becomes one usage line (exit 2).
-func reportingUsage<T>(_ body: () throws -> T) throws -> T {
+/// Runs `body`, found before any transfer; an item failure it throws becomes the one line
+/// `main` prints, with the exit status of its class (2 for bad input, 3 for a file that cannot be
+/// read: `-d @missing` as `f@missing`).
+func reportingFailures<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let failure as ItemFailure {
-        throw UsageFailure(message: "\(failure)")
-    } catch let failure as TransferFailure {
-        throw UsageFailure(message: failure.message)
+        throw TransferFailure(failure.failure.kind, "\(failure)")
     }
 }

@@ -31,7 +31,7 @@ struct RequestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (method, url, itemArguments) = Self.split(arguments)
-        let request = try reportingUsage {
+        let request = try reportingFailures {
             let items = try itemArguments.map { try RequestItem.parse($0) }
             let serializer = RequestSerializer(headers: try connection.headers(), bodyFormat: body.format,
                                                queryEncoding: QueryEncoding(arrayFormat: body.arrayFormat))
@@ -39,7 +39,7 @@ struct RequestCommand: AsyncParsableCommand {
                                           rawContentType: body.contentType)
         }
 
-        let serializer = try reportingUsage { try response.serializer() }
+        let serializer = try reportingFailures { try response.serializer() }
         let renderer = SharedRenderer(QuietRenderer(showsRetries: true))
         let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls, retry: retry, renderer: renderer)
         let shownURL = removingPassword(from: url)

@@ -31,7 +31,8 @@ struct ResponseOptions: ParsableArguments {
     }
 
     func serializer() throws(TransferFailure) -> ResponseSerializer {
-        ResponseSerializer(acceptableStatusCodes: try ResponseSerializer.parseStatusCodes(acceptStatus),
+        try ResponseSerializer.checkContentTypes(acceptType)
+        return ResponseSerializer(acceptableStatusCodes: try ResponseSerializer.parseStatusCodes(acceptStatus),
                            acceptableContentTypes: acceptType)
     }
 

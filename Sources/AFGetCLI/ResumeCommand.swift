@@ -19,7 +19,7 @@ struct ResumeCommand: AsyncParsableCommand {
     @OptionGroup var options: DownloadingOptions
 
     func run() async throws {
-        let commandHeaders = try reportingUsage { try options.connection.headers() }
+        let commandHeaders = try reportingFailures { try options.connection.headers() }
         let found = ResumeDiscovery.find(paths, replacementURL: replacementURL, commandHeaders: commandHeaders)
         if found.items.isEmpty && found.failures.isEmpty {
             // Nothing left to do is success, but silence would leave a person wondering.

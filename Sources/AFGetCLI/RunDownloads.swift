@@ -19,7 +19,7 @@ func runDownloads(
     onExists: OnExistsPolicy, namesFromServer: Bool = false, stdoutCarriesData: Bool
 ) async throws {
     let (run, connection, resume, progress) = (options.run, options.connection, options.resume, options.progress)
-    let headers = try reportingUsage { try connection.headers() }
+    let headers = try reportingFailures { try connection.headers() }
     if let report = run.report { try RunReport.checkDestination(report, list: inputList, items: items) }
     let settings = DownloadSettings(
         onExists: onExists, headers: headers, transfer: try connection.transferOptions(auth: options.auth, tls: options.tls),

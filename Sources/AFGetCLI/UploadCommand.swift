@@ -57,7 +57,7 @@ struct UploadCommand: AsyncParsableCommand {
             throw UsageFailure(message: "\(files.count) files would all be PUT to \(shownURL), each replacing the one "
                 + "before; end the URL with / to upload each under its own name")
         }
-        let plan = try reportingUsage {
+        let plan = try reportingFailures {
             _ = try RequestSerializer.parseURL(url)
             return UploadPlan(method: method.uppercased(), formField: field, extraFields: extraFields,
                               headers: try connection.headers())

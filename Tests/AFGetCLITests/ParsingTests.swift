@@ -129,7 +129,10 @@ final class ExchangeParsingTests: XCTestCase {
         for arguments in [["request"], ["request", "--content-type", "x/y", "http://h/"],
                           ["request", "-d", "a", "--data-binary", "b", "http://h/"],
                           ["request", "--accept-status", "ok", "http://h/"], ["request", "--netrc", "--netrc-file", "f", "http://h/"],
-                          ["request", "-o", "out/", "http://h/"], ["request", "-o", "", "http://h/"]] {
+                          ["request", "-o", "out/", "http://h/"], ["request", "-o", "", "http://h/"],
+                          // A type matching no response would fail every request after sending it.
+                          ["request", "--accept-type", "", "http://h/"], ["request", "--accept-type", "json", "http://h/"],
+                          ["request", "--accept-type", "text/", "http://h/"]] {
             XCTAssertThrowsError(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")
         }
     }

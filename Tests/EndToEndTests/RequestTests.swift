@@ -171,6 +171,10 @@ final class RequestTests: ServerTestCase {
         let missing = try Afget.run(["request", server.url("/echo"), "f@missing.txt"], in: directory)
         XCTAssertEqual(missing.status, 3, missing.stderr)
         XCTAssertTrue(missing.stderr.contains("missing.txt"), missing.stderr)
+        // A raw body from a missing file is the same local file error as a file field's.
+        let missingBody = try Afget.run(["request", "POST", server.url("/echo"), "-d", "@missing.txt"], in: directory)
+        XCTAssertEqual(missingBody.status, 3, missingBody.stderr)
+        XCTAssertEqual(missingBody.stderrLines, ["afget: cannot read missing.txt: No such file or directory"])
         XCTAssertEqual(server.log.all.count, 0)
     }
 

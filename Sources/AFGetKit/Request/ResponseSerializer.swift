@@ -25,6 +25,17 @@ public struct ResponseSerializer: Sendable, Equatable {
         return ranges
     }
 
+    /// Checks `--accept-type` values: each a media type, `type/subtype` (either may be `*`).
+    /// An empty or bare word would match no response, so every request would fail.
+    public static func checkContentTypes(_ patterns: [String]) throws(TransferFailure) {
+        for pattern in patterns {
+            let parts = mediaType(pattern).split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && !$0.contains(where: \.isWhitespace) }) else {
+                throw TransferFailure(.usage, "--accept-type \"\(pattern)\": expected a media type such as application/json or text/*")
+            }
+        }
+    }
+
     /// The failure the response stands for, or nil when it is acceptable.
     public func validate(_ head: ResponseHead, sentCredentials: Bool) -> TransferFailure? {
         guard acceptableStatusCodes.contains(where: { $0.contains(head.status) }) else {
