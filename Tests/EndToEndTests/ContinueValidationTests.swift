@@ -225,6 +225,37 @@ final class ContinueValidationTests: ServerTestCase {
         XCTAssertEqual(checkpointedBytes(resumeData), size / 2)
     }
 
+    /// `afget resume` on a path it cannot use says why in one line (exit 3). A directory it may
+    /// not read used to be "nothing to resume", exit 0, which a script takes for done.
+    func testResumeOnPathsItCannotUseSaysWhy() throws {
+        let missing = try Afget.run(["resume", "gone"], in: directory)
+        XCTAssertEqual(missing.status, 3)
+        XCTAssertEqual(missing.stderrLines, ["afget: gone: no such file or directory"])
+
+        let odd = directory.appendingPathComponent("odd")
+        try FileManager.default.createDirectory(at: odd, withIntermediateDirectories: true)
+        let oddName = [UInt8](odd.path.utf8) + [UInt8(ascii: "/"), 0xFF] + [UInt8](".bin.afresume".utf8) + [0]
+        let created = oddName.withUnsafeBytes { open($0.baseAddress!.assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o600) }
+        XCTAssertGreaterThanOrEqual(created, 0)
+        close(created)
+        let notUTF8 = try Afget.run(["resume", "odd"], in: directory)
+        XCTAssertEqual(notUTF8.status, 3)
+        XCTAssertEqual(notUTF8.stderrLines, ["afget: odd/\u{FFFD}.bin.afresume: the name is not valid UTF-8, "
+                                             + "so afget cannot name its files exactly; rename it to continue it"])
+
+        let setpriv = "/usr/bin/setpriv"
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: setpriv) else {
+            throw XCTSkip("needs root and setpriv to run afget as nobody")
+        }
+        let locked = directory.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+        XCTAssertEqual(chmod(locked.path, 0o700), 0)
+        let unreadable = try Afget.run(["resume", "locked"], in: directory,
+                                       launcher: [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+        XCTAssertEqual(unreadable.status, 3, unreadable.stderr)
+        XCTAssertEqual(unreadable.stderrLines, ["afget: locked: cannot read the directory: Permission denied"])
+    }
+
     func testResumeDataForAnotherURLExits9() throws {
         try leaveHalfADownload()
         let other = server.url("/file/f.bin?size=\(size)")

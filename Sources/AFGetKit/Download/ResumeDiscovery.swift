@@ -18,9 +18,18 @@ public enum ResumeDiscovery {
         var resumeFiles: [String] = []
         for path in paths.isEmpty ? ["."] : paths {
             if fileKind(at: path, followingSymlinks: true) == S_IFDIR {
-                resumeFiles += listResumeFiles(in: path)
+                do {
+                    let listed = try listResumeFiles(in: path)
+                    resumeFiles += listed.names
+                    found.failures += listed.notUTF8.map { ItemFailure(item: $0, TransferFailure(.localFile,
+                        "the name is not valid UTF-8, so afget cannot name its files exactly; rename it to continue it")) }
+                } catch {
+                    found.failures.append(ItemFailure(item: path, error))
+                }
             } else if path.hasSuffix(ResumeStore.suffix) {
                 resumeFiles.append(path)
+            } else if fileKind(at: path) == nil {
+                found.failures.append(ItemFailure(item: path, TransferFailure(.localFile, "no such file or directory")))
             } else {
                 found.failures.append(ItemFailure(item: path, TransferFailure(.usage, "not a directory or a \(ResumeStore.suffix) file")))
             }
@@ -54,18 +63,27 @@ public enum ResumeDiscovery {
         return found
     }
 
-    private static func listResumeFiles(in directory: String) -> [String] {
-        guard let handle = opendir(directory) else { return [] }
+    /// The resume files in `directory`, and those whose names are not UTF-8 (shown with U+FFFD),
+    /// which could not be named exactly again. A directory that cannot be read is a failure, not
+    /// "nothing to resume": a script would take that for done.
+    private static func listResumeFiles(in directory: String) throws(TransferFailure) -> (names: [String], notUTF8: [String]) {
+        guard let handle = opendir(directory) else {
+            let code = errno
+            throw TransferFailure(.localFile, "cannot read the directory: \(describeErrno(code))", systemErrorCode: code)
+        }
         defer { closedir(handle) }
+        let suffix = Array(ResumeStore.suffix.utf8)
         var names: [String] = []
+        var notUTF8: [String] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name.hasSuffix(ResumeStore.suffix) && name != ResumeStore.suffix {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
+            guard bytes.count > suffix.count, bytes.suffix(suffix.count).elementsEqual(suffix) else { continue }
+            if let name = String(validating: bytes, as: UTF8.self) {
                 names.append(joinPath(directory, name))
+            } else {
+                notUTF8.append(joinPath(directory, String(decoding: bytes, as: UTF8.self)))
             }
         }
-        return names.sorted()
+        return (names.sorted(), notUTF8.sorted())
     }
 }
