@@ -150,6 +150,29 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(server.log.all.map(\.uri), ["/file/good.bin?size=3000"], "nothing of the others was sent")
     }
 
+    /// A download named like another's part file or resume data is refused: it used to be skipped
+    /// as "already exists" while the other item ran, and a later run would have taken it for that
+    /// item's part file and started it over, losing it.
+    func testANameOfAfgetsOwnFilesIsRefused() throws {
+        try writeList("""
+            \(server.url("/file/a.bin?size=3000"))
+            \(server.url("/file/b.bin?size=10"))
+              out=a.bin.afpart
+            \(server.url("/file/c.afresume?size=10"))
+            """)
+        let result = try Afget.run(["-q", "-i", "urls.txt"], in: directory)
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertEqual(listing(directory).sorted(), ["a.bin", "urls.txt"])
+        XCTAssertEqual(sha("a.bin"), TestPayload.sha256(count: 3000))
+        let why = "a name ending in .afpart, .afresume or .aftmp would be taken for afget's own files of another download; "
+            + "choose another name with -o or out="
+        XCTAssertEqual(result.stderrLines.sorted(), ["afget: urls.txt:2: a.bin.afpart: \(why)", "afget: urls.txt:4: c.afresume: \(why)"])
+        let single = try Afget.run(["-q", "-o", "x.aftmp", server.url("/file/x.bin?size=10")], in: directory)
+        XCTAssertEqual(single.status, 2)
+        XCTAssertEqual(single.stderrLines, ["afget: \(server.url("/file/x.bin?size=10")): x.aftmp: \(why)"])
+        XCTAssertEqual(server.log.all.map(\.uri), ["/file/a.bin?size=3000"])
+    }
+
     func testDuplicateDestinationsAreRejectedBeforeAnyTransfer() throws {
         try writeList("""
             \(server.url("/file/x.bin?size=10"))

@@ -47,6 +47,9 @@ final class ContentDispositionTests: ServerTestCase {
             ("attachment; filename=\"a\\\"b;c=d.txt\"", "a\"b;c=d.txt"),
             ("attachment; filename=\"tab\tname.txt\"", "tabname.txt"),
             ("inline", "plain.bin"),
+            // Names of afget's own files beside another download keep the URL's name.
+            ("attachment; filename=\"other.iso.afpart\"", "plain.bin"),
+            ("attachment; filename=\"other.iso.afresume\"", "plain.bin"),
         ]
         for (value, expected) in cases {
             XCTAssertEqual(try download(value), [expected], value.debugDescription)

@@ -27,6 +27,10 @@ public enum Destination: Sendable, Equatable {
         case .directory(let directory):
             path = joinPath(directory, FileNaming.name(forURLPath: url.path))
         }
+        if FileNaming.isWorkingFileName(path) {
+            throw TransferFailure(.usage, "\(splitPath(path).name): a name ending in .afpart, .afresume or .aftmp "
+                + "would be taken for afget's own files of another download; choose another name with -o or out=")
+        }
         guard let kind = fileKind(at: path, followingSymlinks: true) else {
             return .file(path: path)
         }

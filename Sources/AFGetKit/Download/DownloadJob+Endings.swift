@@ -34,8 +34,10 @@ extension DownloadJob {
             let suggested = head.value(of: "Content-Disposition").flatMap(ContentDisposition.filename(from:))
         else { return nil }
         let name = FileNaming.safeComponent(suggested)
-        // A name with nothing usable left (".", "..") keeps the URL's name.
-        guard name != FileNaming.fallbackName || suggested == FileNaming.fallbackName else { return nil }
+        // A name with nothing usable left (".", ".."), or one of afget's own files, keeps the URL's name.
+        guard name != FileNaming.fallbackName || suggested == FileNaming.fallbackName,
+            !FileNaming.isWorkingFileName(name)
+        else { return nil }
         let path = joinPath(splitPath(part.destination).directory, name)
         guard path != part.destination else { return nil }
         let policy = settings.onExists == .update ? .overwrite : settings.onExists

@@ -6,6 +6,16 @@ public enum FileNaming {
     /// NAME_MAX (255 bytes) minus the longest suffix afget adds (".afresume").
     public static let maxNameBytes = 255 - ".afresume".utf8.count
 
+    /// The endings of afget's own files beside a download (`DEST.afpart`, `DEST.afresume`, and
+    /// `DEST.aftmp` while resume data is replaced).
+    static let workingSuffixes = [PartFile.suffix, ResumeStore.suffix, ResumeStore.temporarySuffix]
+
+    /// Whether a file named `name` would be taken for another download's part file or resume
+    /// data: a later run for that download would start its "part file" over, or rename over it.
+    static func isWorkingFileName(_ name: String) -> Bool {
+        workingSuffixes.contains { name.hasSuffix($0) }
+    }
+
     /// The name for a download of `url`: the last segment of the path as given, percent-decoded.
     public static func name(forURLPath path: String) -> String {
         let lastSegment = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.index(after: $0)...]) } ?? path
