@@ -33,6 +33,11 @@ final class QueryEncodingTests: XCTestCase {
         XCTAssertEqual(QueryEncoding.escape("a b\n\"<>\\^`{|}"), "a%20b%0A%22%3C%3E%5C%5E%60%7B%7C%7D")
     }
 
+    func testAPathSegmentEscapesTheQueryDelimitersToo() {
+        XCTAssertEqual(QueryEncoding.escape("a?b/c d"), "a?b/c%20d")
+        XCTAssertEqual(QueryEncoding.escapePathSegment("a?b/c d#~.txt"), "a%3Fb%2Fc%20d%23~.txt")
+    }
+
     func testUnicodeAndEmojiAreEscapedByteForByteWithoutSplittingClusters() {
         XCTAssertEqual(QueryEncoding.escape("é"), "%C3%A9")
         XCTAssertEqual(QueryEncoding.escape("e\u{301}"), "e%CC%81", "a combining accent stays with its letter")

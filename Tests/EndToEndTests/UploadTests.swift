@@ -48,6 +48,15 @@ final class UploadTests: ServerTestCase {
         XCTAssertEqual(server.log.all.map(\.bodyCount), [10, 20])
     }
 
+    /// In a file's name a `?` is part of the name: unescaped it started a query, and the server
+    /// stored the file as `what` with the query `.txt`.
+    func testAFilesNameIsEscapedAsOnePathSegment() throws {
+        try makeFile("what?#.txt", size: 5)
+        let result = try Afget.run(["upload", "-q", "what?#.txt", server.url("/echo/in/")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(server.log.all.map(\.uri), ["/echo/in/what%3F%23.txt"])
+    }
+
     func testAMultipartUploadWithExtraFields() throws {
         try Data("hello file\n".utf8).write(to: directory.appendingPathComponent("note.txt"))
         let result = try Afget.run(["upload", "-q", "--method", "POST", "--field", "attachment", "note.txt", "title=Q3 plan",

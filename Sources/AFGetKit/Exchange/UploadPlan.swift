@@ -35,7 +35,7 @@ public struct UploadPlan: Sendable {
             }
         }
         let name = isStandardInput ? "stdin" : splitPath(file).name
-        let target = url.hasSuffix("/") ? url + QueryEncoding.escape(name) : url
+        let target = url.hasSuffix("/") ? url + QueryEncoding.escapePathSegment(name) : url
         var headers = headers
         let body: RequestBody
         if let formField {

@@ -65,6 +65,16 @@ public struct QueryEncoding: Sendable, Equatable {
     /// characters a query may carry unescaped without being taken for a delimiter).
     /// Works on the UTF-8 bytes of the whole string, so no grapheme cluster is ever split.
     public static func escape(_ text: String) -> String {
+        escape(text) { isUnreserved($0) || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "/") }
+    }
+
+    /// Percent-escapes all but unreserved characters, for one segment of a path (an uploaded
+    /// file's name): there a `?` would start the query and a `/` another segment.
+    public static func escapePathSegment(_ text: String) -> String {
+        escape(text, leavingAsIs: isUnreserved)
+    }
+
+    private static func escape(_ text: String, leavingAsIs isLeftAsIs: (UInt8) -> Bool) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -79,11 +89,11 @@ public struct QueryEncoding: Sendable, Equatable {
 
     private static let hexDigits = Array("0123456789ABCDEF")
 
-    private static func isLeftAsIs(_ byte: UInt8) -> Bool {
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "~"), UInt8(ascii: "?"), UInt8(ascii: "/"):
+            UInt8(ascii: "~"):
             true
         default:
             false
