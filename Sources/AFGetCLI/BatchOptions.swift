@@ -13,6 +13,10 @@ struct BatchOptions: ParsableArguments {
         valueName: "algo=hex"))
     var checksum: String?
 
+    func validate() throws {
+        if inputFile == "" { throw ValidationError("--input-file needs a file name (- reads standard input)") }
+    }
+
     func parsedChecksum() throws(TransferFailure) -> Checksum? {
         try checksum.map { text throws(TransferFailure) in try Checksum.parse(text) }
     }
@@ -47,5 +51,6 @@ struct RunOptions: ParsableArguments {
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
         guard (1...64).contains(split) else { throw ValidationError("--split must be 1 to 64") }
         guard minSplitSize.bytes >= 16 << 10 else { throw ValidationError("--min-split-size must be 16K or more") }
+        if report == "" { throw ValidationError("--report needs a file name") }
     }
 }

@@ -70,6 +70,7 @@ final class ParsingTests: XCTestCase {
             ["--max-redirects", "-1", "http://h/"], ["--stall-timeout", "0", "http://h/"],
             ["--restart", "--no-restart", "http://h/"], ["--retry", "-1", "http://h/"],
             ["-o", "sub/", "http://h/"], ["-o", "", "http://h/"], ["-o", ".", "http://h/"], ["-o", "x/..", "http://h/"],
+            ["-i", ""], ["--report", "", "http://h/"],
         ] {
             XCTAssertThrowsError(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")
         }
