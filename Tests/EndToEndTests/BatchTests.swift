@@ -285,6 +285,21 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(server.log.all.count, 1)
     }
 
+    /// The same URL and file with another checksum= or header= is not merged: that dropped the
+    /// second checksum unsaid, and the file was kept unverified with exit 0.
+    func testTheSameItemWithOtherOptionsIsAConflict() throws {
+        let url = server.url("/file/same.bin?size=10")
+        try writeList("\(url)\n\(url)\n  checksum=sha-256=\(String(repeating: "0", count: 64))\n")
+        let result = try Afget.run(["-i", "urls.txt"], in: directory)
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertEqual(result.stderrLines, ["afget: same.bin: urls.txt:1 and urls.txt:2 fetch the same URL into this file "
+                                            + "with different checksum= or header= lines; keep one of them"])
+        try writeList("\(url)\n  header=X-Token: a\n\(url)\n  header=X-Token: b\n")
+        XCTAssertEqual(try Afget.run(["-q", "-i", "urls.txt"], in: directory).status, 2)
+        XCTAssertEqual(server.log.all.count, 0)
+        XCTAssertEqual(listing(directory), ["urls.txt"])
+    }
+
     func testJobsBoundIsRespected() throws {
         let urls = (0..<8).map { server.url("/file/p\($0).bin?size=40000&chunk=10000&ms=30") }
         let result = try Afget.run(["-q", "-j", "3"] + urls, in: directory)

@@ -27,8 +27,9 @@ public enum BatchPlan {
         return items
     }
 
-    /// Merges items with the same URL and destination; two different URLs for one destination
-    /// are a conflict naming both.
+    /// Merges items with the same URL, destination and options; two different URLs, or the same
+    /// URL with different `checksum=` or `header=` lines, for one destination are a conflict
+    /// naming both (merging would drop a checksum or a header unsaid).
     public static func check(_ items: [DownloadItem]) -> Plan {
         var plan = Plan()
         var claimed: [String: DownloadItem] = [:]
@@ -40,6 +41,12 @@ public enum BatchPlan {
             }
             if let earlier = claimed[destination] {
                 if earlier.url == item.url {
+                    guard earlier.checksum == item.checksum && earlier.headers == item.headers else {
+                        plan.conflict = ItemFailure(item: destination, TransferFailure(.usage,
+                            "\(earlier.source) and \(item.source) fetch the same URL into this file with different checksum= "
+                            + "or header= lines; keep one of them"))
+                        return plan
+                    }
                     plan.notices.append("afget: \(item.source): same URL and destination as \(earlier.source); downloading it once")
                     continue
                 }
