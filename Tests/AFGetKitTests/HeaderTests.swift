@@ -41,4 +41,18 @@ final class HeaderTests: XCTestCase {
         XCTAssertTrue(head.isSuccess)
         XCTAssertNil(ResponseHead(status: 200, headers: [("Content-Length", "-1")]).contentLength)
     }
+
+    /// RFC 9112 §6.3: repeated values that agree are one length; any other list is unusable.
+    func testContentLengthValuesMustAgreeAndBeCounts() {
+        func head(_ values: String...) -> ResponseHead { ResponseHead(status: 200, headers: values.map { ("Content-Length", $0) }) }
+        XCTAssertEqual(head("42", "42").contentLength, 42)
+        XCTAssertEqual(head("42, 42").contentLength, 42)
+        XCTAssertNil(head("42, 42").contentLengthProblem)
+        XCTAssertNil(head().contentLengthProblem)
+        XCTAssertEqual(head("3", "5").contentLengthProblem, "conflicting Content-Length values: 3, 5")
+        XCTAssertNil(head("3", "5").contentLength)
+        for bad in ["-1", "+5", "0x10", "", "1 2", "99999999999999999999"] {
+            XCTAssertEqual(head(bad).contentLengthProblem, "malformed Content-Length \"\(bad)\"", bad)
+        }
+    }
 }

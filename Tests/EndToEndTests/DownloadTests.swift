@@ -272,6 +272,21 @@ final class DownloadTests: ServerTestCase {
         }
     }
 
+    /// A length larger than a file may be on this file system (17 TiB: ext4 stops at 16) is one
+    /// line and exit 3 as the body starts. fallocate's EFBIG used to be ignored, and the download
+    /// went on to fail where the file system stops (4 GiB on a FAT stick).
+    func testALengthTooLargeForTheFileSystemIsRefusedAsTheBodyStarts() throws {
+        let url = server.url("/file/huge.bin?size=100000&claim=\(17 << 40)")
+        let result = try Afget.run(["-q", "--retry", "0", url], in: directory)
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("huge.bin.afpart"), result.stderr)
+        // ext4 says the file would be too large; a file system holding larger files, no room.
+        XCTAssertTrue(result.stderr.contains("cannot grow to 17.0 TiB: larger than a file on this file system may be (File too large)")
+                      || result.stderr.contains("no room for"), result.stderr)
+        XCTAssertFalse(listing(directory).contains("huge.bin"))
+    }
+
     /// A tmpfs of 2 MiB, or a skip where mounting is not allowed (it needs root).
     private func mountSmallDisk(at path: URL) throws {
         try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)

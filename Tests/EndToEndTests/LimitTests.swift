@@ -83,6 +83,22 @@ final class LimitTests: ServerTestCase {
         XCTAssertEqual(request.stdout.count, 0)
     }
 
+    /// RFC 9112 §6.3: Content-Length values that disagree, or one that is no count, make the
+    /// response unusable. libcurl took the last of two, or read an overflowing one as "unknown"
+    /// and kept whatever came as the whole file (exit 0).
+    func testAContentLengthThatCannotBeTrustedExits7AndLeavesNothing() throws {
+        for (query, problem) in [("length2=7", "conflicting Content-Length values: 5000, 7"),
+                                 ("nolength=1&length2=99999999999999999999", "malformed Content-Length \"99999999999999999999\"")] {
+            let result = try Afget.run(["-q", server.url("/file/cl.bin?size=5000&\(query)")], in: directory)
+            XCTAssertEqual(result.status, 7, result.stderr)
+            XCTAssertEqual(result.stderrLines, ["afget: \(server.url("/file/cl.bin?size=5000&\(query)")): \(problem)"])
+            XCTAssertEqual(listing(directory), [], query)
+        }
+        let agreeing = try Afget.run(["-q", server.url("/file/cl.bin?size=5000&length2=5000")], in: directory)
+        XCTAssertEqual(agreeing.status, 0, agreeing.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("cl.bin").path), TestPayload.sha256(count: 5000))
+    }
+
     func testLimitRateHoldsTheTransferBackAndItStaysExact() throws {
         // A lower bound only: 1.5 MB at 1 MiB/s cannot take less than about 1.4 s, whatever the
         // machine (a burst of a tenth of a second is allowed).

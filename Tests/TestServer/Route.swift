@@ -9,7 +9,7 @@ import Foundation
 ///   (a weak ETag), `claim=M` (announce M bytes, send N, close), `chunk=K&ms=T` (drip the body
 ///   in chunks of K bytes every T milliseconds), `slowfrom=X` (bytes before X at once, the rest
 ///   dripped), `nolength=1` (no Content-Length: chunked, length unknown until the end),
-///   `cd=VALUE` (`Content-Disposition: VALUE`).
+///   `cd=VALUE` (`Content-Disposition: VALUE`), `length2=V` (a second Content-Length header, V as given).
 ///   `TestHTTPServer.change` overrides these per NAME.
 ///   If-Modified-Since at or after `lastModified` gets a 304.
 /// - `/flaky/NAME?size=N&fail=K&mode=M`: the first K requests for NAME fail, the rest behave as

@@ -244,6 +244,9 @@ final class RouteHandler: ChannelInboundHandler {
         if target.query["nolength"] != "1" {
             headers.add(name: "Content-Length", value: "\(target.int("claim", default: length))")
         }
+        if let second = target.query["length2"] {
+            headers.add(name: "Content-Length", value: second)
+        }
         sendHead(context, start > 0 || headers.contains(name: "Content-Range") ? .partialContent : .ok, headers)
         // A failing response is cut off after `after` bytes (default: half of it).
         let cut = start + min(length, target.int("after", default: length / 2))

@@ -80,14 +80,23 @@ public final class PartFile {
 
     /// Claims room for the file to grow to `length` bytes without changing its size (fallocate
     /// with FALLOC_FL_KEEP_SIZE), so a disk too small is found out before the body arrives
-    /// instead of after filling it. Throws only when there is no room: on a file system without
-    /// fallocate the writes find out, as before. Nothing is cut here: body bytes may be arriving.
+    /// instead of after filling it. Throws only when there is no room, or the file would be larger
+    /// than the file system allows one to be (EFBIG: over 4 GiB on FAT, 16 TiB on ext4); on a
+    /// file system without fallocate the writes find out, as before. Nothing is cut here: body
+    /// bytes may be arriving.
     public func reserveSpace(upTo length: Int64) throws(TransferFailure) {
         guard afp_reserve_space(descriptor, off_t(length)) != 0 else { return }
         let code = errno
-        guard code == ENOSPC || code == EDQUOT else { return }
-        throw TransferFailure(.localFile, "no room for \(path) (\(Formatting.bytes(length)) in all): \(describeErrno(code))",
-                              systemErrorCode: code)
+        switch code {
+        case ENOSPC, EDQUOT:
+            throw TransferFailure(.localFile, "no room for \(path) (\(Formatting.bytes(length)) in all): \(describeErrno(code))",
+                                  systemErrorCode: code)
+        case EFBIG:
+            throw TransferFailure(.localFile, "\(path) cannot grow to \(Formatting.bytes(length)): larger than a file "
+                + "on this file system may be (\(describeErrno(code)))", systemErrorCode: code)
+        default:
+            return
+        }
     }
 
     /// Reads the first `length` bytes through `body`, a MiB at a time (to catch a digest up).

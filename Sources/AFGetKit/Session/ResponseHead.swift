@@ -19,8 +19,32 @@ public struct ResponseHead: Sendable, Equatable {
         headers.last { $0.name.isSameHeaderName(as: name) }?.value
     }
 
+    /// The body's announced length; nil when there is none or `contentLengthProblem` says why
+    /// it cannot be used.
     public var contentLength: Int64? {
-        value(of: "Content-Length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
+        guard contentLengthProblem == nil else { return nil }
+        return contentLengthValues.first.flatMap { Int64($0) }
+    }
+
+    /// Why the Content-Length headers cannot be used: a value that is not a decimal count (or
+    /// too large for one), or values that disagree. RFC 9112 §6.3 makes such a response
+    /// unrecoverable: libcurl would take one of them, or none, and read on to a wrong length.
+    public var contentLengthProblem: String? {
+        let values = contentLengthValues
+        if let bad = values.first(where: { $0.isEmpty || !$0.utf8.allSatisfy { (0x30...0x39).contains($0) } || Int64($0) == nil }) {
+            return "malformed Content-Length \"\(bad)\""
+        }
+        guard Set(values).count <= 1 || Set(values.compactMap { Int64($0) }).count <= 1 else {
+            return "conflicting Content-Length values: \(values.joined(separator: ", "))"
+        }
+        return nil
+    }
+
+    /// Every Content-Length value, from every such header and every comma-separated member.
+    private var contentLengthValues: [String] {
+        headers.filter { $0.name.isSameHeaderName(as: "Content-Length") }
+            .flatMap { $0.value.split(separator: ",", omittingEmptySubsequences: false) }
+            .map { $0.trimmingWhitespace() }
     }
 
     /// The content codings applied to the body, in order (`identity` left out).

@@ -262,8 +262,12 @@ final class TransferContext {
         return true
     }
 
-    /// Too many stacked content encodings, or a body announced larger than `--max-size`.
+    /// A Content-Length that cannot be used, too many stacked content encodings, or a body
+    /// announced larger than `--max-size`.
     private func limitFailure() -> TransferFailure? {
+        if let problem = head.contentLengthProblem {
+            return TransferFailure(.protocolViolation, problem, discardsData: true)
+        }
         let limits = options.limits
         let encodings = head.contentEncodings
         if encodings.count > limits.maxContentEncodings {
