@@ -73,6 +73,28 @@ final class RedirectTests: XCTestCase {
         XCTAssertEqual(listing(directory), [])
     }
 
+    /// An empty Location is no redirect to follow: it used to say "not followed (--no-follow)"
+    /// when no one had given --no-follow.
+    func testARedirectWithAnEmptyLocationSaysSo() throws {
+        let url = origin.url("/redirect?to=")
+        let result = try Afget.run(["-q", url], in: directory)
+        XCTAssertEqual(result.status, 7)
+        XCTAssertEqual(result.stderrLines, ["afget: \(url): HTTP 302 Found: a redirect without a Location to follow"])
+        XCTAssertEqual(origin.log.all.count, 1)
+        XCTAssertEqual(listing(directory), [])
+    }
+
+    /// A reply with no status line (libcurl's "HTTP/0.9", reported as an unsupported protocol)
+    /// is the server's fault, exit 7, not a bad URL (exit 2).
+    func testAReplyThatIsNotHTTPExits7() throws {
+        let server = try RawReplyServer(reply: Array("garbage\r\n\r\n".utf8))
+        let url = server.url("/f.bin")
+        let result = try Afget.run(["-q", "--retry", "0", url], in: directory)
+        XCTAssertEqual(result.status, 7)
+        XCTAssertEqual(result.stderrLines, ["afget: \(url): the reply is not an HTTP response (no status line)"])
+        XCTAssertEqual(listing(directory), [])
+    }
+
     func testRedirectToAnotherSchemeIsRefused() throws {
         let result = try Afget.run(["-q", redirect(to: "file:///etc/passwd")], in: directory)
         XCTAssertEqual(result.status, 7)

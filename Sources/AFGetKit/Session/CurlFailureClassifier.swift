@@ -9,6 +9,11 @@ enum CurlFailureClassifier {
         // alert after the handshake, which libcurl reports as a receive error.
         let isTLSAlert = (error.curlCode == CURLE_RECV_ERROR || error.curlCode == CURLE_SEND_ERROR)
             && error.message.contains("SSL routines") && error.message.contains("alert")
+        // A reply without a status line: libcurl calls it HTTP/0.9 and reports it as an
+        // unsupported protocol, which would read as a bad URL (exit 2). The server is at fault.
+        if error.curlCode == CURLE_UNSUPPORTED_PROTOCOL && error.message.contains("HTTP/0.9") {
+            return TransferFailure(.protocolViolation, "the reply is not an HTTP response (no status line)")
+        }
         let kind = isTLSAlert ? .tls : kind(of: error.curlCode)
         let message = kind == .tls ? "TLS with \(host): \(error.message)" : error.message
         // A body that cannot be decoded is worthless: nothing of it is kept.

@@ -173,7 +173,7 @@ final class CurlLoop {
         } else if result != CURLE_OK {
             let error = CurlError(code: result, detail: context.easy.lastErrorDetail)
             fail(context, CurlFailureClassifier.failure(for: error, host: context.request.url.host))
-        } else if context.head.isRedirect, let target = context.easy.info(string: CURLINFO_REDIRECT_URL) {
+        } else if context.head.redirectLocation != nil, let target = context.easy.info(string: CURLINFO_REDIRECT_URL) {
             followRedirect(context, to: target)
         } else {
             complete(context)

@@ -60,6 +60,12 @@ public struct ResponseHead: Sendable, Equatable {
     public var isSuccess: Bool { (200..<300).contains(status) }
     public var isRedirect: Bool { [301, 302, 303, 307, 308].contains(status) }
 
+    /// A redirect's Location, when it names somewhere: an empty one is no redirect to follow.
+    public var redirectLocation: String? {
+        guard isRedirect, let location = value(of: "Location"), !location.trimmingWhitespace().isEmpty else { return nil }
+        return location
+    }
+
     public static func == (lhs: ResponseHead, rhs: ResponseHead) -> Bool {
         lhs.version == rhs.version && lhs.status == rhs.status && lhs.reason == rhs.reason
             && lhs.headers.elementsEqual(rhs.headers) { $0.name == $1.name && $0.value == $1.value }

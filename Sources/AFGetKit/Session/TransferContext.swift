@@ -225,7 +225,7 @@ final class TransferContext {
             abortReason = failure
             return false
         }
-        if head.isRedirect && head.value(of: "Location") != nil && options.redirects.follow {
+        if head.redirectLocation != nil && options.redirects.follow {
             return true  // a hop: its body is discarded and the next request follows
         }
         isFinalResponse = true
