@@ -256,6 +256,25 @@ final class ContinueValidationTests: ServerTestCase {
         XCTAssertEqual(unreadable.stderrLines, ["afget: locked: cannot read the directory: Permission denied"])
     }
 
+    /// A 206 to a request for the whole file is used only when it holds the whole file: bytes
+    /// 5-7 of 10 were written as a complete 3-byte file, exit 0.
+    func testAPartialAnswerToAWholeFileRequestIsRefused() throws {
+        func reply(_ range: String, _ body: String) -> [UInt8] {
+            Array("HTTP/1.1 206 Partial Content\r\nContent-Length: \(body.utf8.count)\r\nContent-Range: \(range)\r\nConnection: close\r\n\r\n\(body)".utf8)
+        }
+        let partial = try RawReplyServer(reply: reply("bytes 5-7/10", "fgh"))
+        let result = try Afget.run(["-q", "--retry", "0", partial.url("/p.bin")], in: directory)
+        XCTAssertEqual(result.status, 7, result.stderr)
+        XCTAssertEqual(result.stderrLines, ["afget: \(partial.url("/p.bin")): a partial answer (206) to a request for the whole file: "
+                                            + "Content-Range \"bytes 5-7/10\" does not continue at byte 0"])
+        XCTAssertEqual(listing(directory), [])
+
+        let whole = try RawReplyServer(reply: reply("bytes 0-2/3", "abc"))
+        let complete = try Afget.run(["-q", whole.url("/w.bin")], in: directory)
+        XCTAssertEqual(complete.status, 0, complete.stderr)
+        XCTAssertEqual(try String(contentsOf: directory.appendingPathComponent("w.bin"), encoding: .utf8), "abc")
+    }
+
     func testResumeDataForAnotherURLExits9() throws {
         try leaveHalfADownload()
         let other = server.url("/file/f.bin?size=\(size)")

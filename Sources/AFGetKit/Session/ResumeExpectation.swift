@@ -17,6 +17,9 @@ public struct ResumeExpectation: Sendable, Equatable {
         self.restartsOnFullResponse = restartsOnFullResponse
     }
 
+    /// What a request for the whole file expects of a 206: the range from byte 0 to the end.
+    static let wholeFile = ResumeExpectation(offset: 0, expectedTotal: nil, entityTag: nil, restartsOnFullResponse: true)
+
     /// How the body of a response may be used.
     public enum Verdict: Sendable, Equatable {
         /// A matching 206: append to the part file.

@@ -251,6 +251,13 @@ final class TransferContext {
                 acceptsBody = false
             }
         case .download:
+            // A 206 to a request for the whole file must hold the whole file: bytes 5-7 of 10
+            // written as the file would be a "complete" file of the wrong bytes.
+            if head.status == 206, case .refuse(let reason) = ResumeExpectation.wholeFile.verdict(for: head) {
+                abortReason = TransferFailure(.protocolViolation,
+                    "a partial answer (206) to a request for the whole file: \(reason)", discardsData: true)
+                return false
+            }
             acceptsBody = head.isSuccess
         case .data, .upload:
             acceptsBody = true
