@@ -33,7 +33,7 @@ struct ResponseOptions: ParsableArguments {
     func serializer() throws(TransferFailure) -> ResponseSerializer {
         try ResponseSerializer.checkContentTypes(acceptType)
         return ResponseSerializer(acceptableStatusCodes: try ResponseSerializer.parseStatusCodes(acceptStatus),
-                           acceptableContentTypes: acceptType)
+                                  acceptableContentTypes: acceptType)
     }
 
     /// Prints the response (to `-o FILE` or stdout); a failure to write is returned.
