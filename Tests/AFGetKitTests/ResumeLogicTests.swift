@@ -210,6 +210,15 @@ final class ValidatorAndRetryTests: XCTestCase {
         let old = EntityValidators(of: ResponseHead(status: 200, headers: [
             ("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT"), ("Date", "Wed, 21 Oct 2015 07:28:01 GMT")]))
         XCTAssertEqual(old.ifRange, "Wed, 21 Oct 2015 07:28:00 GMT")
+        // A tag with a control or non-ASCII character is not an entity tag to rely on: it could
+        // not be written into XML resume data, nor sent back byte for byte. Last-Modified is used.
+        for bad in ["\"a\u{01}b\"", "\"caf\u{E9}\"", "\"a\"b\"", "\"", "\"a b\""] {
+            let odd = EntityValidators(of: ResponseHead(status: 200, headers: [
+                ("ETag", bad), ("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT")]))
+            XCTAssertEqual(odd.ifRange, "Wed, 21 Oct 2015 07:28:00 GMT", bad.debugDescription)
+        }
+        XCTAssertEqual(EntityValidators(of: ResponseHead(status: 200, headers: [("ETag", "\"\"")])).ifRange, "\"\"")
+        XCTAssertEqual(EntityValidators(of: ResponseHead(status: 200, headers: [("ETag", "\"5f-6a!#~\"")])).ifRange, "\"5f-6a!#~\"")
     }
 
     func testBackoffDoublesAndIsCapped() {

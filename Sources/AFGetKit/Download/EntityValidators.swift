@@ -14,7 +14,7 @@ public struct EntityValidators: Sendable, Equatable {
 
     /// The usable validators of a response.
     public init(of head: ResponseHead) {
-        if let tag = head.value(of: "ETag"), tag.hasPrefix("\"") {  // "W/..." is weak
+        if let tag = head.value(of: "ETag"), Self.isStrongEntityTag(tag) {
             entityTag = tag
         }
         if let modified = head.value(of: "Last-Modified"), let modifiedAt = HTTPDate.seconds(from: modified) {
@@ -23,6 +23,15 @@ public struct EntityValidators: Sendable, Equatable {
                 lastModified = modified
             }
         }
+    }
+
+    /// `"` + visible ASCII but `"` + `"` (RFC 9110 §8.8.3, without obs-text): "W/..." is weak,
+    /// and a tag with control or non-ASCII characters could not be written into the XML
+    /// resume data, nor sent back byte for byte, so it is not relied on.
+    static func isStrongEntityTag(_ tag: String) -> Bool {
+        let bytes = Array(tag.utf8)
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\"") else { return false }
+        return bytes.dropFirst().dropLast().allSatisfy { $0 == 0x21 || (0x23...0x7E).contains($0) }
     }
 
     /// The `If-Range` value, or nil when there is nothing to continue safely against.
