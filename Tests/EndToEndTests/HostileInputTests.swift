@@ -14,6 +14,25 @@ final class HostileInputTests: ServerTestCase {
         XCTAssertTrue(result.stderr.contains("HTTP 404 Not Found]0;pwned[2J"), result.stderr.debugDescription)
     }
 
+    /// A control character in a path or a header value cannot go into resume data (an XML
+    /// property list: it was written raw, which no other plist reader accepts) nor, for a
+    /// header, onto the wire (RFC 9110 §5.5): refused, nothing created, nothing sent.
+    func testControlCharactersInPathsAndHeadersAreRefused() throws {
+        let url = server.url("/file/a.bin?size=10")
+        let path = try Afget.run(["-q", "-o", "a\u{01}b.bin", url], in: directory)
+        XCTAssertEqual(path.status, 2)
+        XCTAssertEqual(path.stderrLines, ["afget: \(url): ab.bin: the path contains a control character (0x01), which resume "
+                                          + "data cannot record; choose another name"])
+        let header = try Afget.run(["-q", "-H", "X-Note: a\u{01}b", url], in: directory)
+        XCTAssertEqual(header.status, 2)
+        XCTAssertEqual(header.stderrLines, ["afget: header \"X-Note\" contains a control character"])
+        XCTAssertEqual(listing(directory), [])
+        XCTAssertEqual(server.log.all.count, 0)
+        let tabbed = try Afget.run(["-q", "-H", "X-Note: a\tb", url], in: directory)
+        XCTAssertEqual(tabbed.status, 0, "a tab is allowed in a field value")
+        XCTAssertEqual(server.log.all.first?.header("X-Note"), "a\tb")
+    }
+
     func testArgumentsThatAreNotUTF8AreRefusedNotMangled() throws {
         // Process takes Swift strings; a shell passes the raw bytes.
         for argument in ["-o $'out\\xff.bin'", "-i $'list\\xe9.txt'", "-d $'dir\\xc3'"] {

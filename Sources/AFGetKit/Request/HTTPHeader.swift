@@ -33,8 +33,13 @@ public struct HTTPHeader: Sendable, Equatable {
         guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else {
             throw TransferFailure(.usage, "header name \"\(name)\" is not a valid HTTP token")
         }
-        guard !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
+        guard !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) else {
             throw TransferFailure(.usage, "header \"\(name)\" contains a line break")
+        }
+        // RFC 9110 §5.5: no control characters but tab in a field value (nor could resume
+        // data, an XML property list, hold one to replay).
+        guard !value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
+            throw TransferFailure(.usage, "header \"\(name)\" contains a control character")
         }
         return HTTPHeader(name: name, value: value)
     }
