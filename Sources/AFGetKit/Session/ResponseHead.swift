@@ -22,29 +22,47 @@ public struct ResponseHead: Sendable, Equatable {
     /// The body's announced length; nil when there is none or `contentLengthProblem` says why
     /// it cannot be used.
     public var contentLength: Int64? {
-        guard contentLengthProblem == nil else { return nil }
-        return contentLengthValues.first.flatMap { Int64($0) }
+        guard case .length(let length) = announcedLength else { return nil }
+        return length
     }
 
     /// Why the Content-Length headers cannot be used: a value that is not a decimal count (or
     /// too large for one), or values that disagree. RFC 9112 §6.3 makes such a response
     /// unrecoverable: libcurl would take one of them, or none, and read on to a wrong length.
     public var contentLengthProblem: String? {
-        let values = contentLengthValues
-        if let bad = values.first(where: { $0.isEmpty || !$0.utf8.allSatisfy { (0x30...0x39).contains($0) } || Int64($0) == nil }) {
-            return "malformed Content-Length \"\(bad)\""
-        }
-        guard Set(values.compactMap { Int64($0) }).count <= 1 else {
-            return "conflicting Content-Length values: \(values.joined(separator: ", "))"
-        }
-        return nil
+        guard case .unusable(let problem) = announcedLength else { return nil }
+        return problem
     }
 
-    /// Every Content-Length value, from every such header and every comma-separated member.
-    private var contentLengthValues: [String] {
-        headers.filter { $0.name.isSameHeaderName(as: "Content-Length") }
-            .flatMap { $0.value.split(separator: ",", omittingEmptySubsequences: false) }
-            .map { $0.trimmingWhitespace() }
+    private enum AnnouncedLength {
+        case none
+        case length(Int64)
+        case unusable(String)
+    }
+
+    /// Every Content-Length header and comma-separated member in one pass, without copies for
+    /// the usual single plain value: it is read for every response of a batch.
+    private var announcedLength: AnnouncedLength {
+        var found: Int64?
+        for header in headers where header.name.isSameHeaderName(as: "Content-Length") {
+            for member in header.value.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+                let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+                let digits = member.firstIndex { !isBlank($0) }.flatMap { first in
+                    member.lastIndex { !isBlank($0) }.map { member[first...$0] }
+                } ?? member[member.endIndex...]
+                guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }),
+                    let count = Int64(String(decoding: digits, as: UTF8.self))
+                else {
+                    return .unusable("malformed Content-Length \"\(String(decoding: digits, as: UTF8.self))\"")
+                }
+                if let found, found != count {
+                    let values = headers.filter { $0.name.isSameHeaderName(as: "Content-Length") }.map(\.value)
+                    return .unusable("conflicting Content-Length values: \(values.joined(separator: ", "))")
+                }
+                found = count
+            }
+        }
+        return found.map { .length($0) } ?? .none
     }
 
     /// The content codings applied to the body, in order (`identity` left out).
