@@ -184,6 +184,10 @@ final class ContinueValidationTests: ServerTestCase {
             ("newer format", good.replacingOccurrences(of: "<key>NSURLSessionResumeInfoVersion</key>\n\t<integer>1</integer>",
                                                        with: "<key>NSURLSessionResumeInfoVersion</key>\n\t<integer>99</integer>")),
             ("ftp URL", good.replacingOccurrences(of: "<string>http://", with: "<string>ftp://")),
+            // Foundation's XML reader recursed once per level and overflowed the stack (SIGSEGV).
+            ("deep nesting", "<?xml version=\"1.0\"?><plist version=\"1.0\">" + String(repeating: "<array>", count: 60_000)
+                + String(repeating: "</array>", count: 60_000) + "</plist>"),
+            ("binary", "bplist00"),
         ]
         for (name, text) in variants {
             XCTAssertNotEqual(text, good, name)

@@ -90,6 +90,8 @@ public struct ResumeData: Sendable, Equatable {
         let root: PropertyListValue
         do {
             root = try PropertyListValue.parse(data)
+        } catch let unreadable as PropertyListValue.Unreadable {
+            throw ResumeDataError(unreadable.reason)
         } catch {
             throw ResumeDataError("not a property list")
         }

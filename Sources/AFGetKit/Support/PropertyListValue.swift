@@ -12,9 +12,45 @@ indirect enum PropertyListValue: Decodable, Equatable {
     case dictionary([String: PropertyListValue])
     case other
 
-    /// Parses XML (or binary) property-list bytes.
+    /// Why bytes are not read at all.
+    struct Unreadable: Error {
+        let reason: String
+    }
+
+    /// The deepest nesting of arrays and dictionaries read: afget's own resume data has three
+    /// levels. Foundation's XML reader recurses once per level, and some tens of thousands of
+    /// levels (well within 1 MiB) overflowed the stack: a crash, not an error.
+    static let maximumDepth = 32
+
+    /// Parses XML property-list bytes. Binary ones are refused: afget writes XML, and a binary
+    /// list's references can point back at themselves.
     static func parse(_ data: Data) throws -> PropertyListValue {
-        try PropertyListDecoder().decode(PropertyListValue.self, from: data)
+        if data.starts(with: "bplist".utf8) { throw Unreadable(reason: "a binary property list (afget writes XML)") }
+        if nestingDepth(of: data) > maximumDepth {
+            throw Unreadable(reason: "arrays or dictionaries nested more than \(maximumDepth) deep")
+        }
+        return try PropertyListDecoder().decode(PropertyListValue.self, from: data)
+    }
+
+    /// The deepest run of `<array>` and `<dict>` tags open at once (`<array/>` opens nothing).
+    /// Text cannot hold a raw `<`, so every one found is a tag.
+    private static func nestingDepth(of data: Data) -> Int {
+        let bytes = Array(data)
+        var depth = 0
+        var deepest = 0
+        var index = 0
+        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
+            let tag = bytes[(open + 1)...].prefix { $0 != UInt8(ascii: ">") }
+            let closesItself = tag.last == UInt8(ascii: "/")
+            if tag.starts(with: "array".utf8) || tag.starts(with: "dict".utf8) {
+                if !closesItself { depth += 1 }
+            } else if tag.starts(with: "/array".utf8) || tag.starts(with: "/dict".utf8) {
+                depth -= 1
+            }
+            deepest = max(deepest, depth)
+            index = open + 1 + tag.count
+        }
+        return deepest
     }
 
     init(from decoder: any Decoder) throws {
