@@ -185,6 +185,27 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(server.log.all.count, 0)
     }
 
+    /// One directory by two names (`sub/..`, a symlink to it) is one directory: the two items
+    /// used to start together, and the second failed on the first's lock as "another afget".
+    func testDuplicateDestinationsAreFoundThroughOtherNamesOfTheDirectory() throws {
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("here").path, withDestinationPath: ".")
+        for other in ["dir=sub/..", "dir=here"] {
+            try writeList("""
+                \(server.url("/file/x.bin?size=10"))
+                  \(other)
+                \(server.url("/file/y.bin?size=20"))
+                  out=x.bin
+                """)
+            let result = try Afget.run(["-q", "-i", "urls.txt"], in: directory)
+            XCTAssertEqual(result.status, 2, other)
+            XCTAssertEqual(result.stderrLines, ["afget: x.bin: urls.txt:1 and urls.txt:3 would both write this file; give one of them out= or -o"],
+                           other)
+        }
+        XCTAssertEqual(server.log.all.count, 0)
+        XCTAssertEqual(listing(directory).sorted(), ["here", "sub", "urls.txt"])
+    }
+
     /// A report that could not be written at the end is refused at the start, before the batch
     /// spends its time.
     func testAReportPathThatCannotBeWrittenIsRefusedBeforeAnyTransfer() throws {

@@ -34,12 +34,16 @@ public enum BatchPlan {
         var plan = Plan()
         var claimed: [String: DownloadItem] = [:]
         claimed.reserveCapacity(items.count)
+        var directories = CanonicalDirectories()
         for item in items {
-            guard let destination = destination(of: item) else {
+            guard let path = item.plannedPath else {
                 plan.items.append(item)
                 continue
             }
-            if let earlier = claimed[destination] {
+            let destination = normalized(path)
+            let (directory, name) = splitPath(destination)
+            let key = directories.canonical(directory) + "/" + name
+            if let earlier = claimed[key] {
                 if earlier.url == item.url {
                     guard earlier.checksum == item.checksum && earlier.headers == item.headers else {
                         plan.conflict = ItemFailure(item: destination, TransferFailure(.usage,
@@ -54,7 +58,7 @@ public enum BatchPlan {
                     "\(earlier.source) and \(item.source) would both write this file; give one of them out= or -o"))
                 return plan
             }
-            claimed[destination] = item
+            claimed[key] = item
             plan.items.append(item)
         }
         return plan
@@ -91,8 +95,22 @@ public enum BatchPlan {
         return stat(first, &a) == 0 && stat(second, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
-    private static func destination(of item: DownloadItem) -> String? {
-        item.plannedPath.map(normalized)
+    /// Directories as the file system resolves them, so `sub/..` and `.`, or a link and its
+    /// target, are found to be one directory; each resolved once (a batch's items mostly share
+    /// one). A directory not made yet keeps its normalized name.
+    private struct CanonicalDirectories {
+        private var resolved: [String: String] = [:]
+
+        mutating func canonical(_ directory: String) -> String {
+            if let known = resolved[directory] { return known }
+            var canonical = normalized(directory)
+            if let real = realpath(directory, nil) {
+                canonical = String(cString: real)
+                free(real)
+            }
+            resolved[directory] = canonical
+            return canonical
+        }
     }
 
     /// "./a//b" and "a/b" are the same file.
