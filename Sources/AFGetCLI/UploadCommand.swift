@@ -98,21 +98,23 @@ struct UploadCommand: AsyncParsableCommand {
             renderer.handle(.failed(ItemInfo(id: index, url: removingPassword(from: url), path: file), error))
             return error
         }
-        let info = ItemInfo(id: index, url: removingPassword(from: request.url.absoluteString), path: file)
+        // "-" names standard output wherever afget writes; here it is what is read.
+        let shownFile = file == UploadPlan.standardInputName ? "(stdin)" : file
+        let info = ItemInfo(id: index, url: removingPassword(from: request.url.absoluteString), path: shownFile)
         let outcome = await runner.run(request, info: info)
         if outcome.interrupted { return nil }
         guard let response = outcome.response else {
-            let failure = ItemFailure(item: file, outcome.failure ?? TransferFailure(.internalError, "no response"))
+            let failure = ItemFailure(item: shownFile, outcome.failure ?? TransferFailure(.internalError, "no response"))
             renderer.handle(.failed(info, failure))
             return failure
         }
         if let code = OutputStream.standardOutput.write(bytes: response.body) {
-            let failure = ItemFailure(item: file, fileFailure("write", "standard output", errno: code))
+            let failure = ItemFailure(item: shownFile, fileFailure("write", "standard output", errno: code))
             renderer.handle(.failed(info, failure))
             return failure
         }
         if let judged = outcome.failure ?? ResponseSerializer().validate(response.head, sentCredentials: sentCredentials) {
-            let failure = ItemFailure(item: file, TransferFailure(judged.kind, "\(info.url): \(judged.message)"))
+            let failure = ItemFailure(item: shownFile, TransferFailure(judged.kind, "\(info.url): \(judged.message)"))
             renderer.handle(.failed(info, failure))
             return failure
         }

@@ -78,6 +78,18 @@ final class UploadTests: ServerTestCase {
         XCTAssertEqual(server.log.all.first?.header("Transfer-Encoding"), "chunked")
     }
 
+    /// Standard input is named "(stdin)", not "(stdout)" as "-" is wherever afget writes, and
+    /// its bytes are the body's: libcurl's count included the chunked framing (6 B went as 16).
+    func testStandardInputIsNamedAndCountedAsTheBody() throws {
+        let result = try Afget.run(["upload", "--progress", "line", "-", server.url("/upload")], in: directory,
+                                   input: Data("hello\n".utf8))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderrLines.contains { $0.hasPrefix("(stdin): done, 6 B in ") }, result.stderr)
+        let unreadable = try runShell("exec '\(Afget.binary.path)' upload -q - '\(server.url("/upload"))' <&-", in: directory)
+        XCTAssertEqual(unreadable.status, 3, unreadable.stderr)
+        XCTAssertTrue(unreadable.stderr.contains("afget: (stdin): cannot read the request body: Bad file descriptor"), unreadable.stderr)
+    }
+
     /// A sparse file of `size` zeros: large without time spent writing it.
     private func makeSparseFile(_ name: String, size: Int) throws {
         let path = directory.appendingPathComponent(name).path

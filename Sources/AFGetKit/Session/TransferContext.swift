@@ -365,8 +365,10 @@ final class TransferContext {
         return count
     }
 
+    /// libcurl counts a chunked body's framing as sent ("hello" went as 16 bytes): the body's
+    /// own bytes are what a person sent.
     func uploadProgress(sent: Int64) {
-        progress.sent = sent
+        progress.sent = min(sent, upload?.bytesRead ?? sent)
     }
 
     func verbose(_ type: curl_infotype, _ data: UnsafeMutablePointer<CChar>, _ count: Int) {

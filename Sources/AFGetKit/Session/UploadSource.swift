@@ -17,6 +17,8 @@ final class UploadSource {
     private var descriptor: Int32 = -1
     /// The whole body's length; nil for standard input (sent chunked).
     let length: Int64?
+    /// Body bytes handed to libcurl so far: what was sent, without chunked framing.
+    private(set) var bytesRead: Int64 = 0
 
     init(_ body: RequestBody) throws(TransferFailure) {
         switch body {
@@ -78,7 +80,10 @@ final class UploadSource {
                 count = readRetrying(0, buffer, capacity)
                 guard count >= 0 else { return -1 }
             }
-            if count > 0 { return count }
+            if count > 0 {
+                bytesRead += Int64(count)
+                return count
+            }
             nextPiece()
         }
         return 0
