@@ -40,20 +40,15 @@ public struct ResponseHead: Sendable, Equatable {
         case unusable(String)
     }
 
-    /// Every Content-Length header and comma-separated member in one pass, without copies for
-    /// the usual single plain value: it is read for every response of a batch.
+    /// Every Content-Length header and comma-separated member, in one pass: it is read for every
+    /// response of a batch.
     private var announcedLength: AnnouncedLength {
         var found: Int64?
         for header in headers where header.name.isSameHeaderName(as: "Content-Length") {
-            for member in header.value.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
-                let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-                let digits = member.firstIndex { !isBlank($0) }.flatMap { first in
-                    member.lastIndex { !isBlank($0) }.map { member[first...$0] }
-                } ?? member[member.endIndex...]
-                guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }),
-                    let count = Int64(String(decoding: digits, as: UTF8.self))
-                else {
-                    return .unusable("malformed Content-Length \"\(String(decoding: digits, as: UTF8.self))\"")
+            for member in header.value.split(separator: ",", omittingEmptySubsequences: false) {
+                let text = member.trimmingWhitespace()
+                guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let count = Int64(text) else {
+                    return .unusable("malformed Content-Length \"\(text)\"")
                 }
                 if let found, found != count {
                     let values = headers.filter { $0.name.isSameHeaderName(as: "Content-Length") }.map(\.value)
