@@ -1,30 +1,15 @@
 import NIOCore
-import NIOPosix
 
 /// A server on 127.0.0.1 that answers whatever it is sent with the same bytes, not HTTP at
 /// all (no status line, say), and closes: for replies an HTTP server would never write.
 public final class RawReplyServer: Sendable {
-    public let port: Int
-    private let group: MultiThreadedEventLoopGroup
-    private let channel: Channel
+    public var port: Int { listener.port }
+    private let listener: LoopbackListener
 
     public init(reply: [UInt8]) throws {
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        channel = try ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(Replier(reply: reply))
-                }
-            }
-            .bind(host: "127.0.0.1", port: 0)
-            .wait()
-        port = channel.localAddress?.port ?? 0
-    }
-
-    deinit {
-        try? channel.close().wait()
-        try? group.syncShutdownGracefully()
+        listener = try LoopbackListener { channel in
+            try channel.pipeline.syncOperations.addHandler(Replier(reply: reply))
+        }
     }
 
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }

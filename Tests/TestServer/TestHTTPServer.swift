@@ -1,6 +1,5 @@
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 import NIOSSL
 
 /// A real HTTP/1.1 server on 127.0.0.1 with a random port, run in the test process.
@@ -8,41 +7,26 @@ import NIOSSL
 /// it speaks TLS, presenting that certificate, optionally requiring a client certificate
 /// signed by the test CA.
 public final class TestHTTPServer: Sendable {
-    public let port: Int
+    public var port: Int { listener.port }
     public let log = RequestLog()
     private let state = ServerState()
-    private let group: MultiThreadedEventLoopGroup
-    private let channel: Channel
+    private let listener: LoopbackListener
 
     private let scheme: String
 
     public init(tls identity: TestCertificates.Identity? = nil, requiresClientCertificate: Bool = false) throws {
         let tls = try identity.map { try Self.tlsContext($0, requiresClientCertificate: requiresClientCertificate) }
         scheme = tls == nil ? "http" : "https"
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let log = self.log
         let state = self.state
-        channel = try ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    if let tls {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
-                    }
-                    // Unvalidated: some routes send hostile header values on purpose.
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withOutboundHeaderValidation: false)
-                    try channel.pipeline.syncOperations.addHandler(RouteHandler(log: log, state: state))
-                }
+        listener = try LoopbackListener { channel in
+            if let tls {
+                try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
             }
-            .bind(host: "127.0.0.1", port: 0)
-            .wait()
-        port = channel.localAddress?.port ?? 0
-    }
-
-    deinit {
-        try? channel.close().wait()
-        try? group.syncShutdownGracefully()
+            // Unvalidated: some routes send hostile header values on purpose.
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline(withOutboundHeaderValidation: false)
+            try channel.pipeline.syncOperations.addHandler(RouteHandler(log: log, state: state))
+        }
     }
 
     private static func tlsContext(_ identity: TestCertificates.Identity, requiresClientCertificate: Bool) throws
