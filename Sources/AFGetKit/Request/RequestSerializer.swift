@@ -43,7 +43,7 @@ public struct RequestSerializer: Sendable {
 
     /// A request without parameters to a URL already parsed.
     public func request(method: String = "GET", url: CurlURL, body: RequestBody = .none) throws(ItemFailure) -> HTTPRequest {
-        try Self.sendable(HTTPRequest(method: method, url: url, headers: headers, body: body))
+        try Self.checkingSize(HTTPRequest(method: method, url: url, headers: headers, body: body))
     }
 
     /// Methods whose parameters go in the query string (AFNetworking's default set).
@@ -109,11 +109,11 @@ public struct RequestSerializer: Sendable {
         let userHeaders = headers + itemHeaders
         let userNames = Set(userHeaders.map { $0.name.lowercased() })
         let merged = defaults.filter { !userNames.contains($0.name.lowercased()) } + userHeaders
-        return try Self.sendable(HTTPRequest(method: method, url: url, headers: merged, body: body))
+        return try Self.checkingSize(HTTPRequest(method: method, url: url, headers: merged, body: body))
     }
 
     /// `request`, or a usage failure when its URL and headers are more than libcurl can send.
-    private static func sendable(_ request: HTTPRequest) throws(ItemFailure) -> HTTPRequest {
+    private static func checkingSize(_ request: HTTPRequest) throws(ItemFailure) -> HTTPRequest {
         let size = request.urlAndHeadersSize
         guard size <= HTTPRequest.largestURLAndHeaders else {
             throw ItemFailure(item: removingPassword(from: request.url.absoluteString), TransferFailure(.usage,
