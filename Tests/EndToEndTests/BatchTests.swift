@@ -243,6 +243,18 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(listing(directory), ["link.txt", "urls.txt"])
     }
 
+    /// The report and a download are compared by directory as the file system resolves it, as
+    /// two downloads are: a report through a symlink to the download's directory is refused too.
+    func testAReportOverADownloadThroughAnotherNameOfItsDirectoryIsRefused() throws {
+        let url = server.url("/file/a.bin?size=100")
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("here").path, withDestinationPath: ".")
+        let result = try Afget.run(["-q", "--report", "here/a.bin", url], in: directory)
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertEqual(result.stderrLines, ["afget: --report here/a.bin is where \(url) is downloaded; name another file"])
+        XCTAssertEqual(server.log.all.count, 0)
+        XCTAssertEqual(listing(directory), ["here"])
+    }
+
     /// A report to a FIFO (as to `/dev/stdout`) is written into it, not renamed over it; a
     /// device that refuses the bytes (`/dev/full`) is a local-file failure, and the downloaded
     /// file stays.

@@ -41,8 +41,7 @@ public enum BatchPlan {
                 continue
             }
             let destination = normalized(path)
-            let (directory, name) = splitPath(destination)
-            let key = directories.canonical(directory) + "/" + name
+            let key = directories.key(of: destination)
             if let earlier = claimed[key] {
                 if earlier.url == item.url {
                     guard earlier.checksum == item.checksum && earlier.headers == item.headers else {
@@ -67,26 +66,15 @@ public enum BatchPlan {
     /// Why `--report` must not go to `report`: it is the input list, which a re-run reads again,
     /// or a file an item downloads. Either would be replaced by the report at the end.
     static func reportClash(_ report: String, list: String?, items: [DownloadItem]) -> String? {
-        let here = currentDirectory()
-        let target = absolute(report, from: here)
-        if let list, list != "-", absolute(list, from: here) == target || isSameExistingFile(report, list) {
+        var directories = CanonicalDirectories()
+        let target = directories.key(of: report)
+        if let list, list != "-", directories.key(of: list) == target || isSameExistingFile(report, list) {
             return "--report \(report) is the input list, which the report would replace; name another file"
         }
-        if let item = items.first(where: { $0.plannedPath.map { absolute($0, from: here) } == target }) {
+        if let item = items.first(where: { $0.plannedPath.map { directories.key(of: $0) } == target }) {
             return "--report \(report) is where \(item.source) is downloaded; name another file"
         }
         return nil
-    }
-
-    /// `path` from the root, normalized: "f", "./f" and "$PWD/f" are the same file.
-    private static func absolute(_ path: String, from directory: String) -> String {
-        normalized(path.hasPrefix("/") ? path : directory + "/" + path)
-    }
-
-    private static func currentDirectory() -> String {
-        guard let directory = getcwd(nil, 0) else { return "." }
-        defer { free(directory) }
-        return String(cString: directory)
     }
 
     /// Two names of one existing file (a link, or `..` along the way).
@@ -95,21 +83,40 @@ public enum BatchPlan {
         return stat(first, &a) == 0 && stat(second, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
-    /// Directories as the file system resolves them, so `sub/..` and `.`, or a link and its
-    /// target, are found to be one directory; each resolved once (a batch's items mostly share
-    /// one). A directory not made yet keeps its normalized name.
+    /// Files named by their directory as the file system resolves it, so `sub/..` and `.`, or a
+    /// link and its target, are found to be one directory; each directory resolved once (a
+    /// batch's items mostly share one). A directory not made yet is taken from the current one.
     private struct CanonicalDirectories {
         private var resolved: [String: String] = [:]
+        private var here: String?
 
-        mutating func canonical(_ directory: String) -> String {
+        /// One spelling for every name of the file at `path`.
+        mutating func key(of path: String) -> String {
+            let (directory, name) = splitPath(normalized(path))
+            return canonical(directory) + "/" + name
+        }
+
+        private mutating func canonical(_ directory: String) -> String {
             if let known = resolved[directory] { return known }
-            var canonical = normalized(directory)
+            let canonical: String
             if let real = realpath(directory, nil) {
                 canonical = String(cString: real)
                 free(real)
+            } else if directory.hasPrefix("/") {
+                canonical = normalized(directory)
+            } else {
+                let base = here ?? Self.currentDirectory()
+                here = base
+                canonical = normalized(base + "/" + directory)
             }
             resolved[directory] = canonical
             return canonical
+        }
+
+        private static func currentDirectory() -> String {
+            guard let directory = getcwd(nil, 0) else { return "." }
+            defer { free(directory) }
+            return String(cString: directory)
         }
     }
 

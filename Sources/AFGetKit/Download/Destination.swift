@@ -29,10 +29,10 @@ public enum Destination: Sendable, Equatable {
         }
         // Kept exactly or refused (DESIGN.md §5): resume data, an XML property list, cannot hold
         // a control character, so such a name could not be continued.
-        if let control = path.utf8.first(where: { $0 < 0x20 || $0 == 0x7F }) {
-            let code = String(control, radix: 16, uppercase: true)
+        if let control = path.utf8.first(where: TerminalText.isASCIIControl) {
+            let code = (control < 0x10 ? "0" : "") + String(control, radix: 16, uppercase: true)
             throw TransferFailure(.usage, "\(TerminalText.clean(path)): the path contains a control character "
-                + "(0x\(code.count == 1 ? "0" : "")\(code)), which resume data cannot record; choose another name")
+                + "(0x\(code)), which resume data cannot record; choose another name")
         }
         if FileNaming.isWorkingFileName(path) {
             throw TransferFailure(.usage, "\(splitPath(path).name): a name ending in .afpart, .afresume or .aftmp "

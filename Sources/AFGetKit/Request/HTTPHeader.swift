@@ -38,7 +38,7 @@ public struct HTTPHeader: Sendable, Equatable {
         }
         // RFC 9110 §5.5: no control characters but tab in a field value (nor could resume
         // data, an XML property list, hold one to replay).
-        guard !value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
+        guard !value.utf8.contains(where: { TerminalText.isASCIIControl($0) && $0 != 0x09 }) else {
             throw TransferFailure(.usage, "header \"\(name)\" contains a control character")
         }
         return HTTPHeader(name: name, value: value)

@@ -10,6 +10,12 @@ public enum TerminalText {
         }))
     }
 
+    /// A C0 control character or DEL: what neither an HTTP field value (but tab) nor XML resume
+    /// data may hold.
+    static func isASCIIControl(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F
+    }
+
     /// C0 and C1 control characters, DEL, and bidirectional marks, embeddings and isolates.
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
