@@ -19,7 +19,10 @@ final class ContentRangeTests: XCTestCase {
 }
 
 final class ResumeExpectationTests: XCTestCase {
-    let expectation = ResumeExpectation(offset: 100, expectedTotal: 1000, entityTag: "\"v1\"", restartsOnFullResponse: true)
+    let expectation = ResumeExpectation(
+        offset: 100, expectedTotal: 1000,
+        recorded: EntityValidators(entityTag: "\"v1\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT"),
+        restartsOnFullResponse: true)
 
     private func head(_ status: Int, _ headers: [(String, String)]) -> ResponseHead {
         ResponseHead(status: status, headers: headers.map { (name: $0.0, value: $0.1) })
@@ -35,8 +38,6 @@ final class ResumeExpectationTests: XCTestCase {
             [],
             [("Content-Range", "bytes 101-999/1000")],
             [("Content-Range", "bytes 100-998/1000")],
-            [("Content-Range", "bytes 100-1009/1010")],
-            [("Content-Range", "bytes 100-999/1000"), ("ETag", "\"v2\"")],
             [("Content-Range", "bytes 100-999/1000"), ("Content-Length", "10")],
             [("Content-Range", "garbage")],
         ]
@@ -45,6 +46,33 @@ final class ResumeExpectationTests: XCTestCase {
                 return XCTFail("\(headers) should be refused")
             }
         }
+    }
+
+    /// Servers that ignore If-Range answer with a part of the new file: every validator the 206
+    /// carries must agree, and the representation must be the one the part holds.
+    func testA206OfAnotherVersionIsAChange() {
+        let range = ("Content-Range", "bytes 100-999/1000")
+        let cases: [[(String, String)]] = [
+            [range, ("ETag", "\"v2\"")],
+            [range, ("Last-Modified", "Thu, 22 Oct 2015 07:28:00 GMT")],
+            [range, ("Content-Encoding", "gzip")],
+            [("Content-Range", "bytes 100-1009/1010")],
+        ]
+        for headers in cases {
+            guard case .changed = expectation.verdict(for: head(206, headers)) else {
+                return XCTFail("\(headers) should be a change")
+            }
+        }
+        XCTAssertEqual(expectation.verdict(for: head(206, [range, ("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT")])), .append)
+        XCTAssertEqual(expectation.verdict(for: head(206, [range, ("Content-Encoding", "identity")])), .append)
+    }
+
+    /// A 200 is the whole file: one that also carries Content-Range is never written.
+    func testA200WithContentRangeIsRefused() {
+        guard case .refuse(let reason) = expectation.verdict(for: head(200, [("Content-Range", "bytes 100-999/1000")])) else {
+            return XCTFail()
+        }
+        XCTAssertTrue(reason.contains("inconsistent"), reason)
     }
 
     func testFullResponseRestartsOrIsRefused() {

@@ -9,7 +9,11 @@ import Foundation
 ///   (a weak ETag), `claim=M` (announce M bytes, send N, close), `chunk=K&ms=T` (drip the body
 ///   in chunks of K bytes every T milliseconds), `slowfrom=X` (bytes before X at once, the rest
 ///   dripped), `nolength=1` (no Content-Length: chunked, length unknown until the end),
-///   `cd=VALUE` (`Content-Disposition: VALUE`), `length2=V` (a second Content-Length header, V as given).
+///   `cd=VALUE` (`Content-Disposition: VALUE`), `length2=V` (a second Content-Length header, V as given),
+///   `lmversion=1` (each version has its own Last-Modified), `total416=none` (a 416 without
+///   `Content-Range: */SIZE`), `gzip206=1` (a range answered gzip-coded, chunked),
+///   `crange200=1` (a range answered as a 200 that carries Content-Range; `all`: every answer
+///   carries one), `short=K` (the body ends cleanly K bytes early). HEAD gets the headers alone.
 ///   `TestHTTPServer.change` overrides these per NAME.
 ///   If-Modified-Since at or after `lastModified` gets a 304.
 /// - `/flaky/NAME?size=N&fail=K&mode=M`: the first K requests for NAME fail, the rest behave as
@@ -46,6 +50,11 @@ public enum Route {
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         return formatter
     }()
+
+    /// With `lmversion=1`, version K was modified K days after version 0.
+    public static func lastModified(version: Int) -> String {
+        httpDate.string(from: Date(timeIntervalSince1970: TimeInterval(lastModifiedEpoch + version * 86_400)))
+    }
 
     public static func etag(size: Int, version: Int = 0) -> String { "\"payload-\(size)-v\(version)\"" }
 }

@@ -205,7 +205,9 @@ final class RouteHandler: ChannelInboundHandler {
         let etag = target.query["weak"] == "1" ? "W/" + Route.etag(size: size, version: version) : Route.etag(size: size, version: version)
         var headers: HTTPHeaders = ["Content-Type": "application/octet-stream", "Accept-Ranges": "bytes"]
         if target.query["noetag"] != "1" { headers.add(name: "ETag", value: etag) }
-        if target.query["nolm"] != "1" { headers.add(name: "Last-Modified", value: Route.lastModified) }
+        // `lmversion=1`: a changed file also has a later Last-Modified, as on a real server.
+        let lastModified = target.query["lmversion"] == "1" ? Route.lastModified(version: version) : Route.lastModified
+        if target.query["nolm"] != "1" { headers.add(name: "Last-Modified", value: lastModified) }
         if let disposition = target.query["cd"] { headers.add(name: "Content-Disposition", value: disposition) }
 
         if let since = head.headers.first(name: "If-Modified-Since"), target.query["nolm"] != "1",
@@ -229,16 +231,33 @@ final class RouteHandler: ChannelInboundHandler {
             range.hasPrefix("bytes="), let first = Int(range.dropFirst(6).split(separator: "-").first ?? "")
         {
             let ifRange = head.headers.first(name: "If-Range")
-            let matches = ifRange == nil || ifRange == etag || ifRange == Route.lastModified
+            let matches = ifRange == nil || ifRange == etag || ifRange == lastModified
             if matches || ranges == "always" {
                 if first >= size {
-                    sendHead(context, .rangeNotSatisfiable, headers.adding("Content-Range", "bytes */\(size)").adding("Content-Length", "0"))
+                    // `total416=none`: no `Content-Range: */SIZE` (Apache, lighttpd).
+                    let unsatisfied = target.query["total416"] == "none" ? headers : headers.adding("Content-Range", "bytes */\(size)")
+                    sendHead(context, .rangeNotSatisfiable, unsatisfied.adding("Content-Length", "0"))
                     finish(context, .end)
                     return
                 }
                 start = ranges == "wrong" ? first + 1 : first
                 headers.add(name: "Content-Range", value: "bytes \(start)-\(size - 1)/\(size)")
+                if target.query["gzip206"] == "1" {
+                    // A gzip-coded part of the file, chunked, where the request asked for identity (Caddy).
+                    headers.add(name: "Content-Encoding", value: "gzip")
+                    sendHead(context, .partialContent, headers)
+                    sendBytes(context, TestGzip.stored(TestPayload.bytes(start..<size, version: version)), then: .end)
+                    return
+                }
             }
+        }
+        if target.query["crange200"] == "all" && !headers.contains(name: "Content-Range") {
+            headers.add(name: "Content-Range", value: "bytes 0-\(size - 1)/\(size)")
+        }
+        if head.method == .HEAD {
+            sendHead(context, .ok, headers.adding("Content-Length", "\(size)"))
+            finish(context, .end)
+            return
         }
         let length = size - start
         if target.query["nolength"] != "1" {
@@ -247,7 +266,9 @@ final class RouteHandler: ChannelInboundHandler {
         if let second = target.query["length2"] {
             headers.add(name: "Content-Length", value: second)
         }
-        sendHead(context, start > 0 || headers.contains(name: "Content-Range") ? .partialContent : .ok, headers)
+        // `crange200=1` or `all`: a part sent as a 200 that carries Content-Range.
+        let partStatus: HTTPResponseStatus = target.query["crange200"] == nil ? .partialContent : .ok
+        sendHead(context, start > 0 || headers.contains(name: "Content-Range") ? partStatus : .ok, headers)
         // A failing response is cut off after `after` bytes (default: half of it).
         let cut = start + min(length, target.int("after", default: length / 2))
         switch mode {
@@ -270,7 +291,8 @@ final class RouteHandler: ChannelInboundHandler {
                 return
             }
             let ending: Ending = target.query["claim"] == nil ? .end : .close
-            sendPayload(context, start..<size, version: version, then: ending)
+            // `short=K`: the last K bytes are left out and the body ends cleanly (chunked, with `nolength=1`).
+            sendPayload(context, start..<max(start, size - target.int("short", default: 0)), version: version, then: ending)
         }
     }
 

@@ -95,9 +95,9 @@ extension DownloadJob {
         var request = download.request
         var resume: ResumeExpectation?
         if offset > 0, let ifRange = validators.ifRange {
-            request = request.ranged(from: offset, ifRange: ifRange)
+            request = request.ranged(from: offset, ifRange: ifRange, contentCoding: validators.contentCoding)
             resume = ResumeExpectation(
-                offset: offset, expectedTotal: expectedTotal, entityTag: validators.entityTag,
+                offset: offset, expectedTotal: expectedTotal, recorded: validators,
                 restartsOnFullResponse: !settings.refusesRestart)
         }
         let sink = FileDescriptorSink(descriptor: download.sink.descriptor, name: download.sink.name, digests: digests)
@@ -130,7 +130,7 @@ extension DownloadJob {
         state.speed.add(bytes: 0, at: monotonicSeconds())
         record.httpStatus = head.status  // also for a body cut short or stopped by a signal
         if head.status == 200 && state.offset > 0 {
-            renderer.handle(.restarting(info, reason: "the server sent the whole file"))
+            renderer.handle(.restarting(info, reason: ResumeExpectation.reasonForFullResponse(head, recorded: validators)))
             state.base = 0
         }
         learn(from: head, base: state.base)

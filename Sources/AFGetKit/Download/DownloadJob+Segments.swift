@@ -56,6 +56,8 @@ extension DownloadJob {
             renderer.handle(.notice("afget: \(info.path): one connection from here (\(reason))"))
             fallbackOffset = contiguous
             return .fellBack
+        case .failed(let failure) where failure.entityChanged:
+            return .failed(failure, reached: fallbackOffset)
         case .failed(let failure):
             // Segments already retried on their own: not retried again here (not transient).
             return .failed(TransferFailure(failure.kind, failure.message), reached: fallbackOffset)

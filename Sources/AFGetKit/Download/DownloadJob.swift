@@ -123,11 +123,24 @@ final class DownloadJob {
                     return notModified()
                 }
                 if head.isSuccess {
-                    return await finish(head, lastModified: response.lastModified, seconds: monotonicSeconds() - startedAt)
+                    guard let failure = lengthFailure() else {
+                        return await finish(head, lastModified: response.lastModified, seconds: monotonicSeconds() - startedAt)
+                    }
+                    failedAttempts += 1
+                    guard failure.isTransient, await waitToRetry(failedAttempts, failure.message, retryAfter: nil) else {
+                        return fail(failure, attempts: failedAttempts)
+                    }
+                    continue
                 }
                 if head.status == 416 && offset > 0 {
                     let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total
                     if total == offset {
+                        continuedFrom = offset
+                        return await finish(head, lastModified: nil, seconds: monotonicSeconds() - startedAt)
+                    }
+                    if total == nil, offset == expectedTotal, await confirmWholePart(size: offset) {
+                        renderer.handle(.notice("afget: \(info.path): the part already holds the whole file "
+                            + "(the server answered 416 without its length; a HEAD request confirmed it)"))
                         continuedFrom = offset
                         return await finish(head, lastModified: nil, seconds: monotonicSeconds() - startedAt)
                     }
@@ -152,6 +165,26 @@ final class DownloadJob {
         }
     }
 
+    /// Whatever path the bytes took, the part must hold exactly the entity's length before it
+    /// is moved into place: a body that ended early is continued, one that overran is worthless.
+    private func lengthFailure() -> TransferFailure? {
+        guard let part = download.part, let expectedTotal else { return nil }
+        let size: Int64
+        do {
+            size = try part.size()
+        } catch {
+            return error
+        }
+        if size < expectedTotal {
+            return TransferFailure(.network, "the body ended early: \(size) of \(expectedTotal) bytes", transient: true)
+        }
+        if size > expectedTotal {
+            return TransferFailure(.protocolViolation,
+                "the server sent more than the file's length (\(size) bytes of a \(expectedTotal)-byte file)", discardsData: true)
+        }
+        return nil
+    }
+
     // MARK: Where to continue
 
     /// min(checkpointed bytes, part size) when resume data allows a validated continue, else 0.
@@ -173,9 +206,11 @@ final class DownloadJob {
         return min(resumeData.bytesReceived, partSize)
     }
 
-    /// Starts over from zero unless `--no-restart`; nil when refused.
+    /// Starts over from zero unless `--no-restart`; nil when refused, or when the file changed
+    /// under every restart so far (a server that keeps rewriting it, or contradicts itself).
     private func restart(because reason: String) -> Int64? {
-        guard !settings.refusesRestart, let part = download.part else { return nil }
+        guard !settings.refusesRestart, let part = download.part, restartsSoFar < Self.mostRestarts else { return nil }
+        restartsSoFar += 1
         renderer.handle(.restarting(info, reason: reason))
         validators = EntityValidators()
         expectedTotal = nil
@@ -188,8 +223,15 @@ final class DownloadJob {
         return 0
     }
 
+    private var restartsSoFar = 0
+    private static let mostRestarts = 3
+
     private func refusedRestart(_ reason: String) -> TransferFailure {
-        TransferFailure(.resumeConflict, "cannot continue: \(reason); the part file and resume data are kept (--no-restart)")
+        if restartsSoFar >= Self.mostRestarts {
+            return TransferFailure(.resumeConflict, "cannot continue: \(reason), after starting over \(restartsSoFar) times")
+        }
+        return TransferFailure(.resumeConflict, "cannot continue: \(reason); the part file and resume data are kept "
+            + "(--no-restart): run the same command without --no-restart to start over")
     }
 
     // MARK: Retries

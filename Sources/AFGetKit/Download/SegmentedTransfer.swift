@@ -80,9 +80,10 @@ final class SegmentedTransfer {
             func start(_ index: Int) {
                 let segment = segments[index]
                 let live = LiveSegment(from: segment.position, end: segment.end)
-                let request = context.request.ranged(from: segment.position, ifRange: context.validators.ifRange ?? "")
+                let request = context.request.ranged(from: segment.position, ifRange: context.validators.ifRange ?? "",
+                                                     contentCoding: context.validators.contentCoding)
                 let expectation = ResumeExpectation(offset: segment.position, expectedTotal: context.total,
-                                                    entityTag: context.validators.entityTag, restartsOnFullResponse: false)
+                                                    recorded: context.validators, restartsOnFullResponse: false)
                 let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)
                 let task = context.manager.downloadTask(with: request, to: target, resume: expectation, segment: live,
                                                         options: context.settings.transfer)
@@ -167,7 +168,9 @@ final class SegmentedTransfer {
             running[id] = nil
             record(task, written: progress.written)
             if failure.kind == .resumeConflict {
-                stop(.fellBack(contiguous: 0, reason: failure.message))
+                // Another version of the file: every segment stops and the job starts over.
+                // A server that mishandles ranges: one connection goes on.
+                stop(failure.entityChanged ? .failed(failure) : .fellBack(contiguous: 0, reason: failure.message))
             } else {
                 segmentFailed(task.segment, failure, transient: failure.isTransient, retryAfter: nil, sink: sink, group: &group)
             }

@@ -1,24 +1,29 @@
+import CurlCore
+
 /// What a download continuing from `offset` expects of the response to its ranged request,
-/// checked on the curl thread before a byte of the body is written (DESIGN.md §5).
+/// checked on the curl thread before a byte of the body is written (DESIGN.md §5). Servers that
+/// ignore `If-Range` exist (Twisted, some object stores): a 206 is appended only when every
+/// validator it carries agrees with what was recorded, so two versions are never spliced.
 public struct ResumeExpectation: Sendable, Equatable {
     /// Bytes already in the part file; the request asked for `bytes=offset-`.
     public var offset: Int64
     /// The entity's length as recorded when the download began, when known.
     public var expectedTotal: Int64?
-    /// The strong ETag recorded when the download began, when there was one.
-    public var entityTag: String?
+    /// What identified the representation when the download began.
+    public var recorded: EntityValidators
     /// A 200 (the whole entity) is taken from the start; otherwise it is refused unwritten.
     public var restartsOnFullResponse: Bool
 
-    public init(offset: Int64, expectedTotal: Int64?, entityTag: String?, restartsOnFullResponse: Bool) {
+    public init(offset: Int64, expectedTotal: Int64?, recorded: EntityValidators, restartsOnFullResponse: Bool) {
         self.offset = offset
         self.expectedTotal = expectedTotal
-        self.entityTag = entityTag
+        self.recorded = recorded
         self.restartsOnFullResponse = restartsOnFullResponse
     }
 
     /// What a request for the whole file expects of a 206: the range from byte 0 to the end.
-    static let wholeFile = ResumeExpectation(offset: 0, expectedTotal: nil, entityTag: nil, restartsOnFullResponse: true)
+    static let wholeFile = ResumeExpectation(offset: 0, expectedTotal: nil, recorded: EntityValidators(),
+                                             restartsOnFullResponse: true)
 
     /// How the body of a response may be used.
     public enum Verdict: Sendable, Equatable {
@@ -26,7 +31,10 @@ public struct ResumeExpectation: Sendable, Equatable {
         case append
         /// A 200: the entity changed or ranges are unsupported; write it from the start.
         case restart
-        /// Anything else with a body to refuse: nothing is written from this response.
+        /// The response is for another version of the file: nothing of it is written, and
+        /// what the part holds belongs to the old one.
+        case changed(String)
+        /// An inconsistent answer to the range: nothing is written from this response.
         case refuse(String)
         /// Not a body to write (416, an HTTP error): the caller judges the status.
         case ignore
@@ -35,18 +43,37 @@ public struct ResumeExpectation: Sendable, Equatable {
     public func verdict(for head: ResponseHead) -> Verdict {
         switch head.status {
         case 206:
+            if let change = recorded.change(in: head) ?? lengthChange(in: head) { return .changed(change) }
             if let problem = problem(with206: head) { return .refuse(problem) }
             return .append
         case 200:
-            return restartsOnFullResponse
-                ? .restart
-                : .refuse("the server sent the whole file (200) instead of the requested range")
+            // A 200 is the whole entity; one carrying Content-Range claims to be a part as well.
+            if let range = head.value(of: "Content-Range") {
+                return .refuse("an inconsistent response: a 200 (the whole file) with Content-Range \"\(range)\"")
+            }
+            if restartsOnFullResponse { return .restart }
+            if let change = recorded.change(in: head) { return .changed(change) }
+            return .refuse(Self.reasonForFullResponse(head, recorded: recorded))
         default:
             return .ignore
         }
     }
 
-    private func problem(with206 head: ResponseHead) -> String? {
+    /// Why a ranged request got the whole file: the file changed, or the server ignores ranges.
+    public static func reasonForFullResponse(_ head: ResponseHead, recorded: EntityValidators) -> String {
+        recorded.change(in: head) ?? "the server ignores ranges (it sent the whole file)"
+    }
+
+    /// A 206 whose Content-Range gives another total is a part of another version of the file.
+    private func lengthChange(in head: ResponseHead) -> String? {
+        guard let expectedTotal, let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total,
+            total != expectedTotal
+        else { return nil }
+        return "the file changed on the server (its length changed from \(expectedTotal) to \(total) bytes)"
+    }
+
+    /// Why a 206 is not the range asked for, or nil.
+    func problem(with206 head: ResponseHead) -> String? {
         guard let header = head.value(of: "Content-Range") else {
             return "206 response without Content-Range"
         }
@@ -58,15 +85,36 @@ public struct ResumeExpectation: Sendable, Equatable {
         guard first == offset, last == total - 1 else {
             return "Content-Range \"\(header)\" does not continue at byte \(offset)"
         }
-        if let expectedTotal, expectedTotal != total {
-            return "the file's length changed from \(expectedTotal) to \(total) bytes"
-        }
-        if let entityTag, let current = head.value(of: "ETag"), current != entityTag {
-            return "the file changed (ETag \(entityTag) became \(current))"
-        }
         if let length = head.contentLength, length != last - first + 1 {
             return "Content-Length \(length) disagrees with Content-Range \"\(header)\""
         }
         return nil
+    }
+}
+
+extension EntityValidators {
+    /// How `head` shows a different version of the file than these validators identify, or
+    /// nil when every validator it carries agrees. A validator the response leaves out proves
+    /// nothing either way; the content coding is always compared (none is identity).
+    func change(in head: ResponseHead) -> String? {
+        if let entityTag, let current = head.value(of: "ETag"), current != entityTag {
+            return "the file changed on the server (ETag \(entityTag) became \(current))"
+        }
+        if let lastModified, let current = head.value(of: "Last-Modified"), !Self.sameDate(lastModified, current) {
+            return "the file changed on the server (Last-Modified \(lastModified) became \(current))"
+        }
+        let coding = Self.contentCoding(of: head)
+        if coding != contentCoding {
+            return "the server sent another representation (Content-Encoding \(coding ?? "identity") "
+                + "where the part holds \(contentCoding ?? "identity"))"
+        }
+        return nil
+    }
+
+    private static func sameDate(_ recorded: String, _ current: String) -> Bool {
+        guard let recordedAt = HTTPDate.seconds(from: recorded), let currentAt = HTTPDate.seconds(from: current) else {
+            return recorded == current
+        }
+        return recordedAt == currentAt
     }
 }

@@ -244,6 +244,9 @@ final class TransferContext {
                     return false
                 }
                 acceptsBody = true
+            case .changed(let reason):
+                abortReason = TransferFailure(.resumeConflict, reason, entityChanged: true)
+                return false
             case .refuse(let reason):
                 abortReason = TransferFailure(.resumeConflict, reason)
                 return false
@@ -251,11 +254,8 @@ final class TransferContext {
                 acceptsBody = false
             }
         case .download:
-            // A 206 to a request for the whole file must hold the whole file: bytes 5-7 of 10
-            // written as the file would be a "complete" file of the wrong bytes.
-            if head.status == 206, case .refuse(let reason) = ResumeExpectation.wholeFile.verdict(for: head) {
-                abortReason = TransferFailure(.protocolViolation,
-                    "a partial answer (206) to a request for the whole file: \(reason)", discardsData: true)
+            if let problem = Self.problemWithWholeFile(head) {
+                abortReason = TransferFailure(.protocolViolation, problem, discardsData: true)
                 return false
             }
             acceptsBody = head.isSuccess
@@ -267,6 +267,19 @@ final class TransferContext {
         if acceptsBody, let expected = progress.expected { writer?.expectBody(length: expected) }
         emit(.started(id, head))
         return true
+    }
+
+    /// A 206 to a request for the whole file must hold the whole file (bytes 5-7 of 10 written
+    /// as the file would be a "complete" file of the wrong bytes), and a 200 is the whole file,
+    /// so one that carries Content-Range contradicts itself.
+    private static func problemWithWholeFile(_ head: ResponseHead) -> String? {
+        if head.status == 206, let problem = ResumeExpectation.wholeFile.problem(with206: head) {
+            return "a partial answer (206) to a request for the whole file: \(problem)"
+        }
+        if head.status == 200, let range = head.value(of: "Content-Range") {
+            return "an inconsistent response: a 200 (the whole file) with Content-Range \"\(range)\""
+        }
+        return nil
     }
 
     /// A Content-Length that cannot be used, too many stacked content encodings, or a body

@@ -11,14 +11,18 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
     public let discardsData: Bool
     /// The errno behind a local file failure.
     public let systemErrorCode: Int32?
+    /// A resume conflict because the server now has another version of the file: what the part
+    /// holds is of the old one, and the download starts over (not a server that mishandles ranges).
+    public let entityChanged: Bool
 
     public init(_ kind: FailureClass, _ message: String, transient: Bool = false, discardsData: Bool = false,
-                systemErrorCode: Int32? = nil) {
+                systemErrorCode: Int32? = nil, entityChanged: Bool = false) {
         self.kind = kind
         self.message = message
         isTransient = transient
         self.discardsData = discardsData
         self.systemErrorCode = systemErrorCode
+        self.entityChanged = entityChanged
     }
 
     /// The file system (or the user's quota) has no room left.

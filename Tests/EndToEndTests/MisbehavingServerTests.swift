@@ -1,0 +1,119 @@
+import Foundation
+import TestServer
+import XCTest
+
+/// Servers that mishandle ranges the way real ones do (Twisted and object stores that ignore
+/// If-Range, Caddy's gzip-coded parts, Apache's 416 without a length): a file afget reports
+/// as done is still the server's file, byte for byte.
+final class MisbehavingServerTests: ServerTestCase {
+    let size = 300_000
+
+    private var destination: URL { directory.appendingPathComponent("f.bin") }
+    private var part: URL { directory.appendingPathComponent("f.bin.afpart") }
+    private var resumeData: URL { directory.appendingPathComponent("f.bin.afresume") }
+
+    /// `/flaky` cut off half way once; `query` says how the file is served.
+    private func url(_ query: String = "") -> String {
+        server.url("/flaky/f.bin?size=\(size)&fail=1&mode=drop\(query)")
+    }
+
+    /// A first run cut off half way, without retries: part file and resume data left behind.
+    private func leaveHalfADownload(_ query: String = "", _ extra: [String] = []) throws {
+        let first = try Afget.run(["-q", "--retry", "0"] + extra + [url(query)], in: directory)
+        XCTAssertEqual(first.status, 4, first.stderr)
+        XCTAssertEqual(fileSize(part), size / 2)
+    }
+
+    private func afget(_ query: String = "", _ extra: [String] = []) throws -> AfgetResult {
+        try Afget.run(["--progress", "line", "--retry-delay", "0"] + extra + [url(query)], in: directory)
+    }
+
+    /// Twisted: no ETag, and a 206 whatever If-Range says. The changed file's Last-Modified
+    /// gives it away; appending its bytes to the old ones was exit 0 with a spliced file.
+    func testA206WithAnotherLastModifiedIsNeverSpliced() throws {
+        try leaveHalfADownload("&noetag=1&lmversion=1")
+        server.change("f.bin", ["v": "1", "ranges": "always"])
+        let result = try afget("&noetag=1&lmversion=1")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size, version: 1))
+        XCTAssertTrue(result.stderr.contains("cannot continue (the file changed on the server (Last-Modified "
+                                             + "\(Route.lastModified) became \(Route.lastModified(version: 1)))); starting over"),
+                      result.stderr)
+        XCTAssertEqual(listing(directory), ["f.bin"])
+    }
+
+    func testA206OfAChangedFileWithNoRestartExits9AndKeepsThePart() throws {
+        try leaveHalfADownload("&noetag=1&lmversion=1")
+        let plist = try Data(contentsOf: resumeData)
+        server.change("f.bin", ["v": "1", "ranges": "always"])
+        let result = try afget("&noetag=1&lmversion=1", ["--no-restart"])
+        XCTAssertEqual(result.status, 9, result.stderr)
+        XCTAssertTrue(result.stderr.contains("the file changed on the server"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("run the same command without --no-restart to start over"), result.stderr)
+        XCTAssertEqual(fileSize(part), size / 2)
+        XCTAssertEqual(try Data(contentsOf: resumeData), plist)
+    }
+
+    /// A 200 is the whole file: a part sent as a 200 with Content-Range was kept as the file.
+    func testA200CarryingContentRangeFallsBackToOneCleanFullRequest() throws {
+        try leaveHalfADownload()
+        server.change("f.bin", ["crange200": "1"])
+        let result = try afget()
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        XCTAssertTrue(result.stderr.contains("a 200 (the whole file) with Content-Range"), result.stderr)
+        XCTAssertNil(server.log.all.last?.header("Range"), "the last request is a clean full GET")
+    }
+
+    func testA200CarryingContentRangeIsNeverTheFile() throws {
+        let result = try Afget.run(["-q", "--retry", "0", server.url("/file/c.bin?size=1000&crange200=all")], in: directory)
+        XCTAssertEqual(result.status, 7, result.stderr)
+        XCTAssertTrue(result.stderr.contains("an inconsistent response: a 200 (the whole file) with Content-Range"), result.stderr)
+        XCTAssertEqual(listing(directory), [])
+    }
+
+    /// Caddy: `-H 'Accept-Encoding: gzip'` and a continue sent two Accept-Encoding headers and
+    /// got a gzip-coded part, appended to an identity part with exit 0.
+    func testAContinueAsksForOneRepresentationAndRefusesAnother() throws {
+        let gzip = ["-H", "Accept-Encoding: gzip"]
+        try leaveHalfADownload("", gzip)
+        server.change("f.bin", ["gzip206": "1"])
+        let result = try afget("", gzip)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        let ranged = try XCTUnwrap(server.log.all.first { $0.header("Range") != nil })
+        XCTAssertEqual(ranged.headers.filter { $0.name.lowercased() == "accept-encoding" }.map(\.value), ["identity"])
+        XCTAssertTrue(result.stderr.contains("the server sent another representation (Content-Encoding gzip where the part holds identity)"),
+                      result.stderr)
+    }
+
+    /// A body that ends cleanly but short of its Content-Range (chunked, so libcurl cannot tell)
+    /// is a short body to continue, never a finished file.
+    func testA206ShorterThanItsRangeIsNeverSuccess() throws {
+        try leaveHalfADownload()
+        server.change("f.bin", ["nolength": "1", "short": "1000"])
+        let result = try afget("", ["--retry", "1"])
+        XCTAssertEqual(result.status, 4, result.stderr)
+        XCTAssertTrue(result.stderr.contains("the body ended early: \(size - 1000) of \(size) bytes"), result.stderr)
+        XCTAssertFalse(exists(destination))
+        XCTAssertEqual(fileSize(part), size - 1000, "what arrived is kept for the next run")
+    }
+
+    /// Apache and lighttpd answer a range at the end with 416 and no `*/SIZE`. After a checksum
+    /// mismatch the part is complete: the next run confirms it with a HEAD instead of
+    /// downloading it all again.
+    func testA416WithoutALengthIsConfirmedNotDownloadedAgain() throws {
+        let file = server.url("/file/c.bin?size=\(size)&total416=none")
+        let wrong = try Afget.run(["-q", "--checksum", "sha256=" + String(repeating: "0", count: 64), file], in: directory)
+        XCTAssertEqual(wrong.status, 10, wrong.stderr)
+        let before = server.log.all.count
+        let right = try Afget.run(["--progress", "line", "--checksum", "sha256=" + TestPayload.sha256(count: size), file],
+                                  in: directory)
+        XCTAssertEqual(right.status, 0, right.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("c.bin").path), TestPayload.sha256(count: size))
+        XCTAssertEqual(server.log.all.dropFirst(before).map { "\($0.method) \($0.header("Range") ?? "-")" },
+                       ["GET bytes=\(size)-", "HEAD -"])
+        XCTAssertTrue(right.stderr.contains("the part already holds the whole file"), right.stderr)
+        XCTAssertEqual(listing(directory), ["c.bin"])
+    }
+}
