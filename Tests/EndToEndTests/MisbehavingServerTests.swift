@@ -54,6 +54,29 @@ final class MisbehavingServerTests: ServerTestCase {
         XCTAssertEqual(try Data(contentsOf: resumeData), plist)
     }
 
+    /// With `-s`, every segment checks the validators: a changed file behind an ignored
+    /// If-Range was four interleaved versions. The whole download starts over instead.
+    func testASplitDownloadOfAChangedFileStartsOver() throws {
+        let size = 6_000_000
+        let arguments = ["--progress", "line", "-s", "3", "--min-split-size", "256K",
+                         server.url("/file/k.bin?size=\(size)&chunk=30000&ms=50&noetag=1&lmversion=1")]
+        let (process, _, _) = try Afget.start(arguments, in: directory)
+        let resumeData = directory.appendingPathComponent("k.bin.afresume")
+        waitUntil("resume data with segments and bytes") {
+            let text = (try? String(contentsOf: resumeData, encoding: .utf8)) ?? ""
+            return text.contains("AFGetSegments") && (checkpointedBytes(resumeData) ?? 0) > 0
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        server.change("k.bin", ["v": "1", "ranges": "always", "chunk": "1000000", "ms": "1"])
+        let result = try Afget.run(arguments, in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("k.bin").path), TestPayload.sha256(count: size, version: 1))
+        XCTAssertTrue(result.stderr.contains("the file changed on the server (Last-Modified"), result.stderr)
+        XCTAssertEqual(listing(directory), ["k.bin"])
+    }
+
     /// A 200 is the whole file: a part sent as a 200 with Content-Range was kept as the file.
     func testA200CarryingContentRangeFallsBackToOneCleanFullRequest() throws {
         try leaveHalfADownload()
