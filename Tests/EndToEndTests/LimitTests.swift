@@ -117,4 +117,14 @@ final class LimitTests: ServerTestCase {
         XCTAssertTrue(result.stderr.contains("limits"), result.stderr)
         XCTAssertEqual(listing(directory), [])
     }
+
+    /// libcurl stops a line over 100 KiB before afget sees it, as "Out of memory": that was
+    /// exit 1, the code for afget's own bugs.
+    func testAHeaderLineOverTheLimitIsAProtocolError() throws {
+        let result = try Afget.run(["-q", "-o", "x.bin", server.url("/headers?count=1&bytes=150000")], in: directory)
+        XCTAssertEqual(result.status, 7, result.stderr)
+        XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("a response header line is longer than 100 KiB (afget's limit)"), result.stderr)
+        XCTAssertEqual(listing(directory), [])
+    }
 }

@@ -4,7 +4,14 @@ import CurlCore
 /// Maps libcurl's result codes onto afget's failure classes.
 enum CurlFailureClassifier {
     /// The failure for a libcurl error on a transfer to `host`; a TLS failure names the host.
-    static func failure(for error: CurlError, host: String) -> TransferFailure {
+    static func failure(for error: CurlError, host: String, readingHeaders: Bool,
+                        limits: ResponseLimits) -> TransferFailure {
+        // libcurl refuses a header line over its own 100 KiB buffer before afget's header
+        // callback sees it, and says "Out of memory", which would read as a bug of afget's (exit 1).
+        if error.curlCode == CURLE_OUT_OF_MEMORY && readingHeaders {
+            return TransferFailure(.protocolViolation, "a response header line is longer than "
+                + "\(limits.maxHeaderLineBytes / 1024) KiB (afget's limit)")
+        }
         // Under TLS 1.3 a server refusing the client (no certificate, say) says so with an
         // alert after the handshake, which libcurl reports as a receive error.
         let isTLSAlert = (error.curlCode == CURLE_RECV_ERROR || error.curlCode == CURLE_SEND_ERROR)

@@ -172,7 +172,9 @@ final class CurlLoop {
             fail(context, failure)
         } else if result != CURLE_OK {
             let error = CurlError(code: result, detail: context.easy.lastErrorDetail)
-            fail(context, CurlFailureClassifier.failure(for: error, host: context.request.url.host))
+            fail(context, CurlFailureClassifier.failure(
+                for: error, host: context.request.url.host,
+                readingHeaders: !context.headersComplete, limits: context.options.limits))
         } else if context.head.redirectLocation != nil, let target = context.easy.info(string: CURLINFO_REDIRECT_URL) {
             followRedirect(context, to: target)
         } else {
