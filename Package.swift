@@ -28,12 +28,19 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // zlib: afget decodes gzip and deflate bodies itself, so a truncated stream or
+        // trailing data is caught and a decompression bomb stays interruptible.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // Linux calls Swift's Glibc module lacks.
         .target(name: "CPlatform"),
         // Swift ownership of libcurl handles.
         .target(name: "CurlCore", dependencies: ["CCurl"]),
         // Requests, the task manager, downloads and progress.
-        .target(name: "AFGetKit", dependencies: ["CurlCore", "CPlatform", "COpenSSL"]),
+        .target(name: "AFGetKit", dependencies: ["CurlCore", "CPlatform", "COpenSSL", "CZlib"]),
         // The command line: argument parsing and wiring, no transfer logic.
         .target(
             name: "AFGetCLI",

@@ -16,5 +16,5 @@ ensure_packages() {
     "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
-# What building afget needs: libcurl (OpenSSL flavour) found through pkg-config, and OpenSSL.
-BUILD_PACKAGES=(pkg-config libcurl4-openssl-dev libssl-dev)
+# What building afget needs: libcurl (OpenSSL flavour) found through pkg-config, OpenSSL and zlib.
+BUILD_PACKAGES=(pkg-config libcurl4-openssl-dev libssl-dev zlib1g-dev)

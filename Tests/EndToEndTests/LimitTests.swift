@@ -61,6 +61,65 @@ final class LimitTests: ServerTestCase {
         XCTAssertEqual(listing(directory.appendingPathComponent("out")), [])
     }
 
+    /// libcurl took a gzip stream cut before its trailer, or followed by other bytes, for a
+    /// whole body: exit 0 with a file that is not the server's.
+    func testATruncatedOrOverlongGzipStreamExits7AndLeavesNothing() throws {
+        let original = Data(TestPayload.bytes(0..<200_000))
+        try original.write(to: directory.appendingPathComponent("original"))
+        try shell("gzip -c original > good.gz")
+        let good = try Data(contentsOf: directory.appendingPathComponent("good.gz"))
+        try good.dropLast(4).write(to: directory.appendingPathComponent("truncated.gz"))
+        try (good + Data("trailing garbage".utf8)).write(to: directory.appendingPathComponent("garbage.gz"))
+        for (file, problem) in [("truncated.gz", "the gzip stream is truncated"), ("garbage.gz", "data after the end of the gzip stream")] {
+            let result = try Afget.run(["-q", "--compressed", "-o", "out/x.bin", encodedURL(file)], in: directory)
+            XCTAssertEqual(result.status, 7, "\(file): \(result.stderr)")
+            XCTAssertEqual(result.stderrLines, ["afget: \(encodedURL(file)): \(problem)"])
+            XCTAssertEqual(listing(directory.appendingPathComponent("out")), [], file)
+        }
+    }
+
+    /// Several gzip members are one body (as gzip -d reads them); deflate comes zlib-wrapped
+    /// or, from some servers, raw.
+    func testGzipMembersAndBothDeflateFormsAreDecoded() throws {
+        try Data("first ".utf8).write(to: directory.appendingPathComponent("a"))
+        try Data("second".utf8).write(to: directory.appendingPathComponent("b"))
+        try shell("gzip -c a > members.gz && gzip -c b >> members.gz")
+        try shell("python3 -c 'import zlib,sys; sys.stdout.buffer.write(zlib.compress(b\"first second\"))' > zlib.bin")
+        try shell("python3 -c 'import zlib,sys; c=zlib.compressobj(wbits=-15); "
+                  + "sys.stdout.buffer.write(c.compress(b\"first second\")+c.flush())' > raw.bin")
+        for (file, encoding) in [("members.gz", "gzip"), ("zlib.bin", "deflate"), ("raw.bin", "deflate")] {
+            let result = try Afget.run(["-q", "--compressed", "-o", "out/" + file, encodedURL(file, encoding: encoding)], in: directory)
+            XCTAssertEqual(result.status, 0, "\(file): \(result.stderr)")
+            XCTAssertEqual(try String(contentsOf: directory.appendingPathComponent("out/" + file), encoding: .utf8), "first second", file)
+        }
+    }
+
+    /// A body in a coding afget cannot undo is refused, not written as if it were the file.
+    func testACodingAfgetCannotDecodeIsRefused() throws {
+        try Data("x".utf8).write(to: directory.appendingPathComponent("body"))
+        let result = try Afget.run(["-q", "--compressed", "-o", "out/x.bin", encodedURL("body", encoding: "br")], in: directory)
+        XCTAssertEqual(result.status, 7, result.stderr)
+        XCTAssertTrue(result.stderr.contains("the body is encoded as br, which afget does not decode"), result.stderr)
+        XCTAssertEqual(listing(directory.appendingPathComponent("out")), [])
+    }
+
+    /// Ctrl-C while a decompression bomb is decoded: libcurl decoded a whole receive buffer
+    /// (gigabytes) before afget could look, about 9 s. Each decoded piece now looks first.
+    func testCtrlCStopsADecompressionBombAtOnce() throws {
+        try shell("head -c 67108864 /dev/zero | gzip -1 > member.gz && for i in $(seq 256); do cat member.gz; done > bomb.gz")
+        let output = directory.appendingPathComponent("out/bomb.bin")
+        let (process, _, stderr) = try Afget.start(["--progress", "line", "--compressed", "-o", "out/bomb.bin",
+                                                    encodedURL("bomb.gz")], in: directory)
+        waitUntil("decoded bytes on disk") { (fileSize(directory.appendingPathComponent("out/bomb.bin.afpart")) ?? 0) > 64 << 20 }
+        let signaled = Date()
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertLessThan(Date().timeIntervalSince(signaled), 1.5, "16 GiB to decode: only a prompt stop ends in time")
+        let message = try String(contentsOf: stderr, encoding: .utf8)
+        XCTAssertEqual(process.terminationStatus, 130, message)
+        XCTAssertFalse(exists(output))
+    }
+
     func testTooManyStackedEncodingsAreRefused() throws {
         try Data("x".utf8).write(to: directory.appendingPathComponent("body"))
         let result = try Afget.run(["-q", "--compressed", "-o", "out/x.bin",

@@ -48,7 +48,8 @@ final class CurlLoop {
     private func handle(_ command: TaskCommand) {
         switch command {
         case .create(let id, let kind, let request, let options, let events):
-            tasks[id] = TransferContext(id: id, kind: kind, request: request, options: options, events: events)
+            tasks[id] = TransferContext(id: id, kind: kind, request: request, options: options, events: events,
+                                        stop: inbox.stop)
         case .resume(let id):
             guard let context = tasks[id], context.machine.state == .suspended else { return }
             if context.isAttached {
@@ -164,7 +165,9 @@ final class CurlLoop {
         // Received data reaches the file whatever the outcome: a failed transfer keeps its bytes.
         let flushed = context.writer?.flush() ?? true
 
-        if context.reachedSegmentEnd && flushed && context.abortReason == nil {
+        if context.wasStopped {
+            cancel(context)  // ended by its callbacks on a stop request: canceled, as cancelAll says
+        } else if context.reachedSegmentEnd && flushed && context.abortReason == nil {
             complete(context)  // stopped at its segment's end on purpose
         } else if let reason = context.abortReason {
             fail(context, reason)
@@ -177,6 +180,8 @@ final class CurlLoop {
                 readingHeaders: !context.headersComplete, limits: context.options.limits))
         } else if context.head.redirectLocation != nil, let target = context.easy.info(string: CURLINFO_REDIRECT_URL) {
             followRedirect(context, to: target)
+        } else if let failure = context.bodyEndFailure() {
+            fail(context, failure)
         } else {
             complete(context)
         }

@@ -31,6 +31,8 @@ final class CommandInbox: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Seen by the transfers themselves, before `cancelAll` reaches the curl thread's loop.
+    let stop = StopRequest()
 
     func post(_ command: TaskCommand) {
         let accepted = state.withLock { state in

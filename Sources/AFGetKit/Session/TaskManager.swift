@@ -53,7 +53,10 @@ public final class TaskManager: Sendable {
     public func cancel(_ id: TaskID) { inbox.post(.cancel(id)) }
 
     /// Cancels every task; safe from a signal handler's queue.
-    public func cancelAll() { inbox.post(.cancelAll) }
+    public func cancelAll() {
+        inbox.stop.set()
+        inbox.post(.cancelAll)
+    }
 
     /// Cancels what is left and stops the curl thread, waiting for it; every task's events end.
     /// Tasks created later end at once, canceled. Calling it again returns at once.

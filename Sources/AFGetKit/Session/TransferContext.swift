@@ -42,6 +42,12 @@ final class TransferContext {
     private(set) var reachedSegmentEnd = false
     /// Set by a callback that aborts the transfer, to say why.
     private(set) var abortReason: TransferFailure?
+    /// Every transfer is to stop; the callbacks look before each piece of work.
+    private let stop: StopRequest
+    /// A callback ended the transfer because of `stop`.
+    private(set) var wasStopped = false
+    /// Undoes the body's content codings (`--compressed`).
+    private var decoder: ContentDecoder?
 
     /// `--limit-rate`: paused while ahead of the allowance.
     private var pacer: RatePacer?
@@ -53,8 +59,9 @@ final class TransferContext {
     var lastActivityCount: Int64 = -1
 
     init(id: TaskID, kind: TaskKind, request: HTTPRequest, options: TransferOptions,
-         events: TaskEvents) {
+         events: TaskEvents, stop: StopRequest) {
         self.id = id
+        self.stop = stop
         self.kind = kind
         self.request = request
         self.options = options
@@ -96,6 +103,7 @@ final class TransferContext {
         headerLines = 0
         acceptsBody = false
         abortReason = nil
+        decoder = nil
         body.removeAll(keepingCapacity: true)
         progress = TransferProgress()
         easy.clearErrorDetail()
@@ -116,7 +124,7 @@ final class TransferContext {
             progress.expectedToSend = upload?.length
         }
         easy.applyMethod(request.method, sending: upload)
-        easy.applyHeaders(request.headers, uploadLength: upload?.length)
+        easy.applyHeaders(headersToSend, uploadLength: upload?.length)
         easy.applyIdentity(options, sameOrigin: request.url.origin == firstOrigin)
         attemptStartedAt = monotonicSeconds()
         lastActivityAt = attemptStartedAt
@@ -124,6 +132,14 @@ final class TransferContext {
     }
 
     private var isConfigured = false
+
+    /// The request's headers, offering the codings afget decodes with `--compressed` unless
+    /// the request names its own (a continue asks for the representation it holds).
+    private var headersToSend: [HTTPHeader] {
+        guard options.decompresses, !request.headers.contains(where: { $0.name.isSameHeaderName(as: "Accept-Encoding") })
+        else { return request.headers }
+        return request.headers + [HTTPHeader(name: "Accept-Encoding", value: ContentDecoder.acceptedCodings, scope: .everyHop)]
+    }
 
     private func configureOnce(_ context: UnsafeMutableRawPointer) {
         easy.set(CURLOPT_PRIVATE, pointer: context)
@@ -149,9 +165,8 @@ final class TransferContext {
             easy.set(CURLOPT_DEBUGDATA, pointer: context)
         }
         easy.apply(options.tls)
-        if options.decompresses {
-            easy.set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding this libcurl can decode
-        }
+        // Bodies reach afget as sent; ContentDecoder undoes their codings when asked to.
+        easy.set(CURLOPT_HTTP_CONTENT_DECODING, false)
         if let jar = options.cookies.jar {
             // libcurl's cookie engine keeps cookies by domain and path across every hop.
             easy.set(CURLOPT_COOKIEFILE, jar)
@@ -215,6 +230,7 @@ final class TransferContext {
         headersComplete = false
         isFinalResponse = false
         acceptsBody = false
+        decoder = nil
         body.removeAll(keepingCapacity: true)
         progress.received = 0
     }
@@ -262,11 +278,31 @@ final class TransferContext {
         case .data, .upload:
             acceptsBody = true
         }
+        if acceptsBody, let failure = startDecoding() {
+            abortReason = failure
+            return false
+        }
         // A decoded body's length is not the announced (encoded) one.
         progress.expected = request.method == "HEAD" || (options.decompresses && head.isEncoded) ? nil : head.contentLength
         if acceptsBody, let expected = progress.expected { writer?.expectBody(length: expected) }
         emit(.started(id, head))
         return true
+    }
+
+    /// With `--compressed`, a coded body is decoded as it arrives; a coding afget cannot undo
+    /// is refused rather than written as if it were the file.
+    private func startDecoding() -> TransferFailure? {
+        guard options.decompresses, head.isEncoded, request.method != "HEAD" else { return nil }
+        decoder = ContentDecoder(codings: head.contentEncodings)
+        guard decoder == nil, let coding = ContentDecoder.unsupported(head.contentEncodings) else { return nil }
+        return TransferFailure(.protocolViolation, "the body is encoded as \(coding), which afget does not decode",
+                               discardsData: true)
+    }
+
+    /// Why a body that libcurl received in full is still not whole: its coded stream ended early.
+    func bodyEndFailure() -> TransferFailure? {
+        guard acceptsBody, let problem = decoder?.finish() else { return nil }
+        return TransferFailure(.protocolViolation, problem, discardsData: true)
     }
 
     /// A 206 to a request for the whole file must hold the whole file (bytes 5-7 of 10 written
@@ -314,29 +350,47 @@ final class TransferContext {
             isHeldBack = true
             return Int(CURL_WRITEFUNC_PAUSE)
         }
+        if let segment, !isStopped {
+            return receiveSegmentBody(data, count, of: segment)
+        }
+        let received = UnsafeRawBufferPointer(start: data, count: count)
+        guard let decoder else { return take(received) ? count : 0 }
+        if let problem = decoder.decode(received, deliver: take) {
+            abortReason = TransferFailure(.protocolViolation, problem, discardsData: true)
+        }
+        return abortReason == nil && !wasStopped ? count : 0
+    }
+
+    /// Whether a stop was requested; once seen, the transfer ends.
+    private var isStopped: Bool {
+        if stop.isSet { wasStopped = true }
+        return wasStopped
+    }
+
+    /// Takes a piece of the (decoded) body; false ends the transfer (`abortReason` says why).
+    private func take(_ piece: UnsafeRawBufferPointer) -> Bool {
+        guard !isStopped else { return false }
+        guard piece.count > 0 else { return true }  // libcurl's call for an empty body
         // Counted after decoding, so a decompression bomb stops at the limit.
-        if let max = options.limits.maxBodyBytes, progress.received + Int64(count) > max {
+        if let max = options.limits.maxBodyBytes, progress.received + Int64(piece.count) > max {
             abortReason = Self.overMaxSize(max)
-            return 0
+            return false
         }
         switch kind {
         case .download:
-            if let segment {
-                return receiveSegmentBody(data, count, of: segment)
-            }
-            guard writer!.append(data, count) else {
+            guard writer!.append(piece.baseAddress!, piece.count) else {
                 abortReason = writer!.failure
-                return 0
+                return false
             }
         case .data(let limit), .upload(let limit):
-            guard body.count + count <= limit else {
+            guard body.count + piece.count <= limit else {
                 abortReason = TransferFailure(.protocolViolation, "response body larger than \(limit) bytes")
-                return 0
+                return false
             }
-            body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
+            body.append(contentsOf: piece)
         }
-        progress.received += Int64(count)
-        return count
+        progress.received += Int64(piece.count)
+        return true
     }
 
     /// Writes up to the segment's end, then stops the transfer: the rest is another

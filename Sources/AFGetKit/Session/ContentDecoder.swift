@@ -1,0 +1,152 @@
+import CZlib
+
+/// Decodes a body's content codings (`--compressed`) as it arrives: gzip (several members, as
+/// gzip(1) reads them) and deflate (zlib-wrapped, or raw as some servers send it), stacked up
+/// to the response limits. afget decodes instead of libcurl because libcurl 7.88 takes a
+/// truncated stream or trailing data for a complete body, and decodes a whole receive buffer
+/// (hundreds of MiB of a decompression bomb) before afget can stop it. Owned by the curl thread.
+final class ContentDecoder {
+    /// What `Accept-Encoding` offers when afget decodes.
+    static let acceptedCodings = "gzip, deflate"
+
+    /// Outermost coding last, as `Content-Encoding` lists them; each stage undoes one.
+    private let stages: [Inflater]
+
+    /// Nil when a coding is not one afget decodes; `unsupported` names it.
+    init?(codings: [String]) {
+        var stages: [Inflater] = []
+        for coding in codings.reversed() {
+            switch coding {
+            case "gzip", "x-gzip": stages.append(Inflater(.gzip))
+            case "deflate": stages.append(Inflater(.deflate))
+            default: return nil
+            }
+        }
+        self.stages = stages
+    }
+
+    static func unsupported(_ codings: [String]) -> String? {
+        codings.first { !["gzip", "x-gzip", "deflate"].contains($0) }
+    }
+
+    /// Decodes `input`, handing each decoded piece to `deliver`, which returns false to stop.
+    /// Returns why decoding failed, or nil (also when `deliver` stopped it).
+    func decode(_ input: UnsafeRawBufferPointer, deliver: (UnsafeRawBufferPointer) -> Bool) -> String? {
+        feed(input, stage: 0, deliver: deliver)
+    }
+
+    private func feed(_ input: UnsafeRawBufferPointer, stage: Int,
+                      deliver: (UnsafeRawBufferPointer) -> Bool) -> String? {
+        guard stage < stages.count else { return deliver(input) ? nil : Self.stopped }
+        var problem: String?
+        let failure = stages[stage].inflate(input) { piece in
+            problem = feed(piece, stage: stage + 1, deliver: deliver)
+            return problem == nil
+        }
+        return failure ?? (problem == Self.stopped ? nil : problem)
+    }
+
+    private static let stopped = ""
+
+    /// At the body's end: why the streams are incomplete, or nil.
+    func finish() -> String? {
+        stages.lazy.compactMap { $0.incompleteness }.first
+    }
+}
+
+/// One zlib inflate stream with a fixed output buffer.
+private final class Inflater {
+    enum Format { case gzip, deflate }
+
+    private let format: Format
+    private var stream = z_stream()
+    private var isInitialized = false
+    /// The current stream (gzip member) reached its end; more input must start another member.
+    private var atStreamEnd = false
+    private var consumedAny = false
+    private var membersCompleted = 0
+    /// The current member has taken input: an error is then inside it, not after the stream.
+    private var memberConsumed = false
+    /// Deflate bodies are meant to be zlib-wrapped (RFC 9110 §8.4.1.2); some servers send raw ones.
+    private var isRawDeflate = false
+    private static let capacity = 64 << 10
+    private let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Inflater.capacity)
+
+    init(_ format: Format) {
+        self.format = format
+    }
+
+    deinit {
+        if isInitialized { inflateEnd(&stream) }
+        buffer.deallocate()
+    }
+
+    private var name: String { format == .gzip ? "gzip" : "deflate" }
+
+    private func start() -> Bool {
+        if isInitialized { inflateEnd(&stream) }
+        stream = z_stream()
+        let windowBits: Int32 = format == .gzip ? 15 + 16 : (isRawDeflate ? -15 : 15)
+        isInitialized = inflateInit2_(&stream, windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        return isInitialized
+    }
+
+    /// Inflates all of `input`, handing output to `deliver` a buffer at a time.
+    func inflate(_ input: UnsafeRawBufferPointer, deliver: (UnsafeRawBufferPointer) -> Bool) -> String? {
+        guard let base = input.baseAddress, input.count > 0 else { return nil }
+        if !isInitialized && !start() { return "cannot start decoding \(name)" }
+        var next = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: UInt8.self))
+        var left = input.count
+        var outputFull = false
+        // A full output buffer may leave more output inside zlib, with or without input left.
+        while left > 0 || outputFull {
+            if atStreamEnd {
+                guard left > 0 else { break }
+                // Only gzip has several members; anything else after the end is not the body.
+                guard format == .gzip, inflateReset(&stream) == Z_OK else { return "data after the end of the \(name) stream" }
+                atStreamEnd = false
+                memberConsumed = false
+            }
+            stream.next_in = next
+            stream.avail_in = UInt32(min(left, Int(UInt32.max)))
+            let offered = Int(stream.avail_in)
+            stream.next_out = buffer
+            stream.avail_out = UInt32(Self.capacity)
+            let result = CZlib.inflate(&stream, Z_NO_FLUSH)
+            let consumed = offered - Int(stream.avail_in)
+            let produced = Self.capacity - Int(stream.avail_out)
+            switch result {
+            case Z_OK, Z_STREAM_END:
+                break
+            case Z_BUF_ERROR where consumed == 0 && produced == 0 && left == 0:
+                return nil  // nothing more to give until more input arrives
+            case Z_DATA_ERROR where format == .deflate && !isRawDeflate && !consumedAny:
+                isRawDeflate = true
+                guard start() else { return "cannot start decoding \(name)" }
+                continue
+            default:
+                return membersCompleted > 0 && !memberConsumed
+                    ? "data after the end of the \(name) stream" : "the body is not valid \(name)"
+            }
+            consumedAny = consumedAny || consumed > 0
+            memberConsumed = memberConsumed || consumed > 0
+            outputFull = produced == Self.capacity
+            if produced > 0 {
+                guard deliver(UnsafeRawBufferPointer(start: buffer, count: produced)) else { return nil }
+            }
+            next += consumed
+            left -= consumed
+            if result == Z_STREAM_END {
+                atStreamEnd = true
+                membersCompleted += 1
+                outputFull = false
+            }
+        }
+        return nil
+    }
+
+    /// Why the body ended before its stream did; nil when complete (or nothing came at all).
+    var incompleteness: String? {
+        consumedAny && !atStreamEnd ? "the \(name) stream is truncated" : nil
+    }
+}
