@@ -82,6 +82,23 @@ final class InterruptTests: ServerTestCase {
         XCTAssertEqual(listing(directory), [])
     }
 
+    /// Ctrl-C is obeyed at once while a request waits for its answer, for downloads and
+    /// requests alike (the phase a slow or hung server leaves afget in).
+    func testCtrlCWhileWaitingForAnAnswerIsObeyedAtOnce() throws {
+        for arguments in [["-v", server.url("/silent")], ["request", "-v", server.url("/silent")]] {
+            let (process, _, stderr) = try Afget.start(arguments, in: directory)
+            waitUntil("the request is sent") {
+                ((try? String(contentsOf: stderr, encoding: .utf8)) ?? "").contains("> GET /silent")
+            }
+            let signaled = Date()
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+            XCTAssertLessThan(Date().timeIntervalSince(signaled), 1, "\(arguments)")
+            XCTAssertEqual(process.terminationStatus, 130, "\(arguments)")
+        }
+        XCTAssertEqual(listing(directory), [])
+    }
+
     /// Without an ETag or Last-Modified no resume data is written (a continue would be blind),
     /// so nothing claims it was saved, and the user is told the next run starts over.
     func testCtrlCWithoutValidatorsSaysTheNextRunStartsOver() throws {

@@ -22,6 +22,7 @@ extension DownloadJob {
                                  sha256: record.sha256))
             return .downloaded(bytesThisRun)
         } catch {
+            if interrupts?.wasInterrupted == true { return interrupted() }
             // After the transfer, what failed is the file: it is named rather than the URL.
             return reportFailure(ItemFailure(item: info.path, error))
         }
@@ -85,12 +86,16 @@ extension DownloadJob {
     }
 
     /// Brings the digests to the first `offset` bytes of the part file, reading what they have
-    /// not seen (once, when continuing an earlier run).
+    /// not seen (once, when continuing an earlier run). Gigabytes take a while: a signal stops it.
     func catchUpDigests(to offset: Int64) throws(TransferFailure) {
         for digest in digests where digest.bytesDigested != offset {
             guard let part = download.part else { continue }
             digest.reset()
-            try part.read(upTo: offset) { bytes, count in digest.update(bytes, count) }
+            try part.read(upTo: offset) { bytes, count in
+                digest.update(bytes, count)
+                return interrupts?.wasInterrupted != true
+            }
+            if interrupts?.wasInterrupted == true { throw TransferFailure(.internalError, "stopped by a signal") }
         }
     }
 

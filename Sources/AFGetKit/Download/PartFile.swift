@@ -100,7 +100,8 @@ public final class PartFile {
     }
 
     /// Reads the first `length` bytes through `body`, a MiB at a time (to catch a digest up).
-    public func read(upTo length: Int64, _ body: (UnsafeRawPointer, Int) -> Void) throws(TransferFailure) {
+    /// Hands the first `length` bytes to `body` a MiB at a time, until it returns false.
+    public func read(upTo length: Int64, _ body: (UnsafeRawPointer, Int) -> Bool) throws(TransferFailure) {
         let reader = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard reader >= 0 else { throw fileFailure("read", path, errno: errno) }
         defer { close(reader) }
@@ -111,7 +112,7 @@ public final class PartFile {
             let count = pread(reader, buffer, Int(min(Int64(1 << 20), length - offset)), off_t(offset))
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw fileFailure("read", path, errno: count < 0 ? errno : EIO) }
-            body(buffer, count)
+            guard body(buffer, count) else { return }
             offset += Int64(count)
         }
     }
