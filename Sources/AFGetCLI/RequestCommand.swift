@@ -11,7 +11,8 @@ struct RequestCommand: AsyncParsableCommand {
             Items: name=value (a parameter: in the query for GET, HEAD and DELETE, else in the body), \
             name==value (always in the query), Name:value (a header), name:=JSON (a raw JSON value), \
             field@path (a file field; makes the body multipart). METHOD defaults to GET, or POST when \
-            there is a body.
+            an item goes in the body (name=value, name:=JSON, field@path, or -d); name==value items \
+            and headers alone keep GET.
             """
     )
 
