@@ -56,6 +56,20 @@ final class RedirectTests: XCTestCase {
         XCTAssertTrue(echoed.contains("Authorization: Bearer secret-token"), echoed)
     }
 
+    /// A redirect to a URL with a password: followed, but the notice never shows the password,
+    /// for downloads and requests alike (the request's copy of the notice showed it).
+    func testARedirectNoticeNeverShowsAPassword() throws {
+        let target = other.url("/echo").replacingOccurrences(of: "http://", with: "http://ann:s3cret@")
+        for arguments in [["-v", "-o", "echo.json"], ["request", "-v"]] {
+            let result = try Afget.run(arguments + [redirect(to: target)], in: directory)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertTrue(result.stderr.contains("* following redirect to http://ann@127.0.0.1:\(other.port)/echo"), result.stderr)
+            let notices = result.stderrLines.filter { $0.contains("following redirect") }
+            XCTAssertEqual(notices.count, 1, result.stderr)
+            XCTAssertFalse(notices.contains { $0.contains("s3cret") }, "\(arguments): \(notices)")
+        }
+    }
+
     func testTooManyRedirectsExits7() throws {
         let loop = origin.url("/redirect/loop")
         let result = try Afget.run(["-q", "--max-redirects", "3", loop], in: directory)

@@ -107,7 +107,9 @@ public final class ExchangeRunner: Sendable {
             case .verbose(_, let line):
                 renderer.handle(.notice(line))
             case .redirected(_, _, let target):
-                if options.verbose { renderer.handle(.notice("* following redirect to \(TerminalText.clean(target))")) }
+                if options.verbose {
+                    renderer.handle(.notice("* following redirect to \(TerminalText.clean(removingPassword(from: target)))"))
+                }
             case .suspended, .resumed:
                 continue
             case .completed(_, let response):
