@@ -41,15 +41,39 @@ public enum FileNaming {
     }
 
     /// Names too long keep a prefix plus a short hash of the whole name, so the same long name
-    /// always maps to the same short one and a later run finds its part file again.
+    /// always maps to the same short one and a later run finds its part file again. The
+    /// extension stays at the end: `report….pdf` is still opened as a PDF.
     static func shortened(_ name: String) -> String {
         guard name.utf8.count > maxNameBytes else { return name }
-        let suffix = "~" + String(fnv1a(name), radix: 16)
-        var prefix = Substring(name)
+        let ending = fileExtension(of: name)
+        let suffix = "~" + String(fnv1a(name), radix: 16) + ending
+        var prefix = Substring(decoding: name.utf8.dropLast(ending.utf8.count), as: UTF8.self)
         while prefix.utf8.count + suffix.utf8.count > maxNameBytes {
             prefix.removeLast()
         }
         return prefix + suffix
+    }
+
+    /// `.pdf` of `report.pdf`, `.tar.gz` of `x.tar.gz`: up to two trailing dot-components of
+    /// at most eight ASCII letters or digits, with something before them; else "".
+    static func fileExtension(of name: String) -> String {
+        var ending = Substring("")
+        var rest = Substring(name)
+        for _ in 0..<2 {
+            guard let dot = rest.lastIndex(of: "."), dot != rest.startIndex else { break }
+            let component = rest[rest.index(after: dot)...]
+            guard (1...8).contains(component.utf8.count), component.utf8.allSatisfy(isASCIILetterOrDigit) else { break }
+            ending = rest[dot...] + ending
+            rest = rest[..<dot]
+        }
+        return String(ending)
+    }
+
+    private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
+        default: false
+        }
     }
 
     private static func fnv1a(_ text: String) -> UInt64 {
