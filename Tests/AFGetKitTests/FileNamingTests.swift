@@ -54,6 +54,16 @@ final class FileNamingTests: XCTestCase {
         }
     }
 
+    /// afget's own files for a destination whose name leaves no room for `.afresume`.
+    func testWorkingFilesOfALongNameHaveAShortenedNameBesideIt() {
+        XCTAssertEqual(FileNaming.workingFileStem(for: "dir/file.iso"), "dir/file.iso")
+        let fits = String(repeating: "n", count: FileNaming.maxNameBytes)
+        XCTAssertEqual(FileNaming.workingFileStem(for: "dir/" + fits), "dir/" + fits)
+        let long = String(repeating: "n", count: 251) + ".iso"
+        XCTAssertEqual(FileNaming.workingFileStem(for: "a/b/" + long), "a/b/" + FileNaming.shortened(long))
+        XCTAssertEqual(FileNaming.workingFileStem(for: long), FileNaming.shortened(long))
+    }
+
     func testNumberedNames() {
         XCTAssertEqual(FileNaming.numbered("a.tar.gz", 1), "a.tar.1.gz")
         XCTAssertEqual(FileNaming.numbered("README", 2), "README.2")

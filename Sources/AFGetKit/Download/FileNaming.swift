@@ -3,8 +3,10 @@
 /// and short enough that `NAME.afpart` and `NAME.afresume` still fit the file system's limit.
 public enum FileNaming {
     public static let fallbackName = "index.html"
-    /// NAME_MAX (255 bytes) minus the longest suffix afget adds (".afresume").
-    public static let maxNameBytes = 255 - ".afresume".utf8.count
+    /// The longest name a file may have: NAME_MAX on Linux file systems.
+    static let nameMaxBytes = 255
+    /// NAME_MAX minus the longest suffix afget adds (".afresume").
+    public static let maxNameBytes = nameMaxBytes - ".afresume".utf8.count
 
     /// The endings of afget's own files beside a download (`DEST.afpart`, `DEST.afresume`, and
     /// `DEST.aftmp` while resume data is replaced).
@@ -74,6 +76,15 @@ public enum FileNaming {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
         default: false
         }
+    }
+
+    /// What afget's own files for `destination` are named after: the destination itself, or,
+    /// when `NAME.afresume` would not fit NAME_MAX (an `-o` name of 247 to 255 bytes), the name
+    /// shortened the same way every run (DESIGN.md §8), in the same directory.
+    static func workingFileStem(for destination: String) -> String {
+        let name = splitPath(destination).name
+        guard name.utf8.count > maxNameBytes else { return destination }
+        return String(decoding: destination.utf8.dropLast(name.utf8.count), as: UTF8.self) + shortened(name)
     }
 
     private static func fnv1a(_ text: String) -> UInt64 {

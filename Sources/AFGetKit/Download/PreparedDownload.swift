@@ -122,6 +122,13 @@ struct PreparedDownload {
     /// Opens and locks the part file, then loads and checks resume data.
     private static func prepareFile(_ item: DownloadItem, path: String, request: HTTPRequest, settings: DownloadSettings,
                                     updating: Bool) throws(TransferFailure) -> Preparation {
+        // Its part file is named shorter, so a name no file may have would only fail at the
+        // final rename, after the whole body.
+        let nameBytes = splitPath(path).name.utf8.count
+        if nameBytes > FileNaming.nameMaxBytes {
+            throw TransferFailure(.localFile, "the file name is \(nameBytes) bytes long, more than the "
+                + "\(FileNaming.nameMaxBytes) a file system allows; choose a shorter name", systemErrorCode: ENAMETOOLONG)
+        }
         // The lock first: a destination another afget is downloading is busy (exit 12) whatever
         // else this item would find there, such as that afget's resume data for another URL.
         let part = try PartFile.open(for: path, replacing: updating || settings.onExists == .overwrite)
