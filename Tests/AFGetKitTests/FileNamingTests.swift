@@ -36,6 +36,34 @@ final class FileNamingTests: XCTestCase {
         XCTAssertNotEqual(short, FileNaming.safeComponent(String(repeating: "n", count: 401) + ".bin"))
     }
 
+    func testShortenedNamesKeepTheirExtension() {
+        let cases: [(String, String)] = [
+            (String(repeating: "é", count: 200) + ".pdf", ".pdf"),
+            (String(repeating: "n", count: 300) + ".tar.gz", ".tar.gz"),
+            (String(repeating: "n", count: 300) + ".a.b.c", ".b.c"),
+            (String(repeating: "n", count: 300) + ".not-an-extension", ""),
+            (String(repeating: "n", count: 300) + ".toolongext", ""),
+            ("." + String(repeating: "n", count: 300), ""),
+        ]
+        for (name, ending) in cases {
+            let short = FileNaming.shortened(name)
+            XCTAssertLessThanOrEqual(short.utf8.count, FileNaming.maxNameBytes, name)
+            XCTAssertTrue(short.hasPrefix(String(name.prefix(100))), short)
+            XCTAssertTrue(short.dropLast(ending.count).contains("~"), short)
+            XCTAssertEqual(FileNaming.fileExtension(of: short), ending, short)
+        }
+    }
+
+    /// afget's own files for a destination whose name leaves no room for `.afresume`.
+    func testWorkingFilesOfALongNameHaveAShortenedNameBesideIt() {
+        XCTAssertEqual(FileNaming.workingFileStem(for: "dir/file.iso"), "dir/file.iso")
+        let fits = String(repeating: "n", count: FileNaming.maxNameBytes)
+        XCTAssertEqual(FileNaming.workingFileStem(for: "dir/" + fits), "dir/" + fits)
+        let long = String(repeating: "n", count: 251) + ".iso"
+        XCTAssertEqual(FileNaming.workingFileStem(for: "a/b/" + long), "a/b/" + FileNaming.shortened(long))
+        XCTAssertEqual(FileNaming.workingFileStem(for: long), FileNaming.shortened(long))
+    }
+
     func testNumberedNames() {
         XCTAssertEqual(FileNaming.numbered("a.tar.gz", 1), "a.tar.1.gz")
         XCTAssertEqual(FileNaming.numbered("README", 2), "README.2")

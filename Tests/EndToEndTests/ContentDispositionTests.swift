@@ -65,6 +65,20 @@ final class ContentDispositionTests: ServerTestCase {
         XCTAssertTrue(names[0].hasPrefix("nnnn"), names[0])
     }
 
+    /// Shortened, a name keeps its extension: it still opens as what it is.
+    func testAShortenedNameKeepsItsExtension() throws {
+        for ending in [".pdf", ".tar.gz"] {
+            let long = "report-" + String(repeating: "r", count: 300) + ending
+            let names = try download("attachment; filename=\"\(long)\"")
+            XCTAssertEqual(names.count, 1)
+            XCTAssertLessThanOrEqual(names[0].utf8.count, 255 - ".afresume".utf8.count)
+            XCTAssertTrue(names[0].hasPrefix("report-rrr"), names[0])
+            XCTAssertTrue(names[0].hasSuffix(ending), names[0])
+            XCTAssertTrue(names[0].dropLast(ending.count).contains("~"), "a hash tells shortened names apart: \(names[0])")
+            try FileManager.default.removeItem(at: directory.appendingPathComponent("work"))
+        }
+    }
+
     func testAnExistingFileUnderTheServersNameFollowsOnExists() throws {
         let work = directory.appendingPathComponent("work")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

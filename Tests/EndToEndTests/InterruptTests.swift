@@ -188,6 +188,25 @@ final class InterruptTests: ServerTestCase {
         try assertContinuesToTheExactFile(fromAtLeast: 100_000)
     }
 
+    /// Busy comes first: the running afget's resume data is for its URL, not this one, but that
+    /// is no conflict to resolve with --restart while the file is being downloaded.
+    func testASecondAfgetGivenAnotherURLForABusyDestinationExits12() throws {
+        let (first, _, _) = try startAndWaitForProgress()
+        let other = server.url("/file/other.bin?size=1000")
+        for extra in [[], ["--restart"], ["--no-restart"]] {
+            let second = try Afget.run(["--progress", "line"] + extra + ["-o", "big.bin", other], in: directory)
+            XCTAssertEqual(second.status, 12, "\(extra): \(second.stderr)")
+            XCTAssertEqual(second.stderrLines, ["afget: big.bin: another afget is downloading this file (it holds the lock on big.bin.afpart)"])
+        }
+        XCTAssertFalse(server.log.all.contains { $0.uri.hasPrefix("/file/other.bin") })
+        XCTAssertNotNil(checkpointedBytes(resumeData), "the running download's resume data is left alone")
+
+        kill(first.processIdentifier, SIGINT)
+        first.waitUntilExit()
+        XCTAssertEqual(first.terminationStatus, 130)
+        try assertContinuesToTheExactFile(fromAtLeast: 100_000)
+    }
+
     func testResumeCommandContinuesFromResumeDataAlone() throws {
         let (process, _, _) = try startAndWaitForProgress()
         kill(process.processIdentifier, SIGINT)

@@ -72,8 +72,9 @@ public enum Destination: Sendable, Equatable {
     /// (the file came some other way): said, so it is not found and skipped again unexplained on
     /// every run, and left as it is.
     private static func existsReason(_ path: String) -> String {
-        guard fileKind(at: path + PartFile.suffix) != nil else { return "already exists" }
-        return "already exists; \(splitPath(path).name)\(PartFile.suffix) beside it is from an unfinished download "
+        let part = FileNaming.workingFileStem(for: path) + PartFile.suffix
+        guard fileKind(at: part) != nil else { return "already exists" }
+        return "already exists; \(splitPath(part).name) beside it is from an unfinished download "
             + "and is left as it is"
     }
 
@@ -83,7 +84,7 @@ public enum Destination: Sendable, Equatable {
         var number = 1
         while true {
             let candidate = joinPath(directory, FileNaming.numbered(name, number))
-            if fileKind(at: candidate) == nil && fileKind(at: candidate + PartFile.suffix) == nil {
+            if fileKind(at: candidate) == nil && fileKind(at: FileNaming.workingFileStem(for: candidate) + PartFile.suffix) == nil {
                 return candidate
             }
             number += 1

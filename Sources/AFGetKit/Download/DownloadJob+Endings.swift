@@ -13,7 +13,11 @@ extension DownloadJob {
             if let failure = verifyChecksum(size: size) { return fail(failure) }
             transferEnded?()
             if let stays = try adoptServerName(head) { return skipServerNamed(stays.path, reason: stays.reason) }
-            try await download.part?.commit(lastModified: modified, as: info.path == download.info.path ? nil : info.path)
+            do {
+                try await download.part?.commit(lastModified: modified, as: info.path == download.info.path ? nil : info.path)
+            } catch {
+                throw keptForTheNextRun(error, size: size)
+            }
             if hasResumeData { store?.remove() }
             record.bytes = size
             record.sha256 = sha256Digest?.hex()
@@ -26,6 +30,25 @@ extension DownloadJob {
             // After the transfer, what failed is the file: it is named rather than the URL.
             return reportFailure(ItemFailure(item: info.path, error))
         }
+    }
+
+    /// The move into place failed (a directory at the destination, say): the part file holds the
+    /// whole file, and resume data counting all of it (a small file had none) lets the next run
+    /// confirm it with one ranged request (416, nothing to send) and only move it into place,
+    /// instead of downloading it again. A directory made read-only takes the resume data too;
+    /// the message then says what the next run does.
+    private func keptForTheNextRun(_ failure: TransferFailure, size: Int64) -> TransferFailure {
+        guard download.part != nil else { return failure }
+        let nextRun: String
+        if validators.ifRange == nil {
+            nextRun = "the server sent no ETag or Last-Modified, so the next run downloads it again"
+        } else if let unrecorded = checkpoint(size) {
+            nextRun = hasResumeData ? "run the same command again to continue it"
+                : "its resume data could not be written (\(unrecorded.message)), so the next run downloads it again"
+        } else {
+            nextRun = "run the same command again to move it into place"
+        }
+        return TransferFailure(failure.kind, "\(failure.message); \(nextRun)", systemErrorCode: failure.systemErrorCode)
     }
 
     /// `-J`: where the server's Content-Disposition name puts the file (in the same directory),

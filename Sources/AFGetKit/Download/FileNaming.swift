@@ -3,8 +3,10 @@
 /// and short enough that `NAME.afpart` and `NAME.afresume` still fit the file system's limit.
 public enum FileNaming {
     public static let fallbackName = "index.html"
-    /// NAME_MAX (255 bytes) minus the longest suffix afget adds (".afresume").
-    public static let maxNameBytes = 255 - ".afresume".utf8.count
+    /// The longest name a file may have: NAME_MAX on Linux file systems.
+    static let nameMaxBytes = 255
+    /// NAME_MAX minus the longest suffix afget adds (".afresume").
+    public static let maxNameBytes = nameMaxBytes - ".afresume".utf8.count
 
     /// The endings of afget's own files beside a download (`DEST.afpart`, `DEST.afresume`, and
     /// `DEST.aftmp` while resume data is replaced).
@@ -41,15 +43,48 @@ public enum FileNaming {
     }
 
     /// Names too long keep a prefix plus a short hash of the whole name, so the same long name
-    /// always maps to the same short one and a later run finds its part file again.
+    /// always maps to the same short one and a later run finds its part file again. The
+    /// extension stays at the end: `report….pdf` is still opened as a PDF.
     static func shortened(_ name: String) -> String {
         guard name.utf8.count > maxNameBytes else { return name }
-        let suffix = "~" + String(fnv1a(name), radix: 16)
-        var prefix = Substring(name)
+        let ending = fileExtension(of: name)
+        let suffix = "~" + String(fnv1a(name), radix: 16) + ending
+        var prefix = Substring(decoding: name.utf8.dropLast(ending.utf8.count), as: UTF8.self)
         while prefix.utf8.count + suffix.utf8.count > maxNameBytes {
             prefix.removeLast()
         }
         return prefix + suffix
+    }
+
+    /// `.pdf` of `report.pdf`, `.tar.gz` of `x.tar.gz`: up to two trailing dot-components of
+    /// at most eight ASCII letters or digits, with something before them; else "".
+    static func fileExtension(of name: String) -> String {
+        var ending = Substring("")
+        var rest = Substring(name)
+        for _ in 0..<2 {
+            guard let dot = rest.lastIndex(of: "."), dot != rest.startIndex else { break }
+            let component = rest[rest.index(after: dot)...]
+            guard (1...8).contains(component.utf8.count), component.utf8.allSatisfy(isASCIILetterOrDigit) else { break }
+            ending = rest[dot...] + ending
+            rest = rest[..<dot]
+        }
+        return String(ending)
+    }
+
+    private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
+        default: false
+        }
+    }
+
+    /// What afget's own files for `destination` are named after: the destination itself, or,
+    /// when `NAME.afresume` would not fit NAME_MAX (an `-o` name of 247 to 255 bytes), the name
+    /// shortened the same way every run (DESIGN.md §8), in the same directory.
+    static func workingFileStem(for destination: String) -> String {
+        let name = splitPath(destination).name
+        guard name.utf8.count > maxNameBytes else { return destination }
+        return String(decoding: destination.utf8.dropLast(name.utf8.count), as: UTF8.self) + shortened(name)
     }
 
     private static func fnv1a(_ text: String) -> UInt64 {

@@ -26,12 +26,12 @@ public final class PartFile {
         if isOpen { close(descriptor) }
     }
 
-    /// Opens (or creates) `destination.afpart` and locks it, creating missing parent directories.
+    /// Opens (or creates) `destination.afpart` (its name shortened when too long) and locks it, creating missing parent directories.
     /// The content is left as it is: the caller decides where writing continues. `replacing`
     /// says whether a file may be at `destination` now; when not, the final mode is a new file's
     /// without looking there again.
     public static func open(for destination: String, replacing: Bool) throws(TransferFailure) -> PartFile {
-        let path = destination + suffix
+        let path = FileNaming.workingFileStem(for: destination) + suffix
         var descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if descriptor < 0 && errno == ENOENT {
             try createDirectories(splitPath(destination).directory)

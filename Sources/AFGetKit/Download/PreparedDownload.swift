@@ -119,11 +119,41 @@ struct PreparedDownload {
         }
     }
 
-    /// Loads and checks resume data, then opens and locks the part file.
+    /// Opens and locks the part file, then loads and checks resume data.
     private static func prepareFile(_ item: DownloadItem, path: String, request: HTTPRequest, settings: DownloadSettings,
                                     updating: Bool) throws(TransferFailure) -> Preparation {
+        // Its part file is named shorter, so a name no file may have would only fail at the
+        // final rename, after the whole body.
+        let nameBytes = splitPath(path).name.utf8.count
+        if nameBytes > FileNaming.nameMaxBytes {
+            throw TransferFailure(.localFile, "the file name is \(nameBytes) bytes long, more than the "
+                + "\(FileNaming.nameMaxBytes) a file system allows; choose a shorter name", systemErrorCode: ENAMETOOLONG)
+        }
+        // The lock first: a destination another afget is downloading is busy (exit 12) whatever
+        // else this item would find there, such as that afget's resume data for another URL.
+        let part = try PartFile.open(for: path, replacing: updating || settings.onExists == .overwrite)
         let store = ResumeStore(destination: path)
-        // Bad or foreign resume data stops the item before anything is touched.
+        // Bad or foreign resume data stops the item before anything is touched (a part file
+        // created just now is empty, and removed again).
+        let resumeData: ResumeData?
+        do throws(TransferFailure) {
+            resumeData = try loadResumeData(store, for: item, settings: settings)
+        } catch {
+            part.abandon()
+            throw error
+        }
+        if settings.discardsResumeData { store.remove() }
+        let namedAfterURL = if case .directory = item.output { true } else { false }
+        return .ready(PreparedDownload(item, path: path, request: request, output: .part(part),
+                                       resumeData: resumeData, isConditional: updating,
+                                       takesServerName: item.takesServerName || (settings.namesFromServer && namedAfterURL)))
+    }
+
+    /// The resume data for `item`'s destination, nil when there is none or it is discarded;
+    /// unusable data, or data for another URL, is a resume conflict.
+    private static func loadResumeData(_ store: ResumeStore, for item: DownloadItem, settings: DownloadSettings)
+        throws(TransferFailure) -> ResumeData?
+    {
         let resumeData: ResumeData?
         do {
             resumeData = settings.discardsResumeData ? nil : try store.load()
@@ -135,12 +165,6 @@ struct PreparedDownload {
             throw TransferFailure(.resumeConflict, "\(store.path) is resume data for "
                 + "\(removingPassword(from: resumeData.url)), not this URL; use --restart to discard it")
         }
-        // Otherwise the destination was found free (or given a free name) just now.
-        let part = try PartFile.open(for: path, replacing: updating || settings.onExists == .overwrite)
-        if settings.discardsResumeData { store.remove() }
-        let namedAfterURL = if case .directory = item.output { true } else { false }
-        return .ready(PreparedDownload(item, path: path, request: request, output: .part(part),
-                                       resumeData: resumeData, isConditional: updating,
-                                       takesServerName: item.takesServerName || (settings.namesFromServer && namedAfterURL)))
+        return resumeData
     }
 }

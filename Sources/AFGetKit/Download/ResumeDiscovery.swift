@@ -1,8 +1,8 @@
 import Glibc
 
 /// Finds what `afget resume PATH...` continues: each `.afresume` file named, and every one in a
-/// directory named. The destination is the resume file's own path without the suffix, so a
-/// moved directory still resumes in place.
+/// directory named. The destination is the resume file's own path without the suffix (or with
+/// the long name it stands for), so a moved directory still resumes in place.
 public enum ResumeDiscovery {
     public struct Found: Sendable {
         public var items: [DownloadItem] = []
@@ -40,12 +40,14 @@ public enum ResumeDiscovery {
             return found
         }
         for file in resumeFiles {
-            let destination = String(file.dropLast(ResumeStore.suffix.count))
+            let stem = String(file.dropLast(ResumeStore.suffix.count))
+            var destination = stem
             do {
-                guard let data = try ResumeStore(destination: destination).load() else {
+                guard let data = try ResumeStore(destination: stem).load() else {
                     found.failures.append(ItemFailure(item: file, TransferFailure(.localFile, "no such file")))
                     continue
                 }
+                destination = self.destination(recordedIn: data, stem: stem)
                 let replayed = data.headers.compactMap { try? HTTPHeader.parse($0) }
                     .filter { !givenAgain.contains($0.name.lowercased()) }
                 found.items.append(DownloadItem(
@@ -61,6 +63,16 @@ public enum ResumeDiscovery {
             }
         }
         return found
+    }
+
+    /// The destination beside the resume file: its name without the suffix, or the recorded
+    /// destination's name when the resume file is named after that name shortened (too long
+    /// for `NAME.afresume` to fit).
+    private static func destination(recordedIn data: ResumeData, stem: String) -> String {
+        let recorded = splitPath(data.destination).name
+        let stemName = splitPath(stem).name
+        guard recorded != stemName, splitPath(FileNaming.workingFileStem(for: recorded)).name == stemName else { return stem }
+        return String(decoding: stem.utf8.dropLast(stemName.utf8.count), as: UTF8.self) + recorded
     }
 
     /// The resume files in `directory`, and those whose names are not UTF-8 (shown with U+FFFD),

@@ -13,8 +13,9 @@ public struct ResumeStore: Sendable {
     private let temporaryPath: String
 
     public init(destination: String) {
-        path = destination + Self.suffix
-        temporaryPath = destination + Self.temporarySuffix
+        let stem = FileNaming.workingFileStem(for: destination)
+        path = stem + Self.suffix
+        temporaryPath = stem + Self.temporarySuffix
     }
 
     /// The resume data, nil when there is none; unusable data is a resume conflict naming the file.

@@ -1,0 +1,40 @@
+import Foundation
+import TestServer
+import XCTest
+
+/// The last step, the move of a complete part file into place, failing: the data is kept,
+/// and the next run only moves it there.
+final class FinalMoveTests: ServerTestCase {
+    /// A small file (no resume data while it downloads) whose destination is taken by a
+    /// directory while the body arrives: exit 3 with the data kept, and once the directory is
+    /// gone the next run asks only for what is past the end (416) and moves the file into place.
+    func testASmallFileWhoseMoveFailsIsOnlyMovedIntoPlaceByTheNextRun() throws {
+        let size = 100_000
+        // The first quarter at once, the rest over about a second.
+        let url = server.url("/file/small.bin?size=\(size)&chunk=25000&ms=400")
+        let destination = directory.appendingPathComponent("small.bin")
+        let (process, _, stderr) = try Afget.start(["-q", url], in: directory)
+        waitUntil("the body started") { (fileSize(directory.appendingPathComponent("small.bin.afpart")) ?? 0) > 0 }
+        try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 3)
+        let message = try String(contentsOf: stderr, encoding: .utf8)
+        XCTAssertEqual(message, "afget: small.bin: cannot move small.bin.afpart to small.bin: Is a directory; the data is kept in "
+                       + "small.bin.afpart; run the same command again to move it into place\n")
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("small.bin.afpart").path), TestPayload.sha256(count: size))
+
+        // Still a directory: refused before any request, the data stays.
+        let requests = server.log.all.count
+        let refused = try Afget.run(["-q", url], in: directory)
+        XCTAssertEqual(refused.status, 3, refused.stderr)
+        XCTAssertEqual(server.log.all.count, requests)
+
+        try FileManager.default.removeItem(at: destination)
+        let result = try Afget.run(["-q", url], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(listing(directory), ["small.bin"])
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        let asked = server.log.all.dropFirst(requests)
+        XCTAssertEqual(asked.map { $0.header("Range") }, ["bytes=\(size)-"], "nothing is downloaded again")
+    }
+}
