@@ -288,6 +288,13 @@ final class ContinueValidationTests: ServerTestCase {
         XCTAssertEqual(result.status, 9)
         XCTAssertTrue(result.stderr.contains("is resume data for \(url), not this URL"), result.stderr)
         XCTAssertEqual(fileSize(part), size / 2)
+        // The hint is the exact command that continues against the new URL, and it works.
+        let hint = try XCTUnwrap(result.stderr.range(of: "continue it with: ").map { result.stderr[$0.upperBound...] })
+        let command = try XCTUnwrap(hint.components(separatedBy: "; or use --restart").first)
+        XCTAssertEqual(command, "afget resume --url '\(other)' f.bin.afresume")
+        let (status, stderr) = try runShell("'\(Afget.binary.path)'" + command.dropFirst("afget".count) + " -q", in: directory)
+        XCTAssertEqual(status, 0, stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
     }
 
     func testResumeWithANewURLContinuesWhenTheFileIsTheSame() throws {

@@ -162,8 +162,11 @@ struct PreparedDownload {
         }
         // Resume data holds the URL as shown, without its password (older files: as given).
         if let resumeData, ![item.shownURL, item.url, item.replacesURL].contains(resumeData.url) {
+            // The same file at a new address (a re-signed link) continues with `afget resume --url`.
+            let resume = ["afget", "resume", "--url", item.shownURL, store.path].map(ShellWord.quoted).joined(separator: " ")
             throw TransferFailure(.resumeConflict, "\(store.path) is resume data for "
-                + "\(removingPassword(from: resumeData.url)), not this URL; use --restart to discard it")
+                + "\(removingPassword(from: resumeData.url)), not this URL; if it is the same file at a new address, "
+                + "continue it with: \(resume); or use --restart to discard it")
         }
         return resumeData
     }
