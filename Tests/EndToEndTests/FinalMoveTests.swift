@@ -37,4 +37,37 @@ final class FinalMoveTests: ServerTestCase {
         let asked = server.log.all.dropFirst(requests)
         XCTAssertEqual(asked.map { $0.header("Range") }, ["bytes=\(size)-"], "nothing is downloaded again")
     }
+
+    /// The directory itself refuses new names as the body arrives (immutable here, which holds
+    /// for root too; read-only for others): DEST.afresume cannot be written either, so the
+    /// resume data is kept on the part file, and the next run only moves it into place.
+    func testASmallFileWhoseDirectoryTurnsReadOnlyIsOnlyMovedIntoPlaceByTheNextRun() throws {
+        let size = 100_000
+        let url = server.url("/file/small.bin?size=\(size)&chunk=25000&ms=400")
+        let folder = directory.appendingPathComponent("d")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let (process, _, stderr) = try Afget.start(["-q", "-d", "d", url], in: directory)
+        waitUntil("the body started") { (fileSize(folder.appendingPathComponent("small.bin.afpart")) ?? 0) > 0 }
+        guard try runShell("chattr +i d", in: directory).status == 0 else {
+            process.waitUntilExit()
+            throw XCTSkip("chattr +i is not available here")
+        }
+        defer { _ = try? runShell("chattr -i d", in: directory) }
+        process.waitUntilExit()
+        let message = try String(contentsOf: stderr, encoding: .utf8)
+        XCTAssertEqual(process.terminationStatus, 3, message)
+        XCTAssertTrue(message.hasSuffix("; run the same command again to move it into place\n"), message)
+        XCTAssertEqual(try runShell("chattr -i d", in: directory).status, 0)
+        XCTAssertEqual(listing(folder), ["small.bin.afpart"])
+
+        let requests = server.log.all.count
+        let result = try Afget.run(["-q", "-d", "d", url], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(listing(folder), ["small.bin"])
+        let destination = folder.appendingPathComponent("small.bin")
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        XCTAssertEqual(server.log.all.dropFirst(requests).map { $0.header("Range") }, ["bytes=\(size)-"], "nothing is downloaded again")
+        let attributes = try runShell("python3 -c \"import os; assert os.listxattr('d/small.bin') == []\"", in: directory)
+        XCTAssertEqual(attributes.status, 0, "the file carries nothing of afget's: \(attributes.stderr)")
+    }
 }

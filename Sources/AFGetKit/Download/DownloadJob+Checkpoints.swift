@@ -1,3 +1,5 @@
+import Glibc
+
 /// Checkpoints: resume data written as a download goes, counting only bytes already on disk,
 /// and the space a download claims up front.
 extension DownloadJob {
@@ -21,16 +23,30 @@ extension DownloadJob {
         do {
             // Resume data counting no bytes needs no data behind it, nor to survive a crash.
             if bytes > 0 || !segments.isEmpty { try part.syncData() }
-            try store.save(ResumeData(
-                url: info.url, bytesReceived: bytes, validators: validators,
-                tempFileName: splitPath(part.path).name, destination: part.destination, expectedLength: expectedTotal,
-                segments: segments, headers: download.userHeaders, takesServerName: download.takesServerName),
-                durable: bytes > 0 || !segments.isEmpty)
+            let data = resumeData(bytes: bytes, segments: segments, of: part)
+            do {
+                try store.save(data, durable: bytes > 0 || !segments.isEmpty)
+            } catch where Self.refusesNewFiles(error) && part.keep(data) {
+                // The directory refuses DEST.afresume; the part file holds the resume data.
+            }
             hasResumeData = true
             return nil
         } catch {
             return error
         }
+    }
+
+    /// A directory made read-only (or immutable) while the body arrived.
+    private static func refusesNewFiles(_ failure: TransferFailure) -> Bool {
+        [EACCES, EPERM, EROFS].contains(failure.systemErrorCode)
+    }
+
+    /// What a checkpoint records: `bytes` of `part` (or `segments`), and what they are of.
+    func resumeData(bytes: Int64, segments: [Segment] = [], of part: PartFile) -> ResumeData {
+        ResumeData(
+            url: info.url, bytesReceived: bytes, validators: validators,
+            tempFileName: splitPath(part.path).name, destination: part.destination, expectedLength: expectedTotal,
+            segments: segments, headers: download.userHeaders, takesServerName: download.takesServerName)
     }
 
     /// The stop checkpoint after a failure. On a full disk the new resume data has no room

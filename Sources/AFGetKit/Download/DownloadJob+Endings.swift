@@ -35,8 +35,7 @@ extension DownloadJob {
     /// The move into place failed (a directory at the destination, say): the part file holds the
     /// whole file, and resume data counting all of it (a small file had none) lets the next run
     /// confirm it with one ranged request (416, nothing to send) and only move it into place,
-    /// instead of downloading it again. A directory made read-only takes the resume data too;
-    /// the message then says what the next run does.
+    /// instead of downloading it again (a directory made read-only keeps it on the part file).
     private func keptForTheNextRun(_ failure: TransferFailure, size: Int64) -> TransferFailure {
         guard download.part != nil else { return failure }
         let nextRun: String

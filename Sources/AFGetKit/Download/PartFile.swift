@@ -14,6 +14,10 @@ public final class PartFile {
     /// Whether a file may be at `destination` already (it is then replaced keeping its mode).
     private let mayReplace: Bool
     private var isOpen = true
+    /// Resume data was found kept on this file (`keptResumeData`): removed before the move.
+    var holdsKeptResumeData = false
+    /// An earlier run left data in this file.
+    private(set) var heldDataWhenOpened = false
 
     private init(destination: String, path: String, descriptor: Int32, mayReplace: Bool) {
         self.destination = destination
@@ -51,6 +55,7 @@ public final class PartFile {
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw TransferFailure(.localFile, "\(path) is not a regular file")
         }
+        part.heldDataWhenOpened = status.st_size > 0
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             if errno == EWOULDBLOCK {
                 throw TransferFailure(.destinationBusy, "another afget is downloading this file (it holds the lock on \(path))")
@@ -136,6 +141,7 @@ public final class PartFile {
             var times = [timespec(tv_sec: Int(lastModified), tv_nsec: 0), timespec(tv_sec: Int(lastModified), tv_nsec: 0)]
             _ = futimens(descriptor, &times)
         }
+        if holdsKeptResumeData { forgetKeptResumeData() }
         if let failure = await GroupCommit.shared.move(descriptor, from: path, to: destination) { throw failure }
         closeDescriptor()
     }

@@ -137,7 +137,7 @@ struct PreparedDownload {
         // created just now is empty, and removed again).
         let resumeData: ResumeData?
         do throws(TransferFailure) {
-            resumeData = try loadResumeData(store, for: item, settings: settings)
+            resumeData = try loadResumeData(store, for: item, settings: settings, keptOn: part)
         } catch {
             part.abandon()
             throw error
@@ -151,12 +151,20 @@ struct PreparedDownload {
 
     /// The resume data for `item`'s destination, nil when there is none or it is discarded;
     /// unusable data, or data for another URL, is a resume conflict.
-    private static func loadResumeData(_ store: ResumeStore, for item: DownloadItem, settings: DownloadSettings)
-        throws(TransferFailure) -> ResumeData?
+    private static func loadResumeData(_ store: ResumeStore, for item: DownloadItem, settings: DownloadSettings,
+                                       keptOn part: PartFile) throws(TransferFailure) -> ResumeData?
     {
         let resumeData: ResumeData?
         do {
-            resumeData = settings.discardsResumeData ? nil : try store.load()
+            if settings.discardsResumeData {
+                if part.heldDataWhenOpened { part.forgetKeptResumeData() }
+                resumeData = nil
+            } else if let stored = try store.load() {
+                resumeData = stored
+            } else {
+                // Kept on the part file only when its directory refused DEST.afresume.
+                resumeData = part.heldDataWhenOpened ? try part.keptResumeData() : nil
+            }
         } catch where error.kind == .resumeConflict {
             throw TransferFailure(.resumeConflict, "\(error.message); use --restart to start over")
         }

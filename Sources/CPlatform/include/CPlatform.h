@@ -3,6 +3,8 @@
 #define AFGET_CPLATFORM_H
 
 #include <sys/types.h>
+// fsetxattr and friends: resume data kept on a part file whose directory refuses new files.
+#include <sys/xattr.h>
 
 /// Starts writeback of a byte range without waiting for it (sync_file_range with
 /// SYNC_FILE_RANGE_WRITE). Returns 0, or -1 with errno set (e.g. ESPIPE on a pipe).
