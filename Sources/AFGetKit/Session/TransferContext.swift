@@ -51,6 +51,10 @@ final class TransferContext {
     var attemptStartedAt = 0.0
     var lastActivityAt = 0.0
     var lastActivityCount: Int64 = -1
+    /// When request body bytes were last sent: the response headers are due within the stall
+    /// timeout of the body's last byte, not of the request's start.
+    var lastSentAt = 0.0
+    var lastSentCount: Int64 = 0
 
     init(id: TaskID, kind: TaskKind, request: HTTPRequest, options: TransferOptions,
          events: TaskEvents) {
@@ -121,6 +125,8 @@ final class TransferContext {
         attemptStartedAt = monotonicSeconds()
         lastActivityAt = attemptStartedAt
         lastActivityCount = -1
+        lastSentAt = attemptStartedAt
+        lastSentCount = 0
     }
 
     private var isConfigured = false
@@ -363,6 +369,12 @@ final class TransferContext {
             return Int(CURL_READFUNC_ABORT)
         }
         return count
+    }
+
+    /// Whether part of the request body is still to be sent.
+    var isSendingBody: Bool {
+        guard let upload else { return false }
+        return upload.length.map { progress.sent < $0 } ?? !upload.reachedEnd
     }
 
     /// libcurl counts a chunked body's framing as sent ("hello" went as 16 bytes): the body's

@@ -19,6 +19,8 @@ final class UploadSource {
     let length: Int64?
     /// Body bytes handed to libcurl so far: what was sent, without chunked framing.
     private(set) var bytesRead: Int64 = 0
+    /// The whole body has been handed to libcurl (it may still be on its way).
+    private(set) var reachedEnd = false
 
     init(_ body: RequestBody) throws(TransferFailure) {
         switch body {
@@ -86,6 +88,7 @@ final class UploadSource {
             }
             nextPiece()
         }
+        reachedEnd = true
         return 0
     }
 
