@@ -363,12 +363,12 @@ final class TransferContext {
 
     func sendBody(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
         guard let upload else { return 0 }
-        let count = upload.read(into: buffer, capacity: capacity)
-        if count < 0 {
-            abortReason = TransferFailure(.localFile, "cannot read the request body: \(describeErrno(errno))")
+        do {
+            return try upload.read(into: buffer, capacity: capacity)
+        } catch {
+            abortReason = error
             return Int(CURL_READFUNC_ABORT)
         }
-        return count
     }
 
     /// Whether part of the request body is still to be sent.
