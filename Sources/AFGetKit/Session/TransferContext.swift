@@ -116,7 +116,7 @@ final class TransferContext {
         easy.set(CURLOPT_PIPEWAIT, request.url.scheme == "https")
         upload = nil
         if case .upload = kind, request.body != .none {
-            upload = try UploadSource(request.body)
+            upload = try UploadSource(request.body, headers: request.headers)
             progress.expectedToSend = upload?.length
         }
         easy.applyMethod(request.method, sending: upload)

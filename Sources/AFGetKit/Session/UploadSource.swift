@@ -13,13 +13,14 @@ final class UploadSource {
         case bytes([UInt8])
         /// Opened when reached.
         case file(path: String, size: Int)
-        case standardInput
+        /// `size` when the request's Content-Length says how much of it to send.
+        case standardInput(size: Int?)
 
         var size: Int? {
             switch self {
             case .bytes(let data): data.count
             case .file(_, let size): size
-            case .standardInput: nil
+            case .standardInput(let size): size
             }
         }
     }
@@ -29,24 +30,41 @@ final class UploadSource {
     /// Bytes of the current piece sent so far.
     private var offset = 0
     private var descriptor: Int32 = -1
-    /// The whole body's length; nil for standard input (sent chunked).
+    /// The whole body's length; nil for standard input sent chunked.
     let length: Int64?
     /// Body bytes handed to libcurl so far: what was sent, without chunked framing.
     private(set) var bytesRead: Int64 = 0
     /// The whole body has been handed to libcurl (it may still be on its way).
     private(set) var reachedEnd = false
 
-    init(_ body: RequestBody) throws(TransferFailure) {
+    /// `headers` may announce the length (`AnnouncedLength`): the body must have it, or with
+    /// standard input in it, standard input gives what the rest of the body leaves.
+    init(_ body: RequestBody, headers: [HTTPHeader]) throws(TransferFailure) {
         var pieces: [Piece] = []
         for part in Self.parts(of: body) {
             switch part {
             case .bytes(let data): pieces.append(.bytes(data))
             case .file(let path): pieces.append(.file(path: path, size: try Self.size(of: path)))
-            case .standardInput: pieces.append(.standardInput)
+            case .standardInput: pieces.append(.standardInput(size: nil))
             }
         }
+        let known = pieces.reduce(0) { $0 + ($1.size ?? 0) }
         let streamsInput = pieces.contains { $0.size == nil }
-        length = streamsInput ? nil : Int64(pieces.reduce(0) { $0 + ($1.size ?? 0) })
+        if let announced = try AnnouncedLength.fromHeaders(headers) {
+            if !streamsInput && Int64(known) != announced {
+                throw TransferFailure(.usage, "Content-Length: \(announced) does not match the body's \(known) bytes")
+            }
+            if streamsInput {
+                guard announced >= known, let index = pieces.firstIndex(where: { $0.size == nil }) else {
+                    throw TransferFailure(.usage, "Content-Length: \(announced) is less than the body's \(known) bytes "
+                        + "besides standard input")
+                }
+                pieces[index] = .standardInput(size: Int(announced) - known)
+            }
+            length = announced
+        } else {
+            length = streamsInput ? nil : Int64(known)
+        }
         self.pieces = pieces
     }
 
@@ -90,12 +108,16 @@ final class UploadSource {
                         throw TransferFailure(.localFile, "\(path) shrank while being sent: it ended after \(offset) "
                             + "of its \(size) bytes")
                     }
-                case .standardInput:
+                case .standardInput(let size):
                     count = readRetrying(0, buffer, wanted)
                     guard count >= 0 else {
                         let code = errno
                         throw TransferFailure(.localFile, "cannot read the request body: \(describeErrno(code))",
                                               systemErrorCode: code)
+                    }
+                    if count == 0, let size {
+                        throw TransferFailure(.usage, "standard input ended after \(offset) of the \(size) bytes "
+                            + "Content-Length announces")
                     }
                 }
             }
