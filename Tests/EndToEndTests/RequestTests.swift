@@ -85,6 +85,24 @@ final class RequestTests: ServerTestCase {
         XCTAssertEqual(echo["bodySHA256"] as? String, sha256Hex(expected))
     }
 
+    /// Items name nested parameters as AFNetworking writes them: `tags[]=a tags[]=b` is one
+    /// array of both (only the last was sent), `user[id]=7` a member of `user`, in every body
+    /// format.
+    func testRepeatedArrayItemsAreAllSent() throws {
+        let items = ["tags[]=a", "user[id]=7", "tags[]=b", "user[name]=Zoë"]
+        let form = try echo(["POST", server.url("/echo")] + items)
+        XCTAssertEqual(form["body"] as? String, "tags%5B%5D=a&tags%5B%5D=b&user%5Bid%5D=7&user%5Bname%5D=Zo%C3%AB")
+        let indices = try echo(["--array-format", "indices", server.url("/echo"), "tags[]=a", "tags[]=b"])
+        XCTAssertEqual(indices["body"] as? String, "tags%5B0%5D=a&tags%5B1%5D=b")
+        let json = try echo(["--json", server.url("/echo")] + items + ["list:=[1]", "list[]=2", "odd[=x", "[y]=z"])
+        XCTAssertEqual(json["body"] as? String,
+                       #"{"tags":["a","b"],"user":{"id":"7","name":"Zoë"},"list":[1,"2"],"odd[":"x","[y]":"z"}"#)
+        let multipart = try echo(["--multipart", server.url("/echo"), "tags[]=a", "tags[]=b"])
+        let body = try XCTUnwrap(multipart["body"] as? String)
+        XCTAssertTrue(body.contains("name=\"tags[]\"\r\n\r\na\r\n"), body)
+        XCTAssertTrue(body.contains("name=\"tags[]\"\r\n\r\nb\r\n"), body)
+    }
+
     func testUserHeadersWinOverDefaults() throws {
         let echo = try echo(["--json", "-H", "Accept: text/plain", server.url("/echo"), "a=1",
                              "Content-Type:application/vnd.api+json"])

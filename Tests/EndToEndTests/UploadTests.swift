@@ -90,6 +90,41 @@ final class UploadTests: ServerTestCase {
         XCTAssertTrue(unreadable.stderr.contains("afget: (stdin): cannot read the request body: Bad file descriptor"), unreadable.stderr)
     }
 
+    /// A Content-Length the user gives is the body's framing: standard input went chunked
+    /// beside it, which no server can read both ways. The body must have that length.
+    func testAContentLengthGivenIsSentAtThatLengthNotChunked() throws {
+        let data = Data(TestPayload.bytes(0..<100_000))
+        let result = try Afget.run(["upload", "-q", "-H", "Content-Length: 100000", "-", server.url("/echo")],
+                                   in: directory, input: data)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let echo = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let headers = echo["headers"] as? [String: String] ?? [:]
+        XCTAssertEqual(headers["content-length"], "100000")
+        XCTAssertNil(headers["transfer-encoding"])
+        XCTAssertEqual(echo["bodySHA256"] as? String, sha256Hex(data))
+
+        let short = try Afget.run(["upload", "-q", "-H", "Content-Length: 100001", "-", server.url("/upload")],
+                                  in: directory, input: data)
+        XCTAssertEqual(short.status, 2, short.stderr)
+        XCTAssertEqual(short.stderrLines, ["afget: (stdin): standard input ended after 100000 of the 100001 bytes "
+            + "Content-Length announces"])
+
+        try makeFile("data.bin", size: 1000)
+        let count = server.log.all.count
+        let mismatch = try Afget.run(["upload", "-q", "-H", "Content-Length: 999", "data.bin", server.url("/upload")],
+                                     in: directory)
+        XCTAssertEqual(mismatch.status, 2, mismatch.stderr)
+        XCTAssertEqual(mismatch.stderrLines, ["afget: data.bin: Content-Length: 999 does not match the body's 1000 bytes"])
+        let word = try Afget.run(["upload", "-q", "-H", "Content-Length: ten", "data.bin", server.url("/upload")], in: directory)
+        XCTAssertEqual(word.status, 2, word.stderr)
+        XCTAssertEqual(word.stderrLines, ["afget: data.bin: Content-Length: ten is not a byte count"])
+        let both = try Afget.run(["upload", "-q", "-H", "Content-Length: 1000", "-H", "Transfer-Encoding: chunked", "data.bin",
+                                  server.url("/upload")], in: directory)
+        XCTAssertEqual(both.status, 2, both.stderr)
+        XCTAssertEqual(both.stderrLines, ["afget: data.bin: Content-Length and Transfer-Encoding cannot both be sent"])
+        XCTAssertEqual(server.log.all.count, count, "nothing sent")
+    }
+
     /// A sparse file of `size` zeros: large without time spent writing it.
     private func makeSparseFile(_ name: String, size: Int) throws {
         let path = directory.appendingPathComponent(name).path

@@ -32,6 +32,16 @@ final class ServerState: Sendable {
     private let overrides = Mutex<[String: [String: String]]>([:])
     /// Responses being sent now, and the most there ever were at once.
     private let concurrency = Mutex<(now: Int, most: Int)>((0, 0))
+    private let bodyBytes = Mutex<Int>(0)
+
+    /// Counts request body bytes as they are read, for tests that act partway through an upload.
+    func countBodyBytes(_ count: Int) {
+        bodyBytes.withLock { $0 += count }
+    }
+
+    var bodyBytesReceived: Int {
+        bodyBytes.withLock { $0 }
+    }
 
     func responseStarted() {
         concurrency.withLock { $0 = ($0.now + 1, max($0.most, $0.now + 1)) }

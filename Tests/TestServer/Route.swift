@@ -30,6 +30,10 @@ import Foundation
 /// - `/headers?count=N&bytes=B`: N extra headers of B bytes each.
 /// - `/upload` (PUT/POST): answers with the byte count and SHA-256 of the body received.
 /// - `/flaky-upload/NAME?fail=K`: the first K requests are reset as their body starts; then as `/upload`.
+/// - `/slow-upload?rate=B` (PUT/POST): reads the body at about B bytes a second (`rate=0`: not
+///   at all), with a small receive buffer so little waits in the server's kernel, then answers
+///   as `/upload`; `slowfor=N` reads only the first N bytes slowly, the rest at full speed (the
+///   client's kernel may hold megabytes it has counted as sent).
 /// - `/reject?status=S`: answers S at once, before reading the body, and closes.
 /// - `/echo[/...]`: the request as JSON (method, uri, path, query, headers, body, bodyLength, bodySHA256).
 /// - `/auth/basic|digest?user=U&password=P`: 401 with a challenge until the credentials match.

@@ -18,6 +18,9 @@ final class RouteHandler: ChannelInboundHandler {
     private var bodyHash = TestDigest.sha256()
     /// This request is to be answered by a reset as soon as its body starts (`/flaky-upload`).
     private var resetsDuringBody = false
+    /// This request's body is being read at a limited rate (`/slow-upload`), up to this many bytes.
+    private var readsSlowly = false
+    private var slowReadLimit = 0
     private static let keptBodyBytes = 1 << 20
 
     init(log: RequestLog, state: ServerState) {
@@ -44,11 +47,16 @@ final class RouteHandler: ChannelInboundHandler {
             }
             let bytes = buffer.readableBytesView
             bodyCount += bytes.count
+            state.countBodyBytes(bytes.count)
             bodyHash.update(bytes)
             if body.count < Self.keptBodyBytes { body.append(contentsOf: bytes.prefix(Self.keptBodyBytes - body.count)) }
         case .end:
             guard let head else { return }
             self.head = nil
+            if readsSlowly {
+                readsSlowly = false
+                readFreely(context)
+            }
             log.append(RecordedRequest(
                 method: head.method.rawValue, uri: head.uri,
                 headers: head.headers.map { ($0.name, $0.value) }, bodyCount: bodyCount))
@@ -81,6 +89,9 @@ final class RouteHandler: ChannelInboundHandler {
         case "flaky-upload":
             let name = segments.dropFirst().joined(separator: "/")
             resetsDuringBody = state.next("upload:" + name) <= target.int("fail", default: 1)
+        case "slow-upload":
+            readSlowly(context, bytesPerSecond: max(0, target.int("rate", default: 100_000)),
+                       for: target.query["slowfor"].flatMap { Int($0) } ?? Int.max)
         default:
             break
         }
@@ -143,7 +154,7 @@ final class RouteHandler: ChannelInboundHandler {
             }
             sendHead(context, .ok, headers)
             sendBytes(context, Array("ok".utf8), then: .end)
-        case "upload", "flaky-upload":
+        case "upload", "flaky-upload", "slow-upload":
             let text = "\(bodyCount) \(bodyHash.hex())\n"
             sendHead(context, .created, ["Content-Length": "\(text.utf8.count)"])
             sendBytes(context, Array(text.utf8), then: .end)
@@ -294,6 +305,47 @@ final class RouteHandler: ChannelInboundHandler {
             // `short=K`: the last K bytes are left out and the body ends cleanly (chunked, with `nolength=1`).
             sendPayload(context, start..<max(start, size - target.int("short", default: 0)), version: version, then: ending)
         }
+    }
+
+    // MARK: Reading slowly
+
+    /// How often a slow reader takes its next slice of the body.
+    private static let slowReadInterval = TimeAmount.milliseconds(50)
+
+    /// Reads the first `limit` bytes of this request's body at about `bytesPerSecond` (0: not
+    /// at all), one slice a tick, then the rest as fast as it comes. A small socket receive
+    /// buffer keeps the kernel from taking the body in on the server's behalf. Set up before
+    /// `100 Continue` is sent, so before any of the body arrives.
+    private func readSlowly(_ context: ChannelHandlerContext, bytesPerSecond: Int, for limit: Int) {
+        guard let options = context.channel.syncOptions else { return }
+        let slice = max(1, bytesPerSecond / 20)
+        try? options.setOption(.autoRead, value: false)
+        try? options.setOption(.maxMessagesPerRead, value: 1)
+        try? options.setOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: slice))
+        try? options.setOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(slice / 2))  // the kernel doubles it
+        slowReadLimit = limit
+        readsSlowly = true
+        if bytesPerSecond > 0 { readNextSlice(context) }
+    }
+
+    private func readNextSlice(_ context: ChannelHandlerContext) {
+        guard readsSlowly, context.channel.isActive else { return }
+        guard bodyCount < slowReadLimit else {
+            readsSlowly = false
+            readFreely(context)
+            return
+        }
+        context.read()
+        context.eventLoop.assumeIsolated().scheduleTask(in: Self.slowReadInterval) {
+            self.readNextSlice(context)
+        }
+    }
+
+    /// Back to reading as fast as the data comes.
+    private func readFreely(_ context: ChannelHandlerContext) {
+        guard let options = context.channel.syncOptions else { return }
+        try? options.setOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator())
+        try? options.setOption(.autoRead, value: true)
     }
 
     // MARK: Writing

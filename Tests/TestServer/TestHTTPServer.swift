@@ -49,6 +49,9 @@ public final class TestHTTPServer: Sendable {
     /// The most responses this server was ever sending at the same time.
     public var mostConcurrentResponses: Int { state.mostConcurrentResponses }
 
+    /// Request body bytes read so far, over every request: how far an upload has got.
+    public var bodyBytesReceived: Int { state.bodyBytesReceived }
+
     /// Changes how `/file/NAME` and `/flaky/NAME` behave from now on, as if query items were
     /// added to every request for NAME: `["v": "1"]` changes the file behind the same URL.
     public func change(_ name: String, _ query: [String: String]) {

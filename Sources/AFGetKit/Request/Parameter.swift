@@ -21,17 +21,42 @@ public indirect enum Parameter: Sendable, Equatable {
         }
     }
 
-    /// The members of a dictionary, with a later member replacing an earlier one of the same
-    /// key in place (as `a=1 a=2` on the command line means a=2).
+    /// The tree the items build: each member's key is a path (`ParameterPath`), so
+    /// `user[id]=7` goes into the dictionary `user` and `tags[]=a tags[]=b` make the array
+    /// `tags`. A later member at the same place replaces an earlier one there (as `a=1 a=2`
+    /// on the command line means a=2), keeping its position.
     public static func merging(_ members: [Member]) -> Parameter {
-        var merged: [Member] = []
+        var tree = Parameter.dictionary([])
         for member in members {
-            if let index = merged.firstIndex(where: { $0.key == member.key }) {
-                merged[index] = member
-            } else {
-                merged.append(member)
-            }
+            tree.place(member.value, at: ParameterPath(member.key).steps[...])
         }
-        return .dictionary(merged)
+        return tree
+    }
+
+    /// Puts `value` at the end of `steps` below this node, which becomes a dictionary or an
+    /// array on the way when it is not already the one the step needs.
+    private mutating func place(_ value: Parameter, at steps: ArraySlice<ParameterPath.Step>) {
+        guard let step = steps.first else {
+            self = value
+            return
+        }
+        switch step {
+        case .key(let key):
+            var members: [Member] = []
+            if case .dictionary(let existing) = self { members = existing }
+            let index = members.firstIndex { $0.key == key } ?? {
+                members.append(Member(key, .null))
+                return members.count - 1
+            }()
+            var child = members[index].value
+            child.place(value, at: steps.dropFirst())
+            members[index] = Member(key, child)
+            self = .dictionary(members)
+        case .append:
+            var elements: [Parameter] = []
+            if case .array(let existing) = self { elements = existing }
+            elements.append(value)
+            self = .array(elements)
+        }
     }
 }

@@ -57,6 +57,10 @@ final class TransferContext {
     var attemptStartedAt = 0.0
     var lastActivityAt = 0.0
     var lastActivityCount: Int64 = -1
+    /// When request body bytes were last sent: the response headers are due within the stall
+    /// timeout of the body's last byte, not of the request's start.
+    var lastSentAt = 0.0
+    var lastSentCount: Int64 = 0
 
     init(id: TaskID, kind: TaskKind, request: HTTPRequest, options: TransferOptions,
          events: TaskEvents, stop: StopRequest) {
@@ -120,7 +124,7 @@ final class TransferContext {
         easy.set(CURLOPT_PIPEWAIT, request.url.scheme == "https")
         upload = nil
         if case .upload = kind, request.body != .none {
-            upload = try UploadSource(request.body)
+            upload = try UploadSource(request.body, headers: request.headers)
             progress.expectedToSend = upload?.length
         }
         easy.applyMethod(request.method, sending: upload)
@@ -129,6 +133,8 @@ final class TransferContext {
         attemptStartedAt = monotonicSeconds()
         lastActivityAt = attemptStartedAt
         lastActivityCount = -1
+        lastSentAt = attemptStartedAt
+        lastSentCount = 0
     }
 
     private var isConfigured = false
@@ -424,12 +430,18 @@ final class TransferContext {
 
     func sendBody(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
         guard let upload else { return 0 }
-        let count = upload.read(into: buffer, capacity: capacity)
-        if count < 0 {
-            abortReason = TransferFailure(.localFile, "cannot read the request body: \(describeErrno(errno))")
+        do {
+            return try upload.read(into: buffer, capacity: capacity)
+        } catch {
+            abortReason = error
             return Int(CURL_READFUNC_ABORT)
         }
-        return count
+    }
+
+    /// Whether part of the request body is still to be sent.
+    var isSendingBody: Bool {
+        guard let upload else { return false }
+        return upload.length.map { progress.sent < $0 } ?? !upload.reachedEnd
     }
 
     /// libcurl counts a chunked body's framing as sent ("hello" went as 16 bytes): the body's
