@@ -99,6 +99,25 @@ final class InterruptTests: ServerTestCase {
         XCTAssertEqual(listing(directory), [])
     }
 
+    /// Ctrl-C while an upload from standard input waits for a slow producer: the read of
+    /// standard input blocked the curl thread, so the stop waited for the producer.
+    func testCtrlCWhileAnUploadWaitsForStandardInputIsObeyedAtOnce() throws {
+        let fifo = directory.appendingPathComponent("in.fifo")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        let (process, _, stderr) = try Afget.start(["upload", "-", server.url("/upload")], in: directory,
+                                                   launcher: ["/bin/sh", "-c", "exec \"$0\" \"$@\" < in.fifo"])
+        let producer = try XCTUnwrap(FileHandle(forWritingAtPath: fifo.path))
+        defer { try? producer.close() }
+        try producer.write(contentsOf: Data("abc".utf8))
+        waitUntil("the first bytes reach the server") { server.bodyBytesReceived >= 3 }
+        let signaled = Date()
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertLessThan(Date().timeIntervalSince(signaled), 1)
+        let message = try String(contentsOf: stderr, encoding: .utf8)
+        XCTAssertEqual(process.terminationStatus, 130, message)
+    }
+
     /// Without an ETag or Last-Modified no resume data is written (a continue would be blind),
     /// so nothing claims it was saved, and the user is told the next run starts over.
     func testCtrlCWithoutValidatorsSaysTheNextRunStartsOver() throws {

@@ -124,7 +124,7 @@ final class TransferContext {
         easy.set(CURLOPT_PIPEWAIT, request.url.scheme == "https")
         upload = nil
         if case .upload = kind, request.body != .none {
-            upload = try UploadSource(request.body, headers: request.headers)
+            upload = try UploadSource(request.body, headers: request.headers, stop: stop)
             progress.expectedToSend = upload?.length
         }
         easy.applyMethod(request.method, sending: upload)
@@ -430,10 +430,11 @@ final class TransferContext {
 
     func sendBody(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
         guard let upload else { return 0 }
+        guard !isStopped else { return Int(CURL_READFUNC_ABORT) }
         do {
             return try upload.read(into: buffer, capacity: capacity)
         } catch {
-            abortReason = error
+            if !isStopped { abortReason = error }
             return Int(CURL_READFUNC_ABORT)
         }
     }

@@ -39,7 +39,11 @@ final class UploadSource {
 
     /// `headers` may announce the length (`AnnouncedLength`): the body must have it, or with
     /// standard input in it, standard input gives what the rest of the body leaves.
-    init(_ body: RequestBody, headers: [HTTPHeader]) throws(TransferFailure) {
+    /// Seen while standard input is awaited.
+    private let stop: StopRequest
+
+    init(_ body: RequestBody, headers: [HTTPHeader], stop: StopRequest) throws(TransferFailure) {
+        self.stop = stop
         var pieces: [Piece] = []
         for part in Self.parts(of: body) {
             switch part {
@@ -109,6 +113,9 @@ final class UploadSource {
                             + "of its \(size) bytes")
                     }
                 case .standardInput(let size):
+                    guard Self.waitForInput(until: stop) else {
+                        throw TransferFailure(.internalError, "stopped while waiting for standard input")
+                    }
                     count = readRetrying(0, buffer, wanted)
                     guard count >= 0 else {
                         let code = errno
@@ -149,6 +156,17 @@ final class UploadSource {
         }
         current += 1
         offset = 0
+    }
+
+    /// Waits until standard input has something to read (or ends); false once `stop` is set.
+    /// The wait blocks the curl thread, so it looks at the stop request a few times a second:
+    /// Ctrl-C while a slow producer (`tar c dir | afget upload -`) pauses is obeyed at once.
+    private static func waitForInput(until stop: StopRequest) -> Bool {
+        var input = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        while !stop.isSet {
+            if poll(&input, 1, 50) != 0 { return true }  // ready, ended, or an error read() reports
+        }
+        return false
     }
 
     private func readRetrying(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<CChar>, _ capacity: Int) -> Int {
