@@ -110,6 +110,37 @@ final class MisbehavingServerTests: ServerTestCase {
                       result.stderr)
     }
 
+    /// A content-coded body is never continued by a range: Caddy answered one with a gzip of a
+    /// slice of the plain file, which was appended to the coded part. It starts over instead,
+    /// and an interruption says why.
+    func testAContentCodedBodyStartsOverInsteadOfContinuing() throws {
+        let result = try afget("&coded=gzip", ["-H", "Accept-Encoding: gzip"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        XCTAssertEqual(server.log.all.map { $0.header("Range") }, [nil, nil], "no range of a coded body")
+
+        let dripped = server.url("/file/d.bin?size=\(size)&chunk=20000&ms=50&coded=gzip")
+        let (process, _, stderr) = try Afget.start(["-q", "-H", "Accept-Encoding: gzip", dripped], in: directory)
+        waitUntil("part of the body written") { (fileSize(directory.appendingPathComponent("d.bin.afpart")) ?? 0) > 40_000 }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        let message = try String(contentsOf: stderr, encoding: .utf8)
+        XCTAssertTrue(message.contains("d.bin cannot be continued (its body is gzip-coded, which a range cannot continue)"), message)
+    }
+
+    /// Twisted answers a range past the end of a file that shrank with 416, its new length and
+    /// its new Last-Modified: the file changed, so the download starts over (it was exit 9,
+    /// "the local part is larger than the remote file").
+    func testA416ForAFileThatShrankStartsOver() throws {
+        try leaveHalfADownload("&noetag=1&lmversion=1")
+        server.change("f.bin", ["size": "1000", "v": "1", "ranges": "always"])
+        let result = try afget("&noetag=1&lmversion=1")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: 1000, version: 1))
+        XCTAssertTrue(result.stderr.contains("the file changed on the server (Last-Modified"), result.stderr)
+    }
+
     /// A body that ends cleanly but short of its Content-Range (chunked, so libcurl cannot tell)
     /// is a short body to continue, never a finished file.
     func testA206ShorterThanItsRangeIsNeverSuccess() throws {

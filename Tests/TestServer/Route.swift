@@ -13,7 +13,8 @@ import Foundation
 ///   `lmversion=1` (each version has its own Last-Modified), `total416=none` (a 416 without
 ///   `Content-Range: */SIZE`), `gzip206=1` (a range answered gzip-coded, chunked),
 ///   `crange200=1` (a range answered as a 200 that carries Content-Range; `all`: every answer
-///   carries one), `short=K` (the body ends cleanly K bytes early). HEAD gets the headers alone.
+///   carries one), `short=K` (the body ends cleanly K bytes early), `coded=C` (announced as
+///   `Content-Encoding: C`). HEAD gets the headers alone.
 ///   `TestHTTPServer.change` overrides these per NAME.
 ///   If-Modified-Since at or after `lastModified` gets a 304.
 /// - `/flaky/NAME?size=N&fail=K&mode=M`: the first K requests for NAME fail, the rest behave as

@@ -220,6 +220,8 @@ final class RouteHandler: ChannelInboundHandler {
         let lastModified = target.query["lmversion"] == "1" ? Route.lastModified(version: version) : Route.lastModified
         if target.query["nolm"] != "1" { headers.add(name: "Last-Modified", value: lastModified) }
         if let disposition = target.query["cd"] { headers.add(name: "Content-Disposition", value: disposition) }
+        // `coded=C`: the body is announced as content-coded (its bytes are sent as they are).
+        if let coding = target.query["coded"] { headers.add(name: "Content-Encoding", value: coding) }
 
         if let since = head.headers.first(name: "If-Modified-Since"), target.query["nolm"] != "1",
             let date = Route.httpDate.date(from: since), Int(date.timeIntervalSince1970) >= Route.lastModifiedEpoch

@@ -95,7 +95,7 @@ extension DownloadJob {
         var request = download.request
         var resume: ResumeExpectation?
         if offset > 0, let ifRange = validators.ifRange {
-            request = request.ranged(from: offset, ifRange: ifRange, contentCoding: validators.contentCoding)
+            request = request.ranged(from: offset, ifRange: ifRange)
             resume = ResumeExpectation(
                 offset: offset, expectedTotal: expectedTotal, recorded: validators,
                 restartsOnFullResponse: !settings.refusesRestart)
@@ -163,14 +163,17 @@ extension DownloadJob {
 
     /// Validators and length of the entity now being received.
     private func learn(from head: ResponseHead, base: Int64) {
-        if settings.transfer.decompresses && head.isEncoded {
-            // The file holds decoded bytes, which a range of the encoded body cannot continue:
+        if head.isEncoded {
+            // Servers disagree on what a range of a coded body is (Caddy codes a slice of the
+            // plain file, others ignore the range), and decoded bytes are no range of anything:
             // no resume data, so a later run starts over.
             validators = EntityValidators()
-            expectedTotal = nil
+            whyNotContinuable = "its body is \(head.contentEncodings.joined(separator: ", "))-coded, which a range cannot continue"
+            expectedTotal = settings.transfer.decompresses ? nil : head.contentLength.map { base + $0 }
             return
         }
         validators = EntityValidators(of: head)
+        whyNotContinuable = "the server sent no ETag or Last-Modified"
         if head.status == 206, let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total {
             expectedTotal = total
         } else {

@@ -38,6 +38,8 @@ final class DownloadJob {
     var bodyReported = false
     /// A resume data file exists for this destination (found, or written by this job).
     var hasResumeData = false
+    /// Why the body now arriving writes no resume data, said when it is interrupted.
+    var whyNotContinuable = "the server sent no ETag or Last-Modified"
 
     init(_ download: PreparedDownload, manager: TaskManager, renderer: SharedRenderer,
          settings: DownloadSettings, interrupts: InterruptStatus?) {
@@ -143,6 +145,12 @@ final class DownloadJob {
                             + "(the server answered 416 without its length; a HEAD request confirmed it)"))
                         continuedFrom = offset
                         return await finish(head, lastModified: nil, seconds: monotonicSeconds() - startedAt)
+                    }
+                    if let total, total < offset, let change = validators.change(in: head) {
+                        // Twisted's 416 for a file that shrank carries its new Last-Modified.
+                        guard let restarted = restart(because: change) else { return fail(refusedRestart(change)) }
+                        offset = restarted
+                        continue
                     }
                     if let total, total < offset {
                         return fail(TransferFailure(.resumeConflict,

@@ -12,8 +12,6 @@ public struct ResumeData: Sendable, Equatable {
     public var entityTag: String?
     /// The Last-Modified value, as the server wrote it.
     public var lastModified: String?
-    /// The content coding of the representation the part holds (`gzip`); nil for identity.
-    public var contentCoding: String?
     /// The part file's name (no directory).
     public var tempFileName: String
     public var version = ResumeData.currentVersion
@@ -38,14 +36,13 @@ public struct ResumeData: Sendable, Equatable {
         self.bytesReceived = bytesReceived
         entityTag = validators.entityTag
         lastModified = validators.lastModified
-        contentCoding = validators.contentCoding
         self.tempFileName = tempFileName
         self.destination = destination
         self.expectedLength = expectedLength
     }
 
     public var validators: EntityValidators {
-        EntityValidators(entityTag: entityTag, lastModified: lastModified, contentCoding: contentCoding)
+        EntityValidators(entityTag: entityTag, lastModified: lastModified)
     }
 
     enum Key {
@@ -60,7 +57,6 @@ public struct ResumeData: Sendable, Equatable {
         static let segments = "AFGetSegments"
         static let headers = "AFGetRequestHeaders"
         static let takesServerName = "AFGetTakesServerName"
-        static let contentCoding = "AFGetContentEncoding"
     }
 
     /// The XML property list, keys in sorted order (as Foundation writes them).
@@ -75,7 +71,6 @@ public struct ResumeData: Sendable, Equatable {
         ]
         if let entityTag { members.append(.init(Key.entityTag, .string(entityTag))) }
         if let lastModified { members.append(.init(Key.serverDate, .string(lastModified))) }
-        if let contentCoding { members.append(.init(Key.contentCoding, .string(contentCoding))) }
         if let expectedLength { members.append(.init(Key.expectedLength, integer(expectedLength))) }
         if !segments.isEmpty {
             members.append(.init(Key.segments, .array(segments.map { segment in
@@ -142,7 +137,6 @@ public struct ResumeData: Sendable, Equatable {
         destination = try string(Key.destination)!
         entityTag = try string(Key.entityTag, required: false)
         lastModified = try string(Key.serverDate, required: false)
-        contentCoding = try string(Key.contentCoding, required: false)
         expectedLength = try integer(Key.expectedLength, required: false)
         if let expectedLength, bytesReceived > expectedLength {
             throw ResumeDataError("claims \(bytesReceived) bytes of a \(expectedLength)-byte file")

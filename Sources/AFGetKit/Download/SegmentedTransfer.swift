@@ -80,8 +80,7 @@ final class SegmentedTransfer {
             func start(_ index: Int) {
                 let segment = segments[index]
                 let live = LiveSegment(from: segment.position, end: segment.end)
-                let request = context.request.ranged(from: segment.position, ifRange: context.validators.ifRange ?? "",
-                                                     contentCoding: context.validators.contentCoding)
+                let request = context.request.ranged(from: segment.position, ifRange: context.validators.ifRange ?? "")
                 let expectation = ResumeExpectation(offset: segment.position, expectedTotal: context.total,
                                                     recorded: context.validators, restartsOnFullResponse: false)
                 let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)

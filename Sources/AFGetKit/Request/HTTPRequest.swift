@@ -26,16 +26,15 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// The same request for the bytes from `offset` on, of the entity `ifRange` names only (a
-    /// continue, or a segment), and of the representation the part holds: a range of a gzip
-    /// body continues only a gzip body. One Accept-Encoding, replacing the user's: two would
-    /// let the server pick either.
-    func ranged(from offset: Int64, ifRange: String, contentCoding: String?) -> HTTPRequest {
+    /// continue, or a segment), unencoded: only a plain body is continued by ranges. One
+    /// Accept-Encoding, replacing the user's: two would let the server pick either.
+    func ranged(from offset: Int64, ifRange: String) -> HTTPRequest {
         var request = self
         request.headers.removeAll { $0.name.isSameHeaderName(as: "Accept-Encoding") }
         request.headers += [
             HTTPHeader(name: "Range", value: "bytes=\(offset)-", scope: .everyHop),
             HTTPHeader(name: "If-Range", value: ifRange, scope: .everyHop),
-            HTTPHeader(name: "Accept-Encoding", value: contentCoding ?? "identity", scope: .everyHop),
+            HTTPHeader(name: "Accept-Encoding", value: "identity", scope: .everyHop),
         ]
         return request
     }

@@ -20,10 +20,10 @@ public final class InterruptMonitor {
             signal(number, SIG_IGN)  // delivered through the dispatch source instead
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
-                if state.recordFirst(number) {
-                    onInterrupt()
-                } else {
-                    _exit(InterruptMonitor.exitStatus(for: number))
+                switch state.record(number, at: monotonicSeconds()) {
+                case .first: onInterrupt()
+                case .sameStop: break
+                case .again: _exit(InterruptMonitor.exitStatus(for: number))
                 }
             }
             source.resume()
@@ -54,19 +54,34 @@ public final class InterruptMonitor {
 
 /// The first signal received, shared between the signal queue and the run.
 public final class InterruptStatus: Sendable {
-    private let received = Mutex<Int32?>(nil)
+    private let received = Mutex<(signal: Int32, at: Double)?>(nil)
 
-    /// Records `signal` if it is the first; true when it was.
-    func recordFirst(_ signal: Int32) -> Bool {
+    /// What a signal means for the run.
+    enum Arrival {
+        /// Stop in order: flush, checkpoint, say how to continue.
+        case first
+        /// Delivered with the first: `timeout` and a terminal's job control signal the process
+        /// and then its group, and exiting on that copy lost the stop's checkpoint.
+        case sameStop
+        /// A person insisting: exit at once (resume data is only ever replaced atomically).
+        case again
+    }
+
+    /// A signal within this many seconds of the first is the same stop.
+    static let sameStopWindow = 1.0
+
+    func record(_ signal: Int32, at now: Double) -> Arrival {
         received.withLock { state in
-            guard state == nil else { return false }
-            state = signal
-            return true
+            guard let first = state else {
+                state = (signal, now)
+                return .first
+            }
+            return now - first.at < Self.sameStopWindow ? .sameStop : .again
         }
     }
 
     var first: Int32? {
-        received.withLock { $0 }
+        received.withLock { $0?.signal }
     }
 
     /// The exit status the interruption calls for (130, 143 or 129), if one happened.
