@@ -1,0 +1,340 @@
+#!/usr/bin/env bash
+# Interoperability check: the same download / resume / change / split / upload / gzip scenarios
+# against real servers (nginx, apache2, lighttpd, caddy, python http.server, twisted), printing
+# a table server × scenario → ok / defect / n/a, one line per defect, and exiting 1 if any.
+#   Scripts/interop.sh [-s SERVER,...] [-c SCENARIO,...]   AFGET=path skips the build; KEEP=1 keeps logs
+# Not part of Scripts/test.sh: it installs servers the tests do not need (see docs/interop.md).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SERVERS="nginx apache lighttpd caddy python twisted"
+SCENARIOS_ALL="download resume changed shrunk split split-changed upload gzip compressed checksum"
+SCENARIOS=$SCENARIOS_ALL
+while getopts s:c:h option; do
+    case $option in
+        s) SERVERS=${OPTARG//,/ } ;;
+        c) SCENARIOS=${OPTARG//,/ } ;;
+        *) sed -n 2,6p "$0" >&2; exit 2 ;;
+    esac
+done
+for name in $SERVERS; do [[ " nginx apache lighttpd caddy python twisted " == *" $name "* ]] || { echo "unknown server: $name" >&2; exit 2; }; done
+for name in $SCENARIOS; do [[ " $SCENARIOS_ALL " == *" $name "* ]] || { echo "unknown scenario: $name" >&2; exit 2; }; done
+TIMEOUT=${TIMEOUT:-120}  # seconds for one afget run: longer is a hang, reported as a defect
+RATE=${RATE:-8M}         # --limit-rate for runs that get interrupted: slow enough to catch them
+MIN=$((4 << 20))         # interrupt once afget reports this many bytes
+
+source "$root/Scripts/packages.sh"
+ensure_packages nginx-light apache2 lighttpd lighttpd-mod-webdav lighttpd-mod-deflate caddy curl gzip
+[[ " $SERVERS " != *" twisted "* ]] || python3 -c 'import twisted' 2>/dev/null || pip install -q twisted >&2
+if [ -z "${AFGET:-}" ]; then
+    (cd "$root" && swift build --product afget >&2)
+    AFGET="$(cd "$root" && swift build --show-bin-path)/afget"
+fi
+
+work="$(mktemp -d)"
+chmod 0755 "$work"  # apache's children run as www-data when we are root
+server_pid="" job=""
+cleanup() {
+    [ -z "$job" ] || kill "$job" 2>/dev/null || true
+    [ -z "$server_pid" ] || { kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; } || true
+    if [ -n "${KEEP:-}" ]; then echo "logs and files kept in $work" >&2; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Test data, made once: random bytes (incompressible) and 37 MiB of text that gzip shrinks ~4×.
+mkdir -p "$work/src"
+head -c 20M /dev/urandom >"$work/src/big.bin"
+head -c 64M /dev/urandom >"$work/src/huge.bin"
+seq 1 5000000 >"$work/src/text.txt"
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+# ---- servers: each writes its own config under $srv, serves $www on $port, sets PUT and GZIP ----
+start_nginx() {
+    mkdir -p "$www/dav" "$srv/tmp"
+    cat >"$srv/nginx.conf" <<EOF
+daemon off; master_process off; worker_processes 1; pid $srv/nginx.pid; error_log $srv/error.log;
+events { worker_connections 64; }
+http {
+    access_log off; client_body_temp_path $srv/tmp; proxy_temp_path $srv/tmp;
+    types { text/plain txt; } default_type application/octet-stream;
+    gzip on; gzip_types text/plain;
+    server {
+        listen 127.0.0.1:$port; root $www;
+        location /dav/ { dav_methods PUT; create_full_put_path on; client_max_body_size 0; }
+    }
+}
+EOF
+    nginx -p "$srv" -c "$srv/nginx.conf" -e "$srv/error.log" 2>>"$srv/log" & server_pid=$!
+    PUT=dav/ GZIP=1
+}
+start_apache() {  # mod_dav for PUT, mod_deflate for gzip
+    mkdir -p "$www/dav" "$srv/run"; chmod 0777 "$www/dav" "$srv/run"
+    local modules="mpm_event authz_core mime filter deflate dav dav_fs" user=""
+    [ "$(id -u)" -ne 0 ] || user="User www-data
+Group www-data"
+    { echo "ServerRoot /usr/lib/apache2"
+      for module in $modules; do echo "LoadModule ${module}_module modules/mod_$module.so"; done
+      cat <<EOF
+ServerName localhost
+Listen 127.0.0.1:$port
+PidFile $srv/run/apache.pid
+DefaultRuntimeDir $srv/run
+ErrorLog $srv/error.log
+$user
+TypesConfig /dev/null
+AddType text/plain .txt
+DocumentRoot $www
+DavLockDB $srv/run/davlock
+<Directory $www>
+    Require all granted
+</Directory>
+<Location /dav/>
+    Dav On
+</Location>
+AddOutputFilterByType DEFLATE text/plain
+EOF
+    } >"$srv/apache.conf"
+    apache2 -f "$srv/apache.conf" -DFOREGROUND 2>>"$srv/log" & server_pid=$!
+    PUT=dav/ GZIP=1
+}
+start_lighttpd() {  # mod_webdav for PUT, mod_deflate for gzip; no stat cache, so changes are seen at once
+    mkdir -p "$www/dav" "$srv/tmp"
+    cat >"$srv/lighttpd.conf" <<EOF
+server.modules = ("mod_webdav", "mod_deflate")
+server.document-root = "$www"
+server.bind = "127.0.0.1"
+server.port = $port
+server.errorlog = "$srv/error.log"
+server.upload-dirs = ("$srv/tmp")
+server.stat-cache-engine = "disable"
+mimetype.assign = (".txt" => "text/plain", "" => "application/octet-stream")
+deflate.mimetypes = ("text/plain")
+deflate.allowed-encodings = ("gzip")
+\$HTTP["url"] =~ "^/dav/" { webdav.activate = "enable" }
+EOF
+    lighttpd -D -f "$srv/lighttpd.conf" 2>>"$srv/log" & server_pid=$!
+    PUT=dav/ GZIP=1
+}
+start_caddy() {  # file_server has no PUT
+    cat >"$srv/Caddyfile" <<EOF
+{
+    admin off
+    auto_https off
+    storage file_system $srv/data
+}
+http://127.0.0.1:$port {
+    bind 127.0.0.1
+    root * $www
+    encode gzip
+    file_server
+}
+EOF
+    HOME=$srv XDG_CONFIG_HOME=$srv XDG_DATA_HOME=$srv \
+        caddy run --config "$srv/Caddyfile" --adapter caddyfile >>"$srv/log" 2>&1 & server_pid=$!
+    PUT="" GZIP=1
+}
+start_python() {  # http.server: no Range support at all, no PUT, no gzip
+    python3 -m http.server --bind 127.0.0.1 --directory "$www" "$port" >>"$srv/log" 2>&1 & server_pid=$!
+    PUT="" GZIP="" RANGES=""
+}
+start_twisted() {  # twisted.web.static.File: ranges, but If-Range is ignored
+    twistd -n --pidfile "$srv/twistd.pid" --logfile "$srv/twistd.log" web --path "$www" \
+        --listen "tcp:$port:interface=127.0.0.1" >>"$srv/log" 2>&1 & server_pid=$!
+    PUT="" GZIP=""
+}
+start_server() {
+    RANGES=1; srv="$work/$1"; www="$srv/www"; out="$srv/out"; mkdir -p "$www" "$out"
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    BASE="http://127.0.0.1:$port"
+    "start_$1"
+    local deadline=$((SECONDS + 20))
+    until curl -s -o /dev/null --max-time 1 "$BASE/"; do
+        kill -0 "$server_pid" 2>/dev/null && [ $SECONDS -lt $deadline ] || { cat "$srv"/*log* >&2; return 1; }
+        sleep 0.1
+    done
+}
+stop_server() { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; server_pid=""; }
+
+# ---- helpers ----
+# publish NAME SOURCE: a fresh copy on the server, dated in the past so Last-Modified is a usable
+# validator (it must be a second older than Date). change NAME [SIZE]: new bytes, later mtime.
+publish() { cp "$2" "$www/$1"; touch -d '2024-01-01 00:00:00' "$www/$1"; }
+change() {
+    head -c "${2:-$(stat -c %s "$www/$1")}" /dev/urandom >"$www/$1.new"
+    touch -d '2024-06-01 00:00:00' "$www/$1.new"; mv "$www/$1.new" "$www/$1"
+}
+# run TAG afget-args...: one afget run under timeout; rc, stdout in $log.out, stderr in $log.err.
+run() {
+    log="$srv/$scenario.$1"; shift; rc=0
+    timeout -k 5 "$TIMEOUT" "$AFGET" "$@" >"$log.out" 2>"$log.err" || rc=$?
+}
+said() { tr '\n' ' ' <"$log.err" | cut -c1-300; }
+defect() {
+    verdict=defect
+    if [ "$rc" -eq 124 ]; then why+="$* — hung (killed after ${TIMEOUT}s); "; else why+="$* — exit $rc, stderr: $(said); "; fi
+}
+note() { notes+="$server $scenario: $*"$'\n'; }
+# expect_file DEST SHA WHAT: DEST holds exactly SHA and no .afpart/.afresume is left.
+expect_file() {
+    local got; got=$( [ -f "$1" ] && sha "$1" || echo missing)
+    if [ "$got" != "$2" ]; then
+        if [ "$got" = "${3:-}" ]; then defect "the OLD file's bytes, not the new file's"
+        elif [ -n "${3:-}" ] && [ "$got" != missing ]; then defect "SPLICED: the file is neither version (sha256 $got)"
+        else defect "wrong bytes (sha256 $got, want $2)"; fi
+    elif [ -e "$1.afpart" ] || [ -e "$1.afresume" ]; then defect "part file or resume data left after success"; fi
+}
+# interrupt DEST afget-args...: start a rate-limited download, wait until it reports MIN bytes
+# (--progress json on stdout), SIGINT it; it must exit 130 leaving the part file and resume data.
+interrupt() {
+    local dest=$1 deadline=$((SECONDS + 60)) bytes=0 pid; shift
+    log="$srv/$scenario.first"; rc=0
+    timeout -k 5 "$TIMEOUT" "$AFGET" --progress json "$@" >"$log.out" 2>"$log.err" & pid=$! job=$!
+    while kill -0 "$pid" 2>/dev/null && [ "$bytes" -lt $MIN ] && [ $SECONDS -lt $deadline ]; do
+        sleep 0.05
+        bytes=$(grep -o '"bytes":[0-9]*' "$log.out" | tail -1 | cut -d: -f2 || true); bytes=${bytes:-0}
+    done
+    # SIGINT to afget itself, as a terminal's Ctrl-C does: signalling timeout would deliver two
+    # (timeout forwards it to the child and to its process group), and a second one means "quit now".
+    kill -INT "$(pgrep -P "$pid")" 2>/dev/null || true
+    wait "$pid" || rc=$?; job=""
+    # finished before the SIGINT landed: the setup's fault (a smaller RATE helps), not afget's
+    [ "$rc" -ne 0 ] || { verdict=n/a; note "afget finished before the SIGINT took effect: lower RATE"; return 1; }
+    [ "$rc" -eq 130 ] || { defect "interrupted run: expected exit 130 after SIGINT at $bytes bytes"; return 1; }
+    [ ! -e "$dest" ] || { defect "DEST exists after SIGINT"; return 1; }
+    kept=""; [ -e "$dest.afpart" ] && [ -e "$dest.afresume" ] && kept=1 || note "SIGINT left no resume data: $(said)"
+}
+# what the last run did with the part file (its last "started" event and the bytes it fetched)
+resumed() {
+    local o b; o=$(grep '"started"' "$log.out" | tail -1 | grep -o '"offset":[0-9]*' | cut -d: -f2 || true)
+    b=$(grep -o '"summary".*"bytes":[0-9]*' "$log.out" | grep -o '[0-9]*$' || true)
+    if [ -n "$o" ]; then note "continued from byte $o, fetched ${b:-?} bytes"; return; fi
+    note "started over, fetched ${b:-?} bytes$( [ ! -s "$log.err" ] || echo "; stderr: $(said)")"
+    [ -z "${1:-}" ] || [ -z "$RANGES" ] || defect "started over although the server has ranges and validators"
+}
+
+# ---- scenarios: each sets verdict (ok / defect / n/a) and why ----
+scenario_download() {
+    publish d.bin "$work/src/big.bin"
+    run get -q -o "$out/d.bin" "$BASE/d.bin"
+    [ $rc -eq 0 ] || { defect "plain download failed"; return; }
+    expect_file "$out/d.bin" "$(sha "$www/d.bin")"
+    run again -q -o "$out/d.bin" "$BASE/d.bin"  # a re-run skips a complete file
+    [ $rc -eq 0 ] || defect "re-run over a complete file"
+}
+scenario_resume() {
+    publish r.bin "$work/src/big.bin"
+    local command=(--progress json --limit-rate "$RATE" -o "$out/r.bin" "$BASE/r.bin")
+    interrupt "$out/r.bin" "${command[@]:2}" || return 0
+    run second "${command[@]}"
+    [ $rc -eq 0 ] || { defect "re-run after SIGINT"; return; }
+    expect_file "$out/r.bin" "$(sha "$www/r.bin")"; resumed must
+}
+scenario_changed() {
+    publish c.bin "$work/src/big.bin"; local old; old=$(sha "$www/c.bin")
+    interrupt "$out/c.bin" --limit-rate "$RATE" -o "$out/c.bin" "$BASE/c.bin" || return 0
+    change c.bin
+    if [ -n "$kept" ]; then  # with resume data, --no-restart must refuse and touch nothing
+        local part; part=$(sha "$out/c.bin.afpart")
+        run refuse --progress json --no-restart --limit-rate "$RATE" -o "$out/c.bin" "$BASE/c.bin"
+        if [ $rc -ne 9 ]; then defect "--no-restart after the file changed: want exit 9"
+        elif [ -e "$out/c.bin" ] || [ "$(sha "$out/c.bin.afpart")" != "$part" ] || [ ! -e "$out/c.bin.afresume" ]; then
+            defect "--no-restart exit 9 but the part file or resume data was touched, or DEST created"; fi
+    fi
+    run second --progress json --limit-rate "$RATE" -o "$out/c.bin" "$BASE/c.bin"
+    [ $rc -eq 0 ] || { defect "re-run after the file changed"; return; }
+    expect_file "$out/c.bin" "$(sha "$www/c.bin")" "$old"; resumed
+}
+scenario_shrunk() {  # the file is replaced by one smaller than the part: 200, or 416 where If-Range is ignored
+    publish k.bin "$work/src/big.bin"
+    interrupt "$out/k.bin" --limit-rate "$RATE" -o "$out/k.bin" "$BASE/k.bin" || return 0
+    change k.bin $((1 << 20))
+    run second --progress json --limit-rate "$RATE" -o "$out/k.bin" "$BASE/k.bin"
+    if [ $rc -eq 9 ] && [ ! -e "$out/k.bin" ] && [ -e "$out/k.bin.afpart" ]; then note "exit 9 (part larger than the remote file): $(said)"
+    elif [ $rc -eq 0 ]; then expect_file "$out/k.bin" "$(sha "$www/k.bin")"; resumed
+    else defect "re-run after the file shrank: want exit 0 with the new file, or a clean exit 9"; fi
+}
+scenario_split() {
+    publish s.bin "$work/src/huge.bin"
+    run get -q -s 4 -o "$out/s.bin" "$BASE/s.bin"
+    [ $rc -eq 0 ] || { defect "-s 4 download"; return; }
+    expect_file "$out/s.bin" "$(sha "$www/s.bin")"
+}
+scenario_split-changed() {
+    publish t.bin "$work/src/huge.bin"; local old; old=$(sha "$www/t.bin")
+    interrupt "$out/t.bin" -s 4 --limit-rate "$RATE" -o "$out/t.bin" "$BASE/t.bin" || return 0
+    change t.bin
+    run second --progress json -s 4 --limit-rate "$RATE" -o "$out/t.bin" "$BASE/t.bin"
+    [ $rc -eq 0 ] || { defect "-s 4 re-run after the file changed"; return; }
+    expect_file "$out/t.bin" "$(sha "$www/t.bin")" "$old"; resumed
+}
+scenario_upload() {
+    if [ -z "$PUT" ]; then  # no PUT here: afget must still fail as an HTTP error (exit 8)
+        run put upload -q "$work/src/big.bin" "$BASE/"
+        verdict=n/a; [ $rc -eq 8 ] || defect "upload to a server without PUT: want exit 8"; return
+    fi
+    run put upload -q "$work/src/big.bin" "$BASE/$PUT"
+    [ $rc -eq 0 ] || { defect "upload"; return; }
+    [ "$(sha "$www/${PUT}big.bin" 2>/dev/null)" = "$(sha "$work/src/big.bin")" ] || defect "stored file differs"
+}
+scenario_gzip() {  # the gzip representation itself (-H, not --compressed), interrupted and continued
+    [ -n "$GZIP" ] || { verdict=n/a; return; }
+    publish g.txt "$work/src/text.txt"
+    curl -s -H 'Accept-Encoding: gzip' -o "$srv/g.ref" "$BASE/g.txt"
+    gzip -t "$srv/g.ref" 2>/dev/null || note "curl got no gzip body: the server did not compress"
+    # a gzip body is only 6-11 MB: a quarter of the rate, so SIGINT lands before the end
+    local command=(--progress json -H 'Accept-Encoding: gzip' --limit-rate $(( $(numfmt --from=iec "$RATE") / 4 )) -o "$out/g.gz" "$BASE/g.txt")
+    interrupt "$out/g.gz" "${command[@]:2}" || return 0
+    run second "${command[@]}"
+    if [ $rc -ne 0 ]; then  # a clean failure: no DEST, and what is kept is a prefix of the representation
+        [ $rc -ne 1 ] && [ $rc -ne 124 ] && [ ! -e "$out/g.gz" ] || { defect "gzip continue did not fail cleanly"; return; }
+        if [ -e "$out/g.gz.afpart" ] && ! cmp -s -n "$(stat -c %s "$out/g.gz.afpart")" "$out/g.gz.afpart" "$srv/g.ref"; then
+            defect "the kept part file ($(stat -c %s "$out/g.gz.afpart") bytes; the gzip body is $(stat -c %s "$srv/g.ref")) is not a prefix of the gzip body: spliced"
+        else note "continue refused, exit $rc: $(said)"; fi
+        return
+    fi
+    if [ "$(sha "$out/g.gz")" = "$(sha "$www/g.txt")" ]; then note "exit 0 with the identity representation"
+    else expect_file "$out/g.gz" "$(sha "$srv/g.ref")"; resumed; fi
+}
+scenario_compressed() {  # --compressed must give the original bytes, also across SIGINT
+    publish z.txt "$work/src/text.txt"; local want; want=$(sha "$www/z.txt")
+    run get -q --compressed -o "$out/z1.txt" "$BASE/z.txt"
+    [ $rc -eq 0 ] || { defect "--compressed download"; return; }
+    expect_file "$out/z1.txt" "$want"
+    local command=(--progress json --compressed --limit-rate "$RATE" -o "$out/z2.txt" "$BASE/z.txt")
+    interrupt "$out/z2.txt" "${command[@]:2}" || return 0
+    run second "${command[@]}"
+    [ $rc -eq 0 ] || { defect "--compressed re-run after SIGINT"; return; }
+    expect_file "$out/z2.txt" "$want"; resumed
+}
+scenario_checksum() {  # wrong checksum: exit 10, data kept; the right one then finishes (416 for ranges)
+    publish x.bin "$work/src/big.bin"; local want; want=$(sha "$www/x.bin")
+    run wrong -q --checksum "sha256=$(printf '0%.0s' {1..64})" -o "$out/x.bin" "$BASE/x.bin"
+    [ $rc -eq 10 ] || { defect "wrong --checksum: want exit 10"; return; }
+    [ ! -e "$out/x.bin" ] && [ -e "$out/x.bin.afpart" ] || { defect "exit 10 but DEST made or part not kept"; return; }
+    run right --progress json --checksum "sha256=$want" -o "$out/x.bin" "$BASE/x.bin"
+    [ $rc -eq 0 ] || { defect "right --checksum after a wrong one"; return; }
+    expect_file "$out/x.bin" "$want"
+    note "the re-run fetched $(grep -o '"summary".*"bytes":[0-9]*' "$log.out" | grep -o '[0-9]*$' || echo '?') bytes$( [ ! -s "$log.err" ] || echo "; stderr: $(said)")"
+}
+
+# ---- main ----
+declare -A table
+defects="" notes=""
+for server in $SERVERS; do
+    echo "== $server" >&2
+    start_server "$server"
+    for scenario in $SCENARIOS; do
+        verdict=ok why=""
+        "scenario_$scenario"
+        table[$server/$scenario]=$verdict
+        [ -z "$why" ] || defects+="$server $scenario: $why"$'\n'
+    done
+    stop_server
+done
+printf '%-9s' server; for scenario in $SCENARIOS; do printf ' %-13s' "$scenario"; done; echo
+for server in $SERVERS; do
+    printf '%-9s' "$server"
+    for scenario in $SCENARIOS; do printf ' %-13s' "${table[$server/$scenario]}"; done; echo
+done
+[ -z "$notes" ] || printf '\nnotes:\n%s' "$notes"
+[ -z "$defects" ] || { printf '\ndefects:\n%s' "$defects"; exit 1; }
