@@ -3,17 +3,13 @@ import CurlCore
 /// What identifies one version of a remote file, for `If-Range` (RFC 9110 §13.1.5):
 /// a strong ETag, else a Last-Modified at least one second older than the response's Date
 /// (§8.8.2.2: only then is it strong enough). With neither, a continue would be blind.
-/// The content coding names the representation: a range continues only the one it began with.
 public struct EntityValidators: Sendable, Equatable {
     public var entityTag: String?
     public var lastModified: String?
-    /// The codings the body carried (`gzip`, `gzip, br`), as written; nil for identity.
-    public var contentCoding: String?
 
-    public init(entityTag: String? = nil, lastModified: String? = nil, contentCoding: String? = nil) {
+    public init(entityTag: String? = nil, lastModified: String? = nil) {
         self.entityTag = entityTag
         self.lastModified = lastModified
-        self.contentCoding = contentCoding
     }
 
     /// The usable validators of a response.
@@ -27,15 +23,6 @@ public struct EntityValidators: Sendable, Equatable {
                 lastModified = modified
             }
         }
-        contentCoding = Self.contentCoding(of: head)
-    }
-
-    /// A response's content codings in one comparable form; nil for identity. Only visible
-    /// ASCII is kept: the value goes into the XML resume data.
-    static func contentCoding(of head: ResponseHead) -> String? {
-        let codings = head.contentEncodings
-        guard !codings.isEmpty else { return nil }
-        return String(decoding: codings.joined(separator: ", ").utf8.filter { (0x20...0x7E).contains($0) }, as: UTF8.self)
     }
 
     /// `"` + visible ASCII but `"` + `"` (RFC 9110 §8.8.3, without obs-text): "W/..." is weak,

@@ -14,19 +14,12 @@ final class ContentDecoder {
 
     /// Nil when a coding is not one afget decodes; `unsupported` names it.
     init?(codings: [String]) {
-        var stages: [Inflater] = []
-        for coding in codings.reversed() {
-            switch coding {
-            case "gzip", "x-gzip": stages.append(Inflater(.gzip))
-            case "deflate": stages.append(Inflater(.deflate))
-            default: return nil
-            }
-        }
-        self.stages = stages
+        guard Self.unsupported(codings) == nil else { return nil }
+        stages = codings.reversed().compactMap { Inflater.Format(coding: $0).map(Inflater.init) }
     }
 
     static func unsupported(_ codings: [String]) -> String? {
-        codings.first { !["gzip", "x-gzip", "deflate"].contains($0) }
+        codings.first { Inflater.Format(coding: $0) == nil }
     }
 
     /// Decodes `input`, handing each decoded piece to `deliver`, which returns false to stop.
@@ -56,7 +49,17 @@ final class ContentDecoder {
 
 /// One zlib inflate stream with a fixed output buffer.
 private final class Inflater {
-    enum Format { case gzip, deflate }
+    enum Format {
+        case gzip, deflate
+
+        init?(coding: String) {
+            switch coding {
+            case "gzip", "x-gzip": self = .gzip
+            case "deflate": self = .deflate
+            default: return nil
+            }
+        }
+    }
 
     private let format: Format
     private var stream = z_stream()

@@ -95,7 +95,8 @@ public struct ResumeExpectation: Sendable, Equatable {
 extension EntityValidators {
     /// How `head` shows a different version of the file than these validators identify, or
     /// nil when every validator it carries agrees. A validator the response leaves out proves
-    /// nothing either way; the content coding is always compared (none is identity).
+    /// nothing either way. A part always holds an unencoded body (a coded one is never
+    /// continued), so any content coding is another representation.
     func change(in head: ResponseHead) -> String? {
         if let entityTag, let current = head.value(of: "ETag"), current != entityTag {
             return "the file changed on the server (ETag \(entityTag) became \(current))"
@@ -103,10 +104,9 @@ extension EntityValidators {
         if let lastModified, let current = head.value(of: "Last-Modified"), !Self.sameDate(lastModified, current) {
             return "the file changed on the server (Last-Modified \(lastModified) became \(current))"
         }
-        let coding = Self.contentCoding(of: head)
-        if coding != contentCoding {
-            return "the server sent another representation (Content-Encoding \(coding ?? "identity") "
-                + "where the part holds \(contentCoding ?? "identity"))"
+        if head.isEncoded {
+            let coding = TerminalText.clean(head.contentEncodings.joined(separator: ", "))
+            return "the server sent another representation (Content-Encoding \(coding) where the part holds identity)"
         }
         return nil
     }
