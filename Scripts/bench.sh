@@ -8,9 +8,16 @@
 #           afget -s 8, aria2c -x8 -s8 -k1M, axel -n8
 #   memory  peak memory of afget, curl and aria2c for a 1 GiB and a 4 GiB file (one run each)
 # Usage: Scripts/bench.sh | CASES="large split" RUNS=3 Scripts/bench.sh | SIZE_MIB=256 Scripts/bench.sh
+#        BASELINE=/path/to/afget Scripts/bench.sh
 # Prints one table: median wall time, CPU time (user+sys) and peak memory per tool and case, and
 # afget's wall time divided by the best peer's (dd is the limit, not a peer). Timing lives here,
 # never in tests.
+# BASELINE: another afget binary (say, built from the commit before a refactor with the same
+# "swift build -c release --static-swift-stdlib --product afget", so that only the code differs),
+# run as tool "baseline" with exactly afget's arguments in every case afget runs in, taking turns
+# with the others; the table then adds afget/base, afget's wall time over the baseline's. Timing
+# both in one interleaved run, rather than comparing two runs' tables, keeps the machine's load
+# from passing for a change. The baseline is not a peer.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/Scripts/packages.sh"
@@ -19,11 +26,18 @@ ensure_packages "${BUILD_PACKAGES[@]}" nginx-light curl wget2 aria2 axel time py
 size_mib="${SIZE_MIB:-1024}"
 runs="${RUNS:-5}"
 cases="${CASES:-large small split memory}"
+mkdir -p "${BENCH_DIR:-$root/.build}"
 work="$(mktemp -d "${BENCH_DIR:-$root/.build}/bench.XXXXXX")"
 trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 swift build -c release --static-swift-stdlib --package-path "$root" --product afget >&2
 afget="$root/.build/release/afget"
+baseline=""
+if [ -n "${BASELINE:-}" ]; then
+    # Absolute, since some commands run from another directory.
+    baseline="$(realpath -es "$BASELINE")"
+    [ -x "$baseline" ] || { echo "BASELINE $BASELINE is not an executable" >&2; exit 2; }
+fi
 
 # nginx on a free port, serving the files of every case; /limited/ at 40 MB/s per connection.
 mkdir -p "$work/www/small" "$work/tmp" "$work/out" "$work/aside"
@@ -53,19 +67,38 @@ out="$work/out"
 results="$work/results"
 : > "$results"
 
+# with_baseline TOOL=COMMAND...: sets tools to the entries, with BASELINE each afget entry
+# followed by "baseline" running the same arguments. Derived here rather than written in every
+# case, so the two can never be given different arguments.
+with_baseline() {
+    tools=()
+    local entry
+    for entry in "$@"; do
+        tools+=("$entry")
+        if [ -n "$baseline" ] && [[ "$entry" == "afget=$afget "* ]]; then
+            tools+=("baseline=$baseline ${entry#"afget=$afget "}")
+        fi
+    done
+}
+
 # bench CASE PREPARE TOOL=COMMAND...: times the commands in turn, a warm-up round then $runs
 # rounds (see Scripts/interleave.py); appends "case tool wall cpu peak-KiB" rows.
 bench() {
-    python3 "$root/Scripts/interleave.py" "$results" "$1" "$runs" 1 "$2" "${@:3}"
+    with_baseline "${@:3}"
+    python3 "$root/Scripts/interleave.py" "$results" "$1" "$runs" 1 "$2" "${tools[@]}"
 }
 
 # peak CASE PREPARE TOOL=COMMAND...: one run each, for peak memory.
 peak() {
-    python3 "$root/Scripts/interleave.py" "$results" "$1" 1 0 "$2" "${@:3}"
+    with_baseline "${@:3}"
+    python3 "$root/Scripts/interleave.py" "$results" "$1" 1 0 "$2" "${tools[@]}"
 }
 
 echo "afget $("$afget" --version | sed -E 's/^([^ ]+) \(([^ ]+).*/\1 on \2/'), $(curl --version | head -n 1 | cut -d' ' -f1-2)," \
     "$(wget2 --version | head -n 1 | cut -d' ' -f1-3), $(aria2c --version | head -n 1), $(axel --version | head -n 1)"
+if [ -n "$baseline" ]; then
+    echo "baseline $baseline: afget $("$baseline" --version | sed -E 's/^([^ ]+) \(([^ ]+).*/\1 on \2/')"
+fi
 
 for case in $cases; do
     case "$case" in
@@ -128,6 +161,9 @@ done
 
 echo
 echo "median of $runs runs, the tools taking turns; afget/best = afget's wall time over the fastest peer's"
+if [ -n "$baseline" ]; then
+    echo "afget/base = afget's wall time over the baseline's ($baseline, same arguments)"
+fi
 echo "(memory cases: one run each, for peak memory; their times are not compared)"
 python3 - "$results" <<'PY'
 import sys
@@ -135,14 +171,20 @@ rows = []
 for line in open(sys.argv[1]):
     case, tool, wall, cpu, peak = line.split()
     rows.append((case, tool, float(wall), float(cpu), int(peak) / 1024))
-print(f"{'case':<14}{'tool':<10}{'wall s':>9}{'cpu s':>9}{'peak MiB':>10}{'afget/best':>12}")
+# The afget/base column only when BASELINE was given, so that the table is otherwise unchanged.
+with_base = any(r[1] == "baseline" for r in rows)
+print(f"{'case':<14}{'tool':<10}{'wall s':>9}{'cpu s':>9}{'peak MiB':>10}{'afget/best':>12}"
+      + (f"{'afget/base':>12}" if with_base else ""))
 for case in dict.fromkeys(r[0] for r in rows):
     mine = [r for r in rows if r[0] == case]
     afget = next(r[2] for r in mine if r[1] == "afget")
-    peers = [r[2] for r in mine if r[1] not in ("afget", "dd", "dd+fsync", "curl+sync")]
+    peers = [r[2] for r in mine if r[1] not in ("afget", "baseline", "dd", "dd+fsync", "curl+sync")]
     ratio = f"{afget / min(peers):>12.2f}" if peers and not case.startswith("memory") else ""
+    base = next((r[2] for r in mine if r[1] == "baseline"), None)
+    base_ratio = f"{afget / base:>12.2f}" if base and not case.startswith("memory") else ""
     for index, (_, tool, wall, cpu, peak) in enumerate(mine):
-        print(f"{case:<14}{tool:<10}{wall:>9.3f}{cpu:>9.3f}{peak:>10.1f}{ratio if index == 0 else '':>12}")
+        print(f"{case:<14}{tool:<10}{wall:>9.3f}{cpu:>9.3f}{peak:>10.1f}{ratio if index == 0 else '':>12}"
+              + (f"{base_ratio if index == 0 else '':>12}" if with_base else ""))
 peaks = [f"{r[4]:.1f} MiB for {r[0][len('memory-'):]}" for r in rows if r[0].startswith("memory") and r[1] == "afget"]
 if peaks:
     print(f"afget's peak memory: {', '.join(peaks)} (DESIGN.md §7: flat in file size, under 40 MiB)")

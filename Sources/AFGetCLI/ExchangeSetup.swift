@@ -1,22 +1,17 @@
 import AFGetKit
 import ArgumentParser
 
-/// What `afget request` and `afget upload` share: one task manager, Ctrl-C and SIGTERM wired
-/// to cancel its tasks, the transfer options, and a runner for exchanges.
+/// What `afget request` and `afget upload` share: one task manager whose run Ctrl-C and
+/// SIGTERM stop, and the transfer options.
 struct ExchangeSetup {
     let manager = TaskManager()
     let interrupts: InterruptMonitor
     let options: TransferOptions
-    let runner: ExchangeRunner
 
-    init(connection: ConnectionOptions, auth: AuthOptions, tls: TLSOptions, retry: RetryOptions,
-         renderer: SharedRenderer) throws {
-        let manager = manager
-        interrupts = InterruptMonitor { manager.cancelAll() }
+    init(connection: ConnectionOptions, auth: AuthOptions, tls: TLSOptions) throws {
+        interrupts = InterruptMonitor(stopping: manager.cancellation)
         options = try connection.transferOptions(auth: auth, tls: tls)
         try DescriptorBudget.requireRoomForOneTransfer()
-        runner = ExchangeRunner(manager: manager, renderer: renderer, options: options, retry: retry.policy,
-                                interrupts: interrupts.status)
     }
 }
 

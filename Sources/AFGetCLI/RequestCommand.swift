@@ -42,18 +42,19 @@ struct RequestCommand: AsyncParsableCommand {
 
         let serializer = try reportingFailures { try response.serializer() }
         let renderer = SharedRenderer(QuietRenderer(showsRetries: true))
-        let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls, retry: retry, renderer: renderer)
+        let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls)
+        let runner = ExchangeRunner(manager: setup.manager, renderer: renderer, options: setup.options, retry: retry.policy)
         let shownURL = removingPassword(from: url)
         let info = ItemInfo(id: 0, url: shownURL, path: response.output ?? "-")
-        let outcome = await setup.runner.run(request, info: info, accepted: serializer.acceptableStatusCodes)
+        let result = await runner.run(request, info: info, accepted: serializer.acceptableStatusCodes)
         setup.manager.invalidate()
 
-        if outcome.interrupted, let status = setup.interrupts.status.exitStatus {
+        if result.stopped != nil, let status = setup.manager.cancellation.exitStatus {
             OutputStream.standardError.writeLine("afget: interrupted")
             throw ExitCode(status)
         }
-        guard let received = outcome.response else {
-            let failure = outcome.failure ?? TransferFailure(.internalError, "no response")
+        guard let received = result.response else {
+            let failure = result.failure ?? TransferFailure(.internalError, "no response")
             renderer.handle(.failed(info, ItemFailure(item: shownURL, failure)))
             throw ExitCode(failure.exitCode)
         }
@@ -63,7 +64,7 @@ struct RequestCommand: AsyncParsableCommand {
             throw ExitCode(failure.exitCode)
         }
         let judged = serializer.validate(received.head, sentCredentials: setup.options.sendsCredentials)
-        if let failure = outcome.failure ?? judged {
+        if let failure = result.failure ?? judged {
             renderer.handle(.failed(info, ItemFailure(item: shownURL, failure)))
             throw ExitCode(failure.exitCode)
         }

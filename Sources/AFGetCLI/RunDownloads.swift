@@ -30,9 +30,10 @@ func runDownloads(
         stdoutCarriesData: stdoutCarriesData, showsSummary: items.count + alreadyFailed.count > 1))
 
     let manager = TaskManager()
-    // Ctrl-C and SIGTERM cancel the transfers; the runner then checkpoints and reports.
-    let interrupts = InterruptMonitor { manager.cancelAll() }
-    let runner = try DownloadRunner(manager: manager, renderer: renderer, settings: settings, interrupts: interrupts.status)
+    // Ctrl-C and SIGTERM stop the run; the runner then checkpoints and reports.
+    let interrupts = InterruptMonitor(stopping: manager.cancellation)
+    defer { withExtendedLifetime(interrupts) {} }
+    let runner = try DownloadRunner(manager: manager, renderer: renderer, settings: settings)
     let result = await runner.run(items, alreadyFailed: alreadyFailed)
     renderer.finish()
     manager.invalidate()

@@ -2,8 +2,8 @@ import AFGetKit
 import ArgumentParser
 import Glibc
 
-/// `afget upload FILE... URL`: each file sent in an upload task, with live progress; the
-/// server's response bodies go to stdout.
+/// `afget upload FILE... URL`: parses the files, the URL and the form, and hands them to the
+/// library's `UploadRunner` (live progress; the server's response bodies go to stdout).
 struct UploadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "upload",
@@ -64,65 +64,12 @@ struct UploadCommand: AsyncParsableCommand {
         }
 
         let renderer = SharedRenderer(progress.style.makeRenderer(stdoutCarriesData: true, showsSummary: files.count > 1))
-        let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls, retry: retry, renderer: renderer)
-        let interrupts = setup.interrupts.status
-        var summary = RunSummary()
-        summary.isUpload = true
-        var exitCodes: [Int32] = []
-        let startedAt = monotonicSeconds()
-        for (index, file) in files.enumerated() where !interrupts.wasInterrupted {
-            let failure = await upload(file, index: index, to: url, plan: plan, runner: setup.runner, renderer: renderer,
-                                       sentCredentials: setup.options.sendsCredentials, summary: &summary)
-            if let failure {
-                exitCodes.append(failure.exitCode)
-                summary.failed += 1
-            }
-        }
-        summary.seconds = monotonicSeconds() - startedAt
-        summary.exitCode = interrupts.exitStatus ?? ExitStatus.combined(exitCodes)
-        if interrupts.wasInterrupted { OutputStream.standardError.writeLine("afget: interrupted") }
-        renderer.handle(.summary(summary))
+        let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls)
+        let runner = UploadRunner(manager: setup.manager, renderer: renderer, options: setup.options, retry: retry.policy)
+        let summary = await runner.run(files, to: url, plan: plan)
         renderer.finish()
         setup.manager.invalidate()
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
-    }
-
-    /// Sends one file; the response body goes to stdout whatever its status. Messages and events
-    /// name the URL the file went to (with its name appended to a URL ending in /).
-    private func upload(_ file: String, index: Int, to url: String, plan: UploadPlan, runner: ExchangeRunner,
-                        renderer: SharedRenderer, sentCredentials: Bool, summary: inout RunSummary) async -> ItemFailure? {
-        let request: HTTPRequest
-        do {
-            request = try plan.request(for: file, to: url)
-        } catch {
-            renderer.handle(.failed(ItemInfo(id: index, url: removingPassword(from: url), path: file), error))
-            return error
-        }
-        // "-" names standard output wherever afget writes; here it is what is read.
-        let shownFile = file == UploadPlan.standardInputName ? "(stdin)" : file
-        let info = ItemInfo(id: index, url: removingPassword(from: request.url.absoluteString), path: shownFile)
-        let outcome = await runner.run(request, info: info)
-        if outcome.interrupted { return nil }
-        guard let response = outcome.response else {
-            let failure = ItemFailure(item: shownFile, outcome.failure ?? TransferFailure(.internalError, "no response"))
-            renderer.handle(.failed(info, failure))
-            return failure
-        }
-        if let code = OutputStream.standardOutput.write(bytes: response.body) {
-            let failure = ItemFailure(item: shownFile, fileFailure("write", "standard output", errno: code))
-            renderer.handle(.failed(info, failure))
-            return failure
-        }
-        if let judged = outcome.failure ?? ResponseSerializer().validate(response.head, sentCredentials: sentCredentials) {
-            let failure = ItemFailure(item: shownFile, TransferFailure(judged.kind, "\(info.url): \(judged.message)"))
-            renderer.handle(.failed(info, failure))
-            return failure
-        }
-        summary.downloaded += 1
-        summary.bytes += response.progress.sent
-        let sent = response.progress.sent
-        renderer.handle(.done(info, bytes: sent, transferred: sent, seconds: outcome.seconds, sha256: nil))
-        return nil
     }
 
     /// `name=value` when it does not name an existing file: an extra form field.

@@ -23,7 +23,7 @@ final class CommitTests: XCTestCase {
     {
         let part = try PartFile.open(for: directory + "/" + name, replacing: false)
         XCTAssertEqual(bytes.withUnsafeBytes { pwrite(part.descriptor, $0.baseAddress, $0.count, 0) }, bytes.count)
-        try await part.commit(lastModified: lastModified)
+        try await part.commit(lastModified: lastModified, through: GroupCommit(disk: DiskThread()))
         return part.path
     }
 

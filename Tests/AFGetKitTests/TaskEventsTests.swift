@@ -10,11 +10,11 @@ final class TaskEventsTests: XCTestCase {
         let events = TaskEvents()
         events.send(.suspended(id))
         events.send(.resumed(id))
-        events.send(.canceled(id, TransferProgress()))
+        events.send(.canceled(id, nil, TransferProgress()))
         events.send(.suspended(id))  // after the last: dropped
         var received: [TaskEvent] = []
         for await event in TaskEventSequence(channel: events.channel) { received.append(event) }
-        XCTAssertEqual(received, [.suspended(id), .resumed(id), .canceled(id, TransferProgress())])
+        XCTAssertEqual(received, [.suspended(id), .resumed(id), .canceled(id, nil, TransferProgress())])
     }
 
     func testAWaitingReaderIsHandedEachEvent() async {
@@ -33,8 +33,8 @@ final class TaskEventsTests: XCTestCase {
             events.send(event)
             await Task.yield()
         }
-        events.send(.canceled(id, TransferProgress()))
+        events.send(.canceled(id, nil, TransferProgress()))
         let received = await reader.value
-        XCTAssertEqual(received, sent + [.canceled(id, TransferProgress())])
+        XCTAssertEqual(received, sent + [.canceled(id, nil, TransferProgress())])
     }
 }

@@ -192,7 +192,7 @@ final class TaskManagerTests: XCTestCase {
             guard case .completed(_, let response) = try await collectEvents(of: task).last else { return XCTFail() }
             XCTAssertEqual(sha256Hex(response.body), TestPayload.sha256(count: 60_000))
         }
-        guard case .canceled(_, let progress) = try await collectEvents(of: tasks[4]).last else { return XCTFail() }
+        guard case .canceled(_, _, let progress) = try await collectEvents(of: tasks[4]).last else { return XCTFail() }
         XCTAssertEqual(progress.received, 0)
         XCTAssertEqual(server.mostConcurrentResponses, 2)
         XCTAssertEqual(server.log.all.map(\.uri).filter { $0.hasPrefix("/file/g4") }, [], "the canceled task never asked")

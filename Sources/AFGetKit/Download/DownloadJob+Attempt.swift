@@ -4,7 +4,8 @@ extension DownloadJob {
     enum AttemptResult {
         case completed(TaskResponse, reached: Int64)
         case failed(TransferFailure, reached: Int64)
-        case interrupted
+        /// The run stopped (a signal): the bytes are checkpointed.
+        case stopped
         /// The response showed the file can be split (`-s`): go on in segments from here.
         case split(reached: Int64)
         /// Segments could not go on; continue with one connection.
@@ -66,14 +67,8 @@ extension DownloadJob {
                     state.localFailure = checkpoint(state.base + progress.written)
                     if state.localFailure != nil { manager.cancel(task.id) }
                 }
-            case .verbose(_, let line):
-                renderer.handle(.notice(line))
-            case .redirected(_, _, let target):
-                if settings.transfer.verbose {
-                    renderer.handle(.notice("* following redirect to \(TerminalText.clean(removingPassword(from: target)))"))
-                }
-            case .suspended, .resumed:
-                continue
+            case .verbose, .redirected, .suspended, .resumed:
+                if let notice = event.notice(verbose: settings.transfer.verbose) { renderer.handle(.notice(notice)) }
             case .completed(_, let response):
                 return completed(response, state)
             case .failed(_, let failure, let progress):
@@ -82,8 +77,8 @@ extension DownloadJob {
                 // The job's own reason wins over what its cancel left the task to report.
                 return stopped(by: state.localFailure ?? failure, reached: state.reached(written: progress.written),
                                bodyStarted: state.bodyStarted)
-            case .canceled(_, let progress):
-                return canceled(progress, state)
+            case .canceled(_, let reason, let progress):
+                return canceled(progress, because: reason, state)
             }
         }
         return .failed(TransferFailure(.internalError, "the task manager stopped early"), reached: offset)
@@ -101,13 +96,12 @@ extension DownloadJob {
                 restartsOnFullResponse: !settings.refusesRestart)
         }
         let sink = FileDescriptorSink(descriptor: download.sink.descriptor, name: download.sink.name, digests: digests)
-        record.attempts += 1
         var options = settings.transfer
         options.gateOrder = info.id
-        let task = manager.downloadTask(with: request, to: sink, resume: resume, options: options)
+        let task = manager.downloadTask(with: request, to: sink, resume: resume, segment: nil, options: options,
+                                        disk: environment.disk)
         manager.resume(task.id)
-        requestPosted?()
-        requestPosted = nil
+        startAttempt()
         return task
     }
 
@@ -139,9 +133,9 @@ extension DownloadJob {
         bodyReported = true
         if settings.split > 1 {
             // This response shows whether ranges work; if so it ends here (its bytes are
-            // kept) and segments take the rest. Keeping it on as the first segment was
-            // measured slower (0.95 s against 0.89 s for 256 MiB over 8 connections from
-            // a rate-limited nginx): fresh requests start with a full rate allowance.
+            // kept) and segments take the rest: fresh requests start with a full rate
+            // allowance, which made keeping it on as the first segment slower
+            // (docs/performance.md).
             if let reason = reasonNotToSplit(head, base: state.base) {
                 if settings.transfer.verbose { renderer.handle(.notice("* one connection: \(reason)")) }
             } else {
@@ -194,7 +188,8 @@ extension DownloadJob {
         return .completed(response, reached: state.reached(written: response.progress.written))
     }
 
-    private func canceled(_ progress: TransferProgress, _ state: AttemptState) -> AttemptResult {
+    /// The task was canceled: by the run's stop (`reason`), or by this job (its state says why).
+    private func canceled(_ progress: TransferProgress, because reason: StopReason?, _ state: AttemptState) -> AttemptResult {
         bytesThisRun += progress.received
         if let refused = refusedBody(written: progress.written, state) { return refused }
         let reached = state.reached(written: progress.written)
@@ -203,10 +198,10 @@ extension DownloadJob {
         }
         // Segments checkpoint these bytes as soon as their connections are asked for,
         // instead of holding them up for a sync here.
-        if state.splitting && interrupts?.wasInterrupted != true { return .split(reached: reached) }
+        if state.splitting && reason == nil && !cancellation.isRequested { return .split(reached: reached) }
         if state.bodyStarted { _ = checkpoint(reached) }
-        return interrupts?.wasInterrupted == true
-            ? .interrupted : .failed(TransferFailure(.internalError, "canceled"), reached: reached)
+        return reason != nil || cancellation.isRequested
+            ? .stopped : .failed(TransferFailure(.internalError, "canceled"), reached: reached)
     }
 
     /// A body refused as it started (-J) ends the attempt however the transfer ends, which may

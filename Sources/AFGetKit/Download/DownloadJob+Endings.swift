@@ -4,29 +4,30 @@ import Glibc
 /// How a download ends: moved into place (under the server's name with `-J`), skipped, or
 /// stopped with its data kept for the next run.
 extension DownloadJob {
-    func finish(_ head: ResponseHead, lastModified: Int64?, seconds: Double) async -> Outcome {
+    func finish(_ head: ResponseHead, lastModified: Int64?, seconds: Double) async -> ItemOutcome {
         let modified = lastModified ?? validators.lastModified.flatMap(HTTPDate.seconds(from:))
+        phases.move(to: .verifying)
         do throws(TransferFailure) {
             let size = try download.part?.size() ?? bytesThisRun
             // Segments write out of order, unhashed: the file is hashed once here instead.
             try catchUpDigests(to: size)
             if let failure = verifyChecksum(size: size) { return fail(failure) }
-            transferEnded?()
+            phases.move(to: .moving)
             if let stays = try adoptServerName(head) { return skipServerNamed(stays.path, reason: stays.reason) }
             do {
-                try await download.part?.commit(lastModified: modified, as: info.path == download.info.path ? nil : info.path)
+                try await download.part?.commit(lastModified: modified, as: info.path == download.info.path ? nil : info.path,
+                                                through: environment.commits)
             } catch {
                 throw keptForTheNextRun(error, size: size)
             }
             if hasResumeData { store?.remove() }
             record.bytes = size
             record.sha256 = sha256Digest?.hex()
-            record.outcome = .downloaded
             renderer.handle(.done(record.info, bytes: size, transferred: max(0, size - continuedFrom), seconds: seconds,
                                  sha256: record.sha256))
-            return .downloaded(bytesThisRun)
+            return .done(transferred: bytesThisRun)
         } catch {
-            if interrupts?.wasInterrupted == true { return interrupted() }
+            if cancellation.isRequested { return stopped() }
             // After the transfer, what failed is the file: it is named rather than the URL.
             return reportFailure(ItemFailure(item: info.path, error))
         }
@@ -86,12 +87,11 @@ extension DownloadJob {
 
     /// The server's name for the file is taken and `--on-exists skip` keeps it: the downloaded
     /// copy, or the part of it fetched so far, is not needed.
-    func skipServerNamed(_ existing: String, reason: String) -> Outcome {
+    func skipServerNamed(_ existing: String, reason: String) -> ItemOutcome {
         if let part = download.part { unlink(part.path) }
         download.part?.abandon()
         store?.remove()
         record.info = ItemInfo(id: info.id, url: info.url, path: existing)
-        record.outcome = .skipped
         renderer.handle(.skipped(info, reason: reason))
         return .skipped
     }
@@ -108,30 +108,30 @@ extension DownloadJob {
     }
 
     /// Brings the digests to the first `offset` bytes of the part file, reading what they have
-    /// not seen (once, when continuing an earlier run). Gigabytes take a while: a signal stops it.
+    /// not seen (once, when continuing an earlier run). Gigabytes take a while: the run's stop
+    /// ends it.
     func catchUpDigests(to offset: Int64) throws(TransferFailure) {
         for digest in digests where digest.bytesDigested != offset {
             guard let part = download.part else { continue }
             digest.reset()
             try part.read(upTo: offset) { bytes, count in
                 digest.update(bytes, count)
-                return interrupts?.wasInterrupted != true
+                return !cancellation.isRequested
             }
-            if interrupts?.wasInterrupted == true { throw TransferFailure(.internalError, "stopped by a signal") }
+            if cancellation.isRequested { throw TransferFailure(.internalError, "stopped by a signal") }
         }
     }
 
     /// `--on-exists update` and the server's copy is not newer: the file stays as it is.
-    func notModified() -> Outcome {
+    func notModified() -> ItemOutcome {
         download.part?.abandon()
-        record.outcome = .skipped
         record.httpStatus = 304
         renderer.handle(.skipped(info, reason: "not modified on the server"))
         return .skipped
     }
 
     /// Stopped by a signal: data is kept for the next run, an empty part file is not.
-    func interrupted() -> Outcome {
+    func stopped() -> ItemOutcome {
         let kept = download.part?.abandon() ?? 0
         var message = "stopped by a signal"
         if let part = download.part {
@@ -147,25 +147,22 @@ extension DownloadJob {
             }
         }
         record.stoppedEarly = ItemRecord.EarlyStop(cause: .interrupted, message: message)
-        return .interrupted(dataKept: kept > 0 && hasResumeData)
+        return .stopped(dataKept: kept > 0 && hasResumeData)
     }
 
-    func fail(_ failure: TransferFailure, attempts: Int = 0) -> Outcome {
-        if interrupts?.wasInterrupted == true { return interrupted() }
+    /// Ends the item failed (stopped, when the failure came from the run's stop). The
+    /// failure names the URL; a failure that leaves the data worthless removes it.
+    func fail(_ failure: TransferFailure) -> ItemOutcome {
+        if cancellation.isRequested { return stopped() }
         if failure.discardsData, let part = download.part {
             unlink(part.path)
             store?.remove()
         }
         if failure.kind != .checksumMismatch { download.part?.abandon() }
-        var failure = failure
-        if attempts > 1 && failure.isTransient {
-            failure = TransferFailure(failure.kind, "\(failure.message) (after \(attempts) attempts)", transient: true)
-        }
         return reportFailure(ItemFailure(item: info.url, failure))
     }
 
-    private func reportFailure(_ failure: ItemFailure) -> Outcome {
-        record.failure = failure
+    private func reportFailure(_ failure: ItemFailure) -> ItemOutcome {
         renderer.handle(.failed(info, failure))
         return .failed(failure)
     }

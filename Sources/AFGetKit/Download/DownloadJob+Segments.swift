@@ -41,9 +41,9 @@ extension DownloadJob {
         if settings.transfer.verbose {
             renderer.handle(.notice("* \(segments.filter { !$0.isComplete }.count) segments over up to \(settings.split) connections"))
         }
-        record.attempts += 1
+        startAttempt()
         let transfer = SegmentedTransfer(SegmentedTransfer.Context(
-            manager: manager, renderer: renderer, settings: settings, interrupts: interrupts, info: info,
+            environment: environment, info: info,
             request: download.request, part: part, validators: validators, total: total,
             checkpoint: { [unowned self] segments in self.checkpoint(segments: segments) }), segments: segments)
         switch await transfer.run() {
@@ -61,8 +61,8 @@ extension DownloadJob {
         case .failed(let failure):
             // Segments already retried on their own: not retried again here (not transient).
             return .failed(TransferFailure(failure.kind, failure.message), reached: fallbackOffset)
-        case .interrupted:
-            return .interrupted
+        case .stopped:
+            return .stopped
         }
     }
 

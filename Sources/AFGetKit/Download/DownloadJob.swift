@@ -1,17 +1,16 @@
 /// One item's download from start to finish: where to continue from, each attempt through the
-/// task manager, checkpoints of resume data, retries that keep the bytes, and the move into place.
-/// Here the run from attempt to attempt and the retries; one attempt, checkpoints, endings and
-/// segments each have their own file (`DownloadJob+Attempt`, `+Checkpoints`, `+Endings`,
-/// `+Segments`).
+/// task manager, checkpoints of resume data, retries that keep the bytes, and the move into place,
+/// through the phases of `DownloadPhase`. Here the run from attempt to attempt; one attempt,
+/// checkpoints, endings and segments each have their own file (`DownloadJob+Attempt`,
+/// `+Checkpoints`, `+Endings`, `+Segments`).
 final class DownloadJob {
-    typealias Outcome = ItemOutcome
-
     let download: PreparedDownload
-    let manager: TaskManager
-    let renderer: SharedRenderer
-    let settings: DownloadSettings
-    let interrupts: InterruptStatus?
+    let environment: DownloadEnvironment
     let store: ResumeStore?
+    var manager: TaskManager { environment.manager }
+    var renderer: SharedRenderer { environment.renderer }
+    var settings: DownloadSettings { environment.settings }
+    var cancellation: Cancellation { environment.cancellation }
 
     /// What is known about the remote file: its validators and length.
     var validators: EntityValidators
@@ -30,8 +29,10 @@ final class DownloadJob {
     /// What the report says of the item, filled in as the job goes.
     var record: ItemRecord
     static let checkpointInterval = 1.0
-    var transferEnded: (() -> Void)?
-    var requestPosted: (() -> Void)?
+    /// Where the download is in its life; the runner hears every change.
+    var phases: DownloadPhaseMachine
+    /// Failed attempts so far, and the wait before the next.
+    var retries: RetryLoop
     /// Splitting (`-s`) is refused for the rest of the job once a server answered a range wrongly.
     var splitRefused = false
     /// The renderer was told the body started.
@@ -41,13 +42,12 @@ final class DownloadJob {
     /// Why the body now arriving writes no resume data, said when it is interrupted.
     var whyNotContinuable = "the server sent no ETag or Last-Modified"
 
-    init(_ download: PreparedDownload, manager: TaskManager, renderer: SharedRenderer,
-         settings: DownloadSettings, interrupts: InterruptStatus?) {
+    init(_ download: PreparedDownload, environment: DownloadEnvironment, onPhaseChange: @escaping (DownloadPhase) -> Void) {
         self.download = download
-        self.manager = manager
-        self.renderer = renderer
-        self.settings = settings
-        self.interrupts = interrupts
+        self.environment = environment
+        phases = DownloadPhaseMachine(onChange: onPhaseChange)
+        retries = environment.retryLoop()
+        let settings = environment.settings
         store = download.part.map { ResumeStore(destination: $0.destination) }
         validators = download.resumeData?.validators ?? EntityValidators()
         hasResumeData = download.resumeData != nil
@@ -65,18 +65,15 @@ final class DownloadJob {
     /// The item as it is shown and reported: under the server's name once `-J` has it.
     var info: ItemInfo { record.info }
 
-    /// Runs the item to its end. `requestPosted` is called once its first request is in the
-    /// task manager's hands (where a gate queues it), so the next item may queue behind it.
-    /// `transferEnded` is called once no more bytes will come over the network for it (before
-    /// the move into place), so the next item's transfer can start while this one waits on
-    /// the disk.
-    func run(requestPosted: @escaping () -> Void, transferEnded: @escaping () -> Void) async -> Outcome {
-        self.requestPosted = requestPosted
-        self.transferEnded = transferEnded
-        defer {
-            self.requestPosted = nil
-            self.transferEnded = nil
-        }
+    /// Runs the item to its end, through its phases.
+    func run() async -> ItemOutcome {
+        let outcome = await runPhases()
+        phases.move(to: .ended)
+        record.outcome = outcome
+        return outcome
+    }
+
+    private func runPhases() async -> ItemOutcome {
         defer { download.closeStream() }
         let startedAt = monotonicSeconds()
         var offset: Int64
@@ -85,7 +82,6 @@ final class DownloadJob {
         } catch {
             return fail(error)
         }
-        var failedAttempts = 0
         var segments = try? segmentsToContinue()
         while true {
             let result: AttemptResult
@@ -100,13 +96,12 @@ final class DownloadJob {
                 offset = reached
                 segments = SegmentPlan.initial(length: expectedTotal ?? reached, from: reached, connections: settings.split,
                                                minimumSize: settings.minimumSplitSize)
-                continue
             case .fellBack:
                 continue
             case .serverNamedFileStays(let existing, let reason):
                 return skipServerNamed(existing, reason: reason)
-            case .interrupted:
-                return interrupted()
+            case .stopped:
+                return stopped()
             case .failed(let failure, let reached):
                 offset = reached
                 if failure.kind == .resumeConflict {
@@ -114,10 +109,9 @@ final class DownloadJob {
                     offset = restarted
                     continue
                 }
-                failedAttempts += 1
-                guard failure.isTransient, download.part != nil, await waitToRetry(failedAttempts, failure.message, retryAfter: nil) else {
-                    return fail(failure, attempts: failedAttempts)
-                }
+                let problem = RetryLoop.transientProblem(response: nil, failure: failure, sentCredentials: sendsCredentials)
+                guard let problem, download.part != nil else { return fail(retries.finalFailure(failure)) }
+                if let end = await retry(after: problem) { return end }
             case .completed(let response, let reached):
                 offset = reached
                 let head = response.head
@@ -128,49 +122,79 @@ final class DownloadJob {
                     guard let failure = lengthFailure() else {
                         return await finish(head, lastModified: response.lastModified, seconds: monotonicSeconds() - startedAt)
                     }
-                    failedAttempts += 1
-                    guard failure.isTransient, await waitToRetry(failedAttempts, failure.message, retryAfter: nil) else {
-                        return fail(failure, attempts: failedAttempts)
-                    }
+                    let problem = RetryLoop.transientProblem(response: nil, failure: failure, sentCredentials: sendsCredentials)
+                    guard let problem else { return fail(retries.finalFailure(failure)) }
+                    if let end = await retry(after: problem) { return end }
                     continue
                 }
                 if head.status == 416 && offset > 0 {
-                    let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total
-                    if total == offset {
-                        continuedFrom = offset
-                        return await finish(head, lastModified: nil, seconds: monotonicSeconds() - startedAt)
+                    switch await continuation(after416: head, offset: offset, seconds: monotonicSeconds() - startedAt) {
+                    case .from(let restarted): offset = restarted
+                    case .ended(let outcome): return outcome
                     }
-                    if total == nil, offset == expectedTotal, await confirmWholePart(size: offset) {
-                        renderer.handle(.notice("afget: \(info.path): the part already holds the whole file "
-                            + "(the server answered 416 without its length; a HEAD request confirmed it)"))
-                        continuedFrom = offset
-                        return await finish(head, lastModified: nil, seconds: monotonicSeconds() - startedAt)
-                    }
-                    if let total, total < offset, let change = validators.change(in: head) {
-                        // Twisted's 416 for a file that shrank carries its new Last-Modified.
-                        guard let restarted = restart(because: change) else { return fail(refusedRestart(change)) }
-                        offset = restarted
-                        continue
-                    }
-                    if let total, total < offset {
-                        return fail(TransferFailure(.resumeConflict,
-                            "the local part (\(offset) bytes) is larger than the remote file (\(total) bytes); use --restart to discard it"))
-                    }
-                    guard let restarted = restart(because: "the server cannot serve the rest (416)") else {
-                        return fail(refusedRestart("the server cannot serve the rest (416)"))
-                    }
-                    offset = restarted
                     continue
                 }
-                let failure = head.failure(sentCredentials: settings.transfer.sendsCredentials)
-                failedAttempts += 1
-                guard RetryPolicy.isTransient(status: head.status), download.part != nil,
-                    await waitToRetry(failedAttempts, failure.message, retryAfter: head.value(of: "Retry-After"))
-                else {
-                    return fail(retryAfterFailure ?? failure, attempts: failedAttempts)
+                let problem = RetryLoop.transientProblem(response: head, failure: nil, sentCredentials: sendsCredentials)
+                guard let problem, download.part != nil else {
+                    return fail(retries.finalFailure(head.failure(sentCredentials: sendsCredentials)))
                 }
+                if let end = await retry(after: problem) { return end }
             }
         }
+    }
+
+    private var sendsCredentials: Bool { settings.transfer.sendsCredentials }
+
+    /// What a 416 to a continue means.
+    private enum After416 {
+        /// Go on from this offset (0: the part was started over).
+        case from(Int64)
+        case ended(ItemOutcome)
+    }
+
+    /// A 416 to a range from `offset`: the part may already hold the whole file (said by the
+    /// 416's total, or confirmed by a HEAD request when it has none), or the file changed or
+    /// shrank, and the download starts over or fails.
+    private func continuation(after416 head: ResponseHead, offset: Int64, seconds: Double) async -> After416 {
+        let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total
+        if total == offset {
+            continuedFrom = offset
+            return .ended(await finish(head, lastModified: nil, seconds: seconds))
+        }
+        if total == nil, offset == expectedTotal, await confirmWholePart(size: offset) {
+            renderer.handle(.notice("afget: \(info.path): the part already holds the whole file "
+                + "(the server answered 416 without its length; a HEAD request confirmed it)"))
+            continuedFrom = offset
+            return .ended(await finish(head, lastModified: nil, seconds: seconds))
+        }
+        if let total, total < offset, let change = validators.change(in: head) {
+            // Twisted's 416 for a file that shrank carries its new Last-Modified.
+            guard let restarted = restart(because: change) else { return .ended(fail(refusedRestart(change))) }
+            return .from(restarted)
+        }
+        if let total, total < offset {
+            return .ended(fail(TransferFailure(.resumeConflict,
+                "the local part (\(offset) bytes) is larger than the remote file (\(total) bytes); use --restart to discard it")))
+        }
+        let reason = "the server cannot serve the rest (416)"
+        guard let restarted = restart(because: reason) else { return .ended(fail(refusedRestart(reason))) }
+        return .from(restarted)
+    }
+
+    /// Waits before the next attempt; the item's ending when there is none.
+    private func retry(after problem: RetryLoop.Problem) async -> ItemOutcome? {
+        phases.move(to: .waitingToRetry)
+        switch await retries.next(after: problem, item: info) {
+        case .retry: return nil
+        case .exhausted(let failure), .waitTooLong(let failure): return fail(failure)
+        case .stopped: return stopped()
+        }
+    }
+
+    /// The phase of a new attempt, once its requests are posted.
+    func startAttempt() {
+        phases.startAttempt()
+        record.attempts = phases.attempts
     }
 
     /// Whatever path the bytes took, the part must hold exactly the entity's length before it
@@ -241,26 +265,4 @@ final class DownloadJob {
         return TransferFailure(.resumeConflict, "cannot continue: \(reason); the part file and resume data are kept "
             + "(--no-restart): run the same command without --no-restart to start over")
     }
-
-    // MARK: Retries
-
-    private var retryAfterFailure: TransferFailure?
-
-    /// Waits before the next attempt; false when retries are used up or the run was interrupted.
-    private func waitToRetry(_ failedAttempts: Int, _ reason: String, retryAfter: String?) async -> Bool {
-        let waiting = RetryWait(policy: settings.retry, interrupts: interrupts)
-        let result = await waiting.wait(afterFailedAttempts: failedAttempts, reason: reason, retryAfter: retryAfter) {
-            renderer.handle(.retrying(info, attempt: failedAttempts, delay: $0, reason: reason))
-        }
-        switch result {
-        case .retry:
-            return true
-        case .giveUp:
-            return false
-        case .tooLongToWait(let failure):
-            retryAfterFailure = failure
-            return false
-        }
-    }
-
 }

@@ -3,10 +3,10 @@ import Glibc
 /// Runs download items through the task manager, up to `concurrency` at a time, and adds up
 /// the results. Each item is a job in a child task; the renderer is shared between them.
 public final class DownloadRunner: Sendable {
-    private let manager: TaskManager
-    private let renderer: SharedRenderer
-    private let settings: DownloadSettings
-    private let interrupts: InterruptStatus?
+    private let environment: DownloadEnvironment
+    private var renderer: SharedRenderer { environment.renderer }
+    private var settings: DownloadSettings { environment.settings }
+    private var cancellation: Cancellation { environment.cancellation }
     /// Transfers at once (`-j`) and files waiting to be moved into place, within the limit on
     /// open files.
     private let budget: DescriptorBudget
@@ -15,23 +15,19 @@ public final class DownloadRunner: Sendable {
     /// Items started beyond `concurrency`, ready at the gate (see `TransferGate`).
     private let waitingAtGate: Int
 
-    /// Refuses (exit 3) when the limit on open files leaves no room for a transfer.
-    public init(manager: TaskManager, renderer: SharedRenderer, settings: DownloadSettings,
-                interrupts: InterruptStatus? = nil) throws(TransferFailure) {
-        self.manager = manager
-        self.renderer = renderer
-        self.interrupts = interrupts
+    /// Refuses (exit 3) when the limit on open files leaves no room for a transfer. The run
+    /// stops with `manager`'s cancellation.
+    public init(manager: TaskManager, renderer: SharedRenderer, settings: DownloadSettings) throws(TransferFailure) {
         // Each item of a one-connection batch has its request waiting at the gate before a
-        // place frees up, so the next transfer starts at once (1000 files of 16 KiB, 8 at once:
-        // a median of 0.161 s against 0.172 s in 31 alternating runs, 0.119 s against 0.126 s
-        // writing to tmpfs). Not with --fail-fast, which starts nothing after a failure, nor
-        // with -s, whose items use several connections each.
+        // place frees up, so the next transfer starts at once (docs/performance.md). Not with
+        // --fail-fast, which starts nothing after a failure, nor with -s, whose items use
+        // several connections each.
         let gated = settings.split == 1 && !settings.failsFast
         budget = try DescriptorBudget(asked: settings.concurrency, connectionsEach: settings.split, gated: gated)
         waitingAtGate = gated ? budget.transfers : 0
         var settings = settings
         if gated { settings.transfer.gate = TransferGate(limit: budget.transfers) }
-        self.settings = settings
+        environment = DownloadEnvironment(manager: manager, renderer: renderer, settings: settings)
     }
 
     /// Downloads every item and reports the totals; the summary's exit code follows DESIGN.md §3
@@ -44,8 +40,8 @@ public final class DownloadRunner: Sendable {
             let info = ItemInfo(id: -1, url: failure.url ?? "", path: failure.item)
             renderer.handle(.failed(info, failure))
             var record = ItemRecord(info: info)
-            record.failure = failure
-            tally.add(.failed(failure), record)
+            record.outcome = .failed(failure)
+            tally.add(record)
         }
         // Every item is queued at once, so the total line counts the whole batch ("[37/120]"),
         // not only the items started so far.
@@ -53,7 +49,7 @@ public final class DownloadRunner: Sendable {
         // Items report the end of their transfer and their result on one stream: the next item
         // starts when a transfer ends, while finished files are still being moved into place
         // (a batch of small files then waits on the disk and the network at the same time).
-        let events = EventChannel<ItemProgress>()
+        let events = EventChannel<ItemMilestone>()
         if concurrency < settings.concurrency && settings.transfer.verbose {
             renderer.handle(.notice("* \(concurrency) transfers at once, not \(settings.concurrency): the limit on open files is \(budget.limit)"))
         }
@@ -63,7 +59,7 @@ public final class DownloadRunner: Sendable {
         await withDiscardingTaskGroup { group in
             var stopping = false
             func startNext() {
-                while !stopping, interrupts?.wasInterrupted != true, admission.mayStartAnother(), let item = pending.next() {
+                while !stopping, !cancellation.isRequested, admission.mayStartAnother(), let item = pending.next() {
                     admission.started()
                     group.addTask { [self] in await download(item, reportingTo: events) }
                 }
@@ -76,17 +72,17 @@ public final class DownloadRunner: Sendable {
                     admission.requestPosted()
                 case .transferEnded:
                     admission.transferEnded()
-                case .finished(let outcome, let record, let requestWasUnposted, let transferWasOpen):
+                case .finished(let record, let requestWasUnposted, let transferWasOpen):
                     admission.finished(requestWasUnposted: requestWasUnposted, transferWasOpen: transferWasOpen)
-                    tally.add(outcome, record)
-                    if case .failed = outcome, settings.failsFast { stopping = true }
+                    tally.add(record)
+                    if case .failed = record.outcome, settings.failsFast { stopping = true }
                 }
                 startNext()
                 if admission.isIdle { break }
             }
         }
         // Items a signal or --fail-fast kept from starting are in the report too.
-        let interrupted = interrupts?.wasInterrupted == true
+        let interrupted = cancellation.signal != nil
         while let item = pending.next() {
             var record = ItemRecord(info: item.plannedInfo)
             record.stoppedEarly = interrupted
@@ -96,7 +92,7 @@ public final class DownloadRunner: Sendable {
         }
         var summary = tally.summary
         summary.seconds = monotonicSeconds() - startedAt
-        if let interrupted = interrupts?.exitStatus {
+        if let interrupted = cancellation.exitStatus {
             summary.exitCode = interrupted
             renderer.handle(.interrupted(exitStatus: interrupted, dataKept: tally.keptData))
         }
@@ -104,37 +100,42 @@ public final class DownloadRunner: Sendable {
         return RunResult(summary: summary, records: tally.records.sorted { $0.info.id < $1.info.id })
     }
 
-    private func download(_ item: DownloadItem, reportingTo events: EventChannel<ItemProgress>) async {
+    /// Runs one item, telling the runner its milestones: its first request posted (its first
+    /// attempt began), its transfer over (the move into place began), and its record at the end.
+    private func download(_ item: DownloadItem, reportingTo events: EventChannel<ItemMilestone>) async {
         var postReported = false
         var transferReported = false
-        let (outcome, record) = await run(item, requestPosted: {
-            postReported = true
-            events.send(.requestPosted)
-        }, transferEnded: {
-            transferReported = true
-            events.send(.transferEnded)
-        })
-        events.send(.finished(outcome, record, requestWasUnposted: !postReported, transferWasOpen: !transferReported))
+        let record = await run(item) { phase in
+            switch phase {
+            case .transferring where !postReported:
+                postReported = true
+                events.send(.requestPosted)
+            case .moving:
+                transferReported = true
+                events.send(.transferEnded)
+            default:
+                break
+            }
+        }
+        events.send(.finished(record, requestWasUnposted: !postReported, transferWasOpen: !transferReported))
     }
 
-    private func run(_ item: DownloadItem, requestPosted: @escaping () -> Void,
-                     transferEnded: @escaping () -> Void) async -> (ItemOutcome, ItemRecord) {
+    private func run(_ item: DownloadItem, onPhaseChange: @escaping (DownloadPhase) -> Void) async -> ItemRecord {
         switch PreparedDownload.prepare(item, settings: settings) {
         case .skip(let info, let reason):
             renderer.handle(.skipped(info, reason: reason))
             var record = ItemRecord(info: info)
             record.outcome = .skipped
-            return (.skipped, record)
+            return record
         case .fail(let info, let failure):
             renderer.handle(.failed(info, failure))
             var record = ItemRecord(info: info)
-            record.failure = failure
-            return (.failed(failure), record)
+            record.outcome = .failed(failure)
+            return record
         case .ready(let download):
-            let job = DownloadJob(download, manager: manager, renderer: renderer,
-                                  settings: settings, interrupts: interrupts)
-            let outcome = await job.run(requestPosted: requestPosted, transferEnded: transferEnded)
-            return (outcome, job.record)
+            let job = DownloadJob(download, environment: environment, onPhaseChange: onPhaseChange)
+            _ = await job.run()
+            return job.record
         }
     }
 }
@@ -145,21 +146,13 @@ public struct RunResult: Sendable {
     public let records: [ItemRecord]
 }
 
-/// What an item tells the runner: its first request is posted (the next may queue behind it),
-/// its transfer ended (the next may start) while its file is moved into place, and how it
-/// ended (also saying the first two if that was not done before).
-private enum ItemProgress: Sendable {
+/// The milestones of an item the runner admits others by: its first request is posted (the
+/// next may queue behind it), its transfer ended (the next may start) while its file is moved
+/// into place, and its record at the end (also saying the first two if that was not done before).
+private enum ItemMilestone: Sendable {
     case requestPosted
     case transferEnded
-    case finished(ItemOutcome, ItemRecord, requestWasUnposted: Bool, transferWasOpen: Bool)
-}
-
-/// How one item ended.
-enum ItemOutcome: Sendable {
-    case downloaded(Int64)
-    case skipped
-    case failed(ItemFailure)
-    case interrupted(dataKept: Bool)
+    case finished(ItemRecord, requestWasUnposted: Bool, transferWasOpen: Bool)
 }
 
 /// Running totals of a run.
@@ -170,10 +163,10 @@ private struct Tally {
     private(set) var keptData = false
     private var exitCodes: [Int32] = []
 
-    mutating func add(_ outcome: ItemOutcome, _ record: ItemRecord) {
+    mutating func add(_ record: ItemRecord) {
         records.append(record)
-        switch outcome {
-        case .downloaded(let bytes):
+        switch record.outcome {
+        case .done(let bytes):
             summary.downloaded += 1
             summary.bytes += bytes
         case .skipped:
@@ -181,7 +174,7 @@ private struct Tally {
         case .failed(let failure):
             summary.failed += 1
             exitCodes.append(failure.exitCode)
-        case .interrupted(let dataKept):
+        case .stopped(let dataKept):
             keptData = keptData || dataKept
         }
         summary.exitCode = ExitStatus.combined(exitCodes)

@@ -12,8 +12,13 @@ import Synchronization
 /// threads took twice as long, measured here on ext4). A lone file, or a system already holding
 /// much unwritten data (someone else's copy would make every `syncfs` wait for it), gets an
 /// fsync of its own and of its directory.
-final class GroupCommit: Sendable {
-    static let shared = GroupCommit()
+public final class GroupCommit: Sendable {
+    /// Where the rounds run.
+    private let disk: DiskThread
+
+    public init(disk: DiskThread) {
+        self.disk = disk
+    }
 
     private struct Move {
         let descriptor: Int32
@@ -46,7 +51,7 @@ final class GroupCommit: Sendable {
                 return true
             }
             if startsRounds {
-                DiskThread.shared.submit { self.runRounds() }
+                disk.submit { self.runRounds() }
             }
         }
     }

@@ -1,17 +1,12 @@
 /// What `--report` says of one item (DESIGN.md §8).
 public struct ItemRecord: Sendable {
-    public enum Outcome: String, Sendable {
-        case downloaded, skipped, failed
-    }
-
     public var info: ItemInfo
-    public var outcome: Outcome = .failed
+    public var outcome: ItemOutcome = .stopped(dataKept: false)
     public var httpStatus: Int?
     /// The size of the file at `path` when it exists.
     public var bytes: Int64 = 0
     public var sha256: String?
     public var attempts = 0
-    public var failure: ItemFailure?
     /// Why the item has no ending of its own: the run stopped first (a signal, or --fail-fast).
     public var stoppedEarly: EarlyStop?
 
@@ -29,4 +24,6 @@ public struct ItemRecord: Sendable {
     public init(info: ItemInfo) {
         self.info = info
     }
+
+    public var failure: ItemFailure? { outcome.failure }
 }

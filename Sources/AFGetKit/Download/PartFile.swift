@@ -129,9 +129,9 @@ public final class PartFile {
 
     /// Makes the data durable and moves it into place: final mode and modification time, then
     /// the data synced, renamed over the destination (or `finalPath`, in the same directory)
-    /// and the rename synced, together with other files finishing at the same time. On failure
-    /// the data stays in the part file and the message says so.
-    public func commit(lastModified: Int64?, as finalPath: String? = nil) async throws(TransferFailure) {
+    /// and the rename synced, together with other files finishing at the same time (`commits`).
+    /// On failure the data stays in the part file and the message says so.
+    public func commit(lastModified: Int64?, as finalPath: String? = nil, through commits: GroupCommit) async throws(TransferFailure) {
         let destination = finalPath ?? destination
         let mode = mayReplace || finalPath != nil ? Self.finalMode(replacing: destination) : Self.newFileMode
         guard fchmod(descriptor, mode) == 0 else {
@@ -142,7 +142,7 @@ public final class PartFile {
             _ = futimens(descriptor, &times)
         }
         if holdsKeptResumeData { forgetKeptResumeData() }
-        if let failure = await GroupCommit.shared.move(descriptor, from: path, to: destination) { throw failure }
+        if let failure = await commits.move(descriptor, from: path, to: destination) { throw failure }
         closeDescriptor()
     }
 

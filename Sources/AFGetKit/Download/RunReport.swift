@@ -27,7 +27,7 @@ public enum RunReport {
         var line = JSONLine()
         line.add("url", record.info.url)
         line.add("path", record.info.path)
-        line.add("outcome", record.outcome.rawValue)
+        line.add("outcome", record.outcome.reportName)
         line.add("http_status", optional: record.httpStatus.map(Int64.init))
         let onDisk = record.info.path == "-" ? nil : fileSummary(record)
         line.add("bytes", onDisk?.bytes ?? record.bytes)
@@ -52,8 +52,12 @@ public enum RunReport {
     /// Size and SHA-256 of the file at the record's path: from the download when it just
     /// finished, else read from disk (a skipped file).
     private static func fileSummary(_ record: ItemRecord) -> (bytes: Int64, sha256: String)? {
-        if record.outcome == .downloaded, let sha256 = record.sha256 { return (record.bytes, sha256) }
-        guard record.outcome != .failed, let digest = RunningDigest.ofFile(at: record.info.path, .sha256) else { return nil }
+        if case .done = record.outcome, let sha256 = record.sha256 { return (record.bytes, sha256) }
+        switch record.outcome {
+        case .done, .skipped: break
+        case .failed, .stopped: return nil
+        }
+        guard let digest = RunningDigest.ofFile(at: record.info.path, .sha256) else { return nil }
         return (digest.bytesDigested, digest.hex())
     }
 

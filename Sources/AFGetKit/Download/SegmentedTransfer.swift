@@ -4,15 +4,13 @@ import CPlatform
 /// request checked like a continue (Content-Range, length, ETag; If-Range on the request)
 /// before a byte is written, written in place with positioned writes into the one part file.
 /// A connection that finishes takes half of the largest segment left, so all stay busy to the
-/// end. Failures are retried per segment; a server that answers a range with anything but the
-/// range ends the segmenting, and the job goes on with one connection.
+/// end. Failures are retried per segment, each through its own retry loop; a server that answers
+/// a range with anything but the range ends the segmenting, and the job goes on with one
+/// connection.
 final class SegmentedTransfer {
     /// What the job lends: the transfer machinery, the item, and how checkpoints are written.
     struct Context {
-        let manager: TaskManager
-        let renderer: SharedRenderer
-        let settings: DownloadSettings
-        let interrupts: InterruptStatus?
+        let environment: DownloadEnvironment
         let info: ItemInfo
         let request: HTTPRequest
         let part: PartFile
@@ -28,7 +26,8 @@ final class SegmentedTransfer {
         /// connection from the bytes held without a gap.
         case fellBack(contiguous: Int64, reason: String)
         case failed(TransferFailure)
-        case interrupted
+        /// The run stopped; every segment is checkpointed.
+        case stopped
     }
 
     private let context: Context
@@ -42,7 +41,8 @@ final class SegmentedTransfer {
     }
 
     private var running: [TaskID: RunningSegment] = [:]
-    private var failedAttempts: [Int64: Int] = [:]
+    /// Each segment's retries, by its start.
+    private var retries: [Int64: RetryLoop] = [:]
     private var waitingToRetry: Set<Int64> = []
     private var lastResponse: TaskResponse?
     private var lastCheckpointAt = monotonicSeconds()
@@ -53,6 +53,11 @@ final class SegmentedTransfer {
     private static let progressRound = 0.1
     private var stopping: Result?
 
+    private var manager: TaskManager { context.environment.manager }
+    private var renderer: SharedRenderer { context.environment.renderer }
+    private var settings: DownloadSettings { context.environment.settings }
+    private var cancellation: Cancellation { context.environment.cancellation }
+
     init(_ context: Context, segments: [Segment]) {
         self.context = context
         self.segments = segments
@@ -61,8 +66,9 @@ final class SegmentedTransfer {
     /// Events of every segment's task, and retries coming due, on one stream.
     private enum Event: Sendable {
         case task(TaskEvent)
-        /// A segment's wait before its next attempt ended: retry it, or give up with the failure.
-        case retryWaitEnded(Int64, RetryWait.Result, TransferFailure)
+        /// A segment's wait before its next attempt ended: what comes next, and its retry loop
+        /// as the wait left it.
+        case retryWaitEnded(Int64, RetryLoop.Next, RetryLoop)
     }
 
     private func index(of start: Int64) -> Int {
@@ -84,16 +90,16 @@ final class SegmentedTransfer {
                 let expectation = ResumeExpectation(offset: segment.position, expectedTotal: context.total,
                                                     recorded: context.validators, restartsOnFullResponse: false)
                 let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)
-                let task = context.manager.downloadTask(with: request, to: target, resume: expectation, segment: live,
-                                                        options: context.settings.transfer)
+                let task = manager.downloadTask(with: request, to: target, resume: expectation, segment: live,
+                                                options: settings.transfer, disk: context.environment.disk)
                 running[task.id] = RunningSegment(segment: segment.start, from: segment.position, live: live)
                 group.addTask {
                     for await event in task.events { events.send(.task(event)) }
                 }
-                context.manager.resume(task.id)
+                manager.resume(task.id)
             }
             func fillConnections() {
-                while stopping == nil, context.interrupts?.wasInterrupted != true, running.count < context.settings.split {
+                while stopping == nil, !cancellation.isRequested, running.count < settings.split {
                     let busy = Set(running.values.map(\.segment)).union(waitingToRetry)
                     if let idle = segments.indices.first(where: { !segments[$0].isComplete && !busy.contains(segments[$0].start) }) {
                         start(idle)
@@ -102,7 +108,7 @@ final class SegmentedTransfer {
                     // Every unfinished segment has a connection: halve the largest one left.
                     let candidates = running.values.map { (index: index(of: $0.segment), reached: $0.live.reached) }
                     guard let (index, at) = SegmentPlan.split(segments, running: candidates,
-                                                              minimumSize: context.settings.minimumSplitSize),
+                                                              minimumSize: settings.minimumSplitSize),
                         let victim = running.values.first(where: { $0.segment == segments[index].start })
                     else { return }
                     victim.live.shorten(to: at)
@@ -121,12 +127,13 @@ final class SegmentedTransfer {
             if !isIdle {
                 for await event in events {
                     switch event {
-                    case .retryWaitEnded(let segment, let result, let failure):
+                    case .retryWaitEnded(let segment, let next, let loop):
                         waitingToRetry.remove(segment)
-                        switch result {
+                        retries[segment] = loop
+                        switch next {
                         case .retry: break
-                        case .giveUp: stop(context.interrupts?.wasInterrupted == true ? .interrupted : .failed(failure))
-                        case .tooLongToWait(let refusal): stop(.failed(refusal))
+                        case .exhausted(let failure), .waitTooLong(let failure): stop(.failed(failure))
+                        case .stopped: stop(.stopped)
                         }
                     case .task(let taskEvent):
                         handle(taskEvent, sink: events, group: &group)
@@ -156,12 +163,10 @@ final class SegmentedTransfer {
             lastResponse = response
             let head = response.head
             if !head.isSuccess {
-                let failure = head.failure(sentCredentials: context.settings.transfer.sendsCredentials)
-                segmentFailed(task.segment, failure, transient: RetryPolicy.isTransient(status: head.status),
-                              retryAfter: head.value(of: "Retry-After"), sink: sink, group: &group)
+                segmentFailed(task.segment, response: head, failure: nil, sink: sink, group: &group)
             } else if !segments[index(of: task.segment)].isComplete {
-                segmentFailed(task.segment, TransferFailure(.network, "the server closed a range early"), transient: true,
-                              retryAfter: nil, sink: sink, group: &group)
+                let early = TransferFailure(.network, "the server closed a range early", transient: true)
+                segmentFailed(task.segment, response: nil, failure: early, sink: sink, group: &group)
             }
         case .failed(_, let failure, let progress):
             running[id] = nil
@@ -171,18 +176,16 @@ final class SegmentedTransfer {
                 // A server that mishandles ranges: one connection goes on.
                 stop(failure.entityChanged ? .failed(failure) : .fellBack(contiguous: 0, reason: failure.message))
             } else {
-                segmentFailed(task.segment, failure, transient: failure.isTransient, retryAfter: nil, sink: sink, group: &group)
+                segmentFailed(task.segment, response: nil, failure: failure, sink: sink, group: &group)
             }
-        case .canceled(_, let progress):
+        case .canceled(_, let reason, let progress):
             running[id] = nil
             record(task, written: progress.written)
             if stopping == nil {
-                stop(context.interrupts?.wasInterrupted == true ? .interrupted : .failed(TransferFailure(.internalError, "canceled")))
+                stop(reason != nil || cancellation.isRequested ? .stopped : .failed(TransferFailure(.internalError, "canceled")))
             }
-        case .verbose(_, let line):
-            context.renderer.handle(.notice(line))
-        case .started, .redirected, .suspended, .resumed:
-            break
+        case .started, .verbose, .redirected, .suspended, .resumed:
+            if let notice = event.notice(verbose: settings.transfer.verbose) { renderer.handle(.notice(notice)) }
         }
     }
 
@@ -206,29 +209,27 @@ final class SegmentedTransfer {
             bytes += segment.position(reachedAt: task.live.reached) - segment.position
         }
         speed.add(bytes: bytes, at: now)
-        context.renderer.handle(.progress(context.info, bytes: bytes, total: context.total, speed: speed.bytesPerSecond))
+        renderer.handle(.progress(context.info, bytes: bytes, total: context.total, speed: speed.bytesPerSecond))
     }
 
-    /// A transient failure is retried for this segment alone, after the policy's delay; any
-    /// other ends the transfer.
-    private func segmentFailed(_ segment: Int64, _ failure: TransferFailure, transient: Bool, retryAfter: String?,
+    /// A transient failure is retried for this segment alone, after its retry loop's wait;
+    /// any other ends the transfer.
+    private func segmentFailed(_ segment: Int64, response: ResponseHead?, failure: TransferFailure?,
                                sink: EventChannel<Event>, group: inout DiscardingTaskGroup) {
         guard stopping == nil else { return }
-        guard transient else {
-            stop(.failed(failure))
+        let sendsCredentials = settings.transfer.sendsCredentials
+        guard let problem = RetryLoop.transientProblem(response: response, failure: failure, sentCredentials: sendsCredentials)
+        else {
+            stop(.failed(failure ?? response!.failure(sentCredentials: sendsCredentials)))
             return
         }
-        let attempts = (failedAttempts[segment] ?? 0) + 1
-        failedAttempts[segment] = attempts
         waitingToRetry.insert(segment)
         // The wait runs beside the other segments; its end comes back on the event stream.
-        let (waiting, renderer, info) = (RetryWait(policy: context.settings.retry, interrupts: context.interrupts),
-                                         context.renderer, context.info)
+        var loop = retries[segment] ?? context.environment.retryLoop()
+        let info = context.info
         group.addTask {
-            let result = await waiting.wait(afterFailedAttempts: attempts, reason: failure.message, retryAfter: retryAfter) {
-                renderer.handle(.retrying(info, attempt: attempts, delay: $0, reason: failure.message))
-            }
-            sink.send(.retryWaitEnded(segment, result, failure))
+            let next = await loop.next(after: problem, item: info)
+            sink.send(.retryWaitEnded(segment, next, loop))
         }
     }
 
@@ -236,7 +237,7 @@ final class SegmentedTransfer {
     private func stop(_ result: Result) {
         guard stopping == nil else { return }
         stopping = result
-        for id in running.keys { context.manager.cancel(id) }
+        for id in running.keys { manager.cancel(id) }
         waitingToRetry.removeAll()
     }
 
@@ -246,9 +247,9 @@ final class SegmentedTransfer {
     }
 
     private func finish() -> Result {
-        if context.interrupts?.wasInterrupted == true {
+        if cancellation.isRequested {
             _ = checkpoint()
-            return .interrupted
+            return .stopped
         }
         if stopping == nil, segments.allSatisfy(\.isComplete), let lastResponse {
             return .completed(lastResponse)

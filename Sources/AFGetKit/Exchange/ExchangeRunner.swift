@@ -1,82 +1,70 @@
 /// One request and its response through a data task (no body) or an upload task (a body),
-/// with retries: transient failures and statuses are tried again, the body re-sent from the
-/// start (standard input, which can be read only once, is not retried). Upload progress is
-/// reported like a download's, counting bytes sent.
+/// through the retry loop every transfer shares: transient failures and statuses are tried
+/// again, the body re-sent from the start (standard input, which can be read only once, is not
+/// retried). Upload progress is reported like a download's, counting bytes sent.
 public final class ExchangeRunner: Sendable {
     private let manager: TaskManager
     private let renderer: SharedRenderer
     private let options: TransferOptions
     private let retry: RetryPolicy
-    private let interrupts: InterruptStatus?
     /// Response bodies are collected in memory up to this many bytes.
     public static let bodyLimit = 256 << 20
 
-    public init(manager: TaskManager, renderer: SharedRenderer, options: TransferOptions, retry: RetryPolicy,
-                interrupts: InterruptStatus?) {
+    /// The run stops with `manager`'s cancellation.
+    public init(manager: TaskManager, renderer: SharedRenderer, options: TransferOptions, retry: RetryPolicy) {
         self.manager = manager
         self.renderer = renderer
         self.options = options
         self.retry = retry
-        self.interrupts = interrupts
     }
 
-    public struct Outcome: Sendable {
+    /// What an exchange came to.
+    public struct Result: Sendable {
         /// The final response, whatever its status (nil when no response arrived).
         public var response: TaskResponse?
         public var failure: TransferFailure?
-        public var attempts = 0
-        public var interrupted = false
+        /// The run stopped (a signal) before the exchange ended.
+        public var stopped: StopReason?
         /// How long the last attempt took.
         public var seconds = 0.0
     }
 
-    /// Sends `request` until a final response arrives or retries run out. The outcome carries
+    /// Sends `request` until a final response arrives or retries run out. The result carries
     /// the last response even when its status is transient and retries ran out; judging it
     /// (and reporting it done or failed) is the caller's. A status in `accepted` is final even
     /// when it is one that is otherwise retried (`--accept-status 503`).
-    public func run(_ request: HTTPRequest, info: ItemInfo, accepted: [ClosedRange<Int>] = []) async -> Outcome {
-        var outcome = Outcome()
-        let waiting = RetryWait(policy: retry, interrupts: interrupts)
+    public func run(_ request: HTTPRequest, info: ItemInfo, accepted: [ClosedRange<Int>] = []) async -> Result {
+        var result = Result()
+        var retries = RetryLoop(policy: retry, cancellation: manager.cancellation, renderer: renderer)
         renderer.handle(.queued(info))
         while true {
-            outcome.attempts += 1
             let startedAt = monotonicSeconds()
             let (response, failure) = await attempt(request, info: info)
-            if interrupts?.wasInterrupted == true {
-                outcome.interrupted = true
-                return outcome
+            if let reason = manager.cancellation.reason {
+                result.stopped = reason
+                return result
             }
-            outcome.response = response
-            outcome.failure = failure
-            let retryAfter: String?
-            let reason: String
-            if let response {
-                outcome.seconds = monotonicSeconds() - startedAt
-                let status = response.head.status
-                guard RetryPolicy.isTransient(status: status), !accepted.contains(where: { $0.contains(status) }) else {
-                    return outcome
-                }
-                retryAfter = response.head.value(of: "Retry-After")
-                reason = response.head.failure(sentCredentials: false).message
-            } else if let failure, failure.isTransient {
-                retryAfter = nil
-                reason = failure.message
-            } else {
-                return outcome
-            }
-            guard request.body.isRepeatable else { return outcome }
-            let result = await waiting.wait(afterFailedAttempts: outcome.attempts, reason: reason, retryAfter: retryAfter) {
-                renderer.handle(.retrying(info, attempt: outcome.attempts, delay: $0, reason: reason))
-            }
-            switch result {
+            result.response = response
+            result.failure = failure.map(retries.finalFailure)
+            if response != nil { result.seconds = monotonicSeconds() - startedAt }
+            guard request.body.isRepeatable,
+                let problem = RetryLoop.transientProblem(response: response?.head, failure: failure,
+                                                         sentCredentials: false, accepted: accepted)
+            else { return result }
+            switch await retries.next(after: problem, item: info) {
             case .retry:
                 continue
-            case .giveUp:
-                outcome.interrupted = interrupts?.wasInterrupted == true
-                return outcome
-            case .tooLongToWait(let failure):
-                outcome.failure = failure
-                return outcome
+            case .exhausted(let final):
+                // A response's status is the caller's to judge; a failure says how many
+                // attempts it took.
+                if response == nil { result.failure = final }
+                return result
+            case .waitTooLong(let refusal):
+                result.failure = refusal
+                return result
+            case .stopped(let reason):
+                result.stopped = reason
+                return result
             }
         }
     }
@@ -104,14 +92,8 @@ public final class ExchangeRunner: Sendable {
                 }
                 speed.add(bytes: bytes, at: monotonicSeconds())
                 renderer.handle(.progress(info, bytes: bytes, total: total, speed: speed.bytesPerSecond))
-            case .verbose(_, let line):
-                renderer.handle(.notice(line))
-            case .redirected(_, _, let target):
-                if options.verbose {
-                    renderer.handle(.notice("* following redirect to \(TerminalText.clean(removingPassword(from: target)))"))
-                }
-            case .suspended, .resumed:
-                continue
+            case .verbose, .redirected, .suspended, .resumed:
+                if let notice = event.notice(verbose: options.verbose) { renderer.handle(.notice(notice)) }
             case .completed(_, let response):
                 return (response, nil)
             case .failed(_, let failure, _):

@@ -6,6 +6,7 @@ import CurlCore
 final class CurlLoop {
     private let multi = MultiHandle()
     private let inbox: CommandInbox
+    private let cancellation: Cancellation
     private var tasks: [TaskID: TransferContext] = [:]
     /// Per gate: tasks holding a place, and those waiting for one.
     private var gates: [ObjectIdentifier: GateQueue] = [:]
@@ -16,8 +17,9 @@ final class CurlLoop {
     private static let housekeepingInterval = 0.1
     private static let progressInterval = 0.25
 
-    init(inbox: CommandInbox) {
+    init(inbox: CommandInbox, cancellation: Cancellation) {
         self.inbox = inbox
+        self.cancellation = cancellation
     }
 
     func run() {
@@ -36,7 +38,7 @@ final class CurlLoop {
             multi.poll(timeoutMilliseconds: 100)
         }
         for context in tasks.values {
-            cancel(context)
+            cancel(context, because: cancellation.reason)
         }
         for command in inbox.close() {
             command.refuse()
@@ -47,9 +49,9 @@ final class CurlLoop {
 
     private func handle(_ command: TaskCommand) {
         switch command {
-        case .create(let id, let kind, let request, let options, let events):
-            tasks[id] = TransferContext(id: id, kind: kind, request: request, options: options, events: events,
-                                        stop: inbox.stop)
+        case .create(let id, let request, let body, let options, let events):
+            tasks[id] = TransferContext(id: id, request: request, body: body, options: options, events: events,
+                                        cancellation: cancellation)
         case .resume(let id):
             guard let context = tasks[id], context.machine.state == .suspended else { return }
             if context.isAttached {
@@ -66,9 +68,9 @@ final class CurlLoop {
             transition(context, to: .suspended)
             context.emit(.suspended(id))
         case .cancel(let id):
-            if let context = tasks[id] { cancel(context) }
-        case .cancelAll:
-            for context in Array(tasks.values) { cancel(context) }
+            if let context = tasks[id] { cancel(context, because: nil) }
+        case .stop(let reason):
+            for context in Array(tasks.values) { cancel(context, because: reason) }
         case .shutdown:
             stopping = true
         }
@@ -89,15 +91,16 @@ final class CurlLoop {
         context.isAttached = true
     }
 
-    private func cancel(_ context: TransferContext) {
+    /// Ends a task unfinished: for the run's stop `reason`, or (nil) because its owner asked.
+    private func cancel(_ context: TransferContext, because reason: StopReason?) {
         guard context.machine.state != .completed else { return }
         transition(context, to: .canceling)
         detach(context)
         leaveGate(context)
-        context.writer?.flush()
+        _ = context.consumer?.flush()
         transition(context, to: .completed)
         tasks[context.id] = nil
-        context.emit(.canceled(context.id, context.currentProgress))
+        context.emit(.canceled(context.id, reason, context.currentProgress))
     }
 
     // MARK: Gates (-j)
@@ -163,16 +166,16 @@ final class CurlLoop {
         let context = Unmanaged<TransferContext>.fromOpaque(pointer).takeUnretainedValue()
         detach(context)
         // Received data reaches the file whatever the outcome: a failed transfer keeps its bytes.
-        let flushed = context.writer?.flush() ?? true
+        let flushFailure = context.consumer?.flush()
 
         if context.wasStopped {
-            cancel(context)  // ended by its callbacks on a stop request: canceled, as cancelAll says
-        } else if context.reachedSegmentEnd && flushed && context.abortReason == nil {
-            complete(context)  // stopped at its segment's end on purpose
+            cancel(context, because: cancellation.reason)  // ended by its callbacks as the run stopped
+        } else if context.consumerHasEnough && flushFailure == nil && context.abortReason == nil {
+            complete(context)  // ended on purpose: the consumer has all it wants
         } else if let reason = context.abortReason {
             fail(context, reason)
-        } else if !flushed, let failure = context.writer?.failure {
-            fail(context, failure)
+        } else if let flushFailure {
+            fail(context, flushFailure)
         } else if result != CURLE_OK {
             let error = CurlError(code: result, detail: context.easy.lastErrorDetail)
             fail(context, CurlFailureClassifier.failure(
@@ -251,7 +254,7 @@ final class CurlLoop {
 
         for context in Array(tasks.values) where context.machine.state == .running && context.isAttached {
             context.releaseIfAllowed(now: now)
-            if context.writer?.flush() == false, let failure = context.writer?.failure {
+            if let failure = context.consumer?.flush() {
                 fail(context, failure)
             } else if let stall = stallFailure(context, now: now) {
                 fail(context, stall)

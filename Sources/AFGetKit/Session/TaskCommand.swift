@@ -4,17 +4,18 @@ import CurlCore
 
 /// What other threads ask the curl thread to do.
 enum TaskCommand: Sendable {
-    case create(TaskID, TaskKind, HTTPRequest, TransferOptions, TaskEvents)
+    case create(TaskID, HTTPRequest, any ResponseBodyHandler, TransferOptions, TaskEvents)
     case resume(TaskID)
     case suspend(TaskID)
     case cancel(TaskID)
-    case cancelAll
+    /// The run stopped: every task ends, canceled for this reason.
+    case stop(StopReason)
     case shutdown
 
     /// The curl thread has stopped: a task created too late ends at once, canceled.
     func refuse() {
         if case .create(let id, _, _, _, let events) = self {
-            events.send(.canceled(id, TransferProgress()))
+            events.send(.canceled(id, nil, TransferProgress()))
         }
     }
 }
@@ -31,8 +32,6 @@ final class CommandInbox: Sendable {
     }
 
     private let state = Mutex(State())
-    /// Seen by the transfers themselves, before `cancelAll` reaches the curl thread's loop.
-    let stop = StopRequest()
 
     func post(_ command: TaskCommand) {
         let accepted = state.withLock { state in

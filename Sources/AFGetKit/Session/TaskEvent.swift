@@ -50,8 +50,9 @@ public enum TaskEvent: Sendable, Equatable {
     /// The exchange finished; the status may still be an HTTP error for the caller to judge.
     case completed(TaskID, TaskResponse)
     case failed(TaskID, TransferFailure, TransferProgress)
-    /// The task was canceled before it finished.
-    case canceled(TaskID, TransferProgress)
+    /// The task was canceled before it finished: because the run stopped (the reason), or
+    /// because its owner canceled it (nil).
+    case canceled(TaskID, StopReason?, TransferProgress)
 
     /// The task's last event: completed, failed or canceled.
     public var isFinal: Bool {
@@ -65,8 +66,24 @@ public enum TaskEvent: Sendable, Equatable {
         switch self {
         case .started(let id, _), .progress(let id, _), .suspended(let id), .resumed(let id),
             .redirected(let id, _, _), .verbose(let id, _), .completed(let id, _), .failed(let id, _, _),
-            .canceled(let id, _):
+            .canceled(let id, _, _):
             id
+        }
+    }
+}
+
+extension TaskEvent {
+    /// The line a task's owner shows for this event, the same for every kind of transfer:
+    /// verbose header lines (already masked), and with `verbose` each redirect followed, its
+    /// URL's password removed.
+    public func notice(verbose: Bool) -> String? {
+        switch self {
+        case .verbose(_, let line):
+            line
+        case .redirected(_, _, let target) where verbose:
+            "* following redirect to \(TerminalText.clean(removingPassword(from: target)))"
+        default:
+            nil
         }
     }
 }

@@ -16,32 +16,35 @@ public struct SessionTask: Sendable {
 public final class TaskManager: Sendable {
     private let inbox = CommandInbox()
     private let stopped = DispatchSemaphore(value: 0)
+    /// The run's stop: when it comes, every task ends, canceled with its reason.
+    public let cancellation: Cancellation
 
-    public init() {
+    public init(cancellation: Cancellation = Cancellation()) {
+        self.cancellation = cancellation
         startThread(named: "afget-curl") { [inbox, stopped] in
-            CurlLoop(inbox: inbox).run()
+            CurlLoop(inbox: inbox, cancellation: cancellation).run()
             stopped.signal()
         }
+        cancellation.onStop { [inbox] reason in inbox.post(.stop(reason)) }
     }
 
     /// A task whose response body is collected in memory, up to `bodyLimit` bytes.
     public func dataTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions()) -> SessionTask {
-        makeTask(.data(bodyLimit: bodyLimit), request, options)
+        task(with: request, body: CollectedBody(limit: bodyLimit), options: options)
     }
 
     /// A task that sends `request.body` and collects the response body like a data task.
     public func uploadTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions()) -> SessionTask {
-        makeTask(.upload(bodyLimit: bodyLimit), request, options)
+        task(with: request, body: CollectedBody(limit: bodyLimit), options: options)
     }
 
-    /// A task that writes a successful response's body to `sink` from byte `resume.offset`
-    /// (0 without `resume`). With `resume`, the request must carry the matching Range header;
-    /// with `segment`, writing stops at its end and the task completes.
-    public func downloadTask(
-        with request: HTTPRequest, to sink: FileDescriptorSink, resume: ResumeExpectation? = nil,
-        segment: LiveSegment? = nil, options: TransferOptions = TransferOptions()
-    ) -> SessionTask {
-        makeTask(.download(to: sink, resume: resume, segment: segment), request, options)
+    /// A task that sends `request` (and its body, if any) and hands the final response's body
+    /// to what `body` accepts it with.
+    public func task(with request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions = TransferOptions()) -> SessionTask {
+        let id = inbox.makeID()
+        let events = TaskEvents()
+        inbox.post(.create(id, request, body, options, events))
+        return SessionTask(id: id, events: TaskEventSequence(channel: events.channel))
     }
 
     /// Starts a new task or continues a suspended one.
@@ -52,11 +55,6 @@ public final class TaskManager: Sendable {
 
     public func cancel(_ id: TaskID) { inbox.post(.cancel(id)) }
 
-    /// Cancels every task; safe from a signal handler's queue.
-    public func cancelAll() {
-        inbox.stop.set()
-        inbox.post(.cancelAll)
-    }
 
     /// Cancels what is left and stops the curl thread, waiting for it; every task's events end.
     /// Tasks created later end at once, canceled. Calling it again returns at once.
@@ -64,12 +62,5 @@ public final class TaskManager: Sendable {
         inbox.post(.shutdown)
         stopped.wait()
         stopped.signal()
-    }
-
-    private func makeTask(_ kind: TaskKind, _ request: HTTPRequest, _ options: TransferOptions) -> SessionTask {
-        let id = inbox.makeID()
-        let events = TaskEvents()
-        inbox.post(.create(id, kind, request, options, events))
-        return SessionTask(id: id, events: TaskEventSequence(channel: events.channel))
     }
 }

@@ -3,13 +3,14 @@ import CurlCore
 import Glibc
 
 /// Everything the curl thread knows about one task: its easy handle, state machine, current
-/// request, the response being received and its counters. Created, used and destroyed on the
-/// curl thread only; libcurl's callbacks reach it through an unretained pointer while the task
-/// table keeps it alive.
+/// request, the response being received and its counters. What the body is for is the task
+/// owner's business: the final response's body goes to the consumer its handler gives.
+/// Created, used and destroyed on the curl thread only; libcurl's callbacks reach it through
+/// an unretained pointer while the task table keeps it alive.
 final class TransferContext {
     let id: TaskID
-    let kind: TaskKind
     let options: TransferOptions
+    private let bodyHandler: any ResponseBodyHandler
     let easy = EasyHandle()
     private let events: TaskEvents
 
@@ -30,21 +31,17 @@ final class TransferContext {
     private(set) var isFinalResponse = false
     private var headerBytes = 0
     private var headerLines = 0
-    private var acceptsBody = false
+    /// Where the final response's body goes, once its handler accepted it.
+    private(set) var consumer: (any BodyConsumer)?
     private(set) var progress = TransferProgress()
-    private(set) var body: [UInt8] = []
     private var upload: UploadSource?
-    /// The download's body on its way to the sink.
-    let writer: BufferedFileWriter?
-    /// A segment's end, which completes the task, and where its writing has got to.
-    private let segment: LiveSegment?
-    /// The segment's end was reached: the transfer was stopped on purpose, not failed.
-    private(set) var reachedSegmentEnd = false
+    /// The consumer had all it wanted: the transfer was ended on purpose, not failed.
+    private(set) var consumerHasEnough = false
     /// Set by a callback that aborts the transfer, to say why.
     private(set) var abortReason: TransferFailure?
-    /// Every transfer is to stop; the callbacks look before each piece of work.
-    private let stop: StopRequest
-    /// A callback ended the transfer because of `stop`.
+    /// The run's stop; the callbacks look before each piece of work.
+    private let cancellation: Cancellation
+    /// A callback ended the transfer because the run stopped.
     private(set) var wasStopped = false
     /// Undoes the body's content codings (`--compressed`).
     private var decoder: ContentDecoder?
@@ -62,24 +59,16 @@ final class TransferContext {
     var lastSentAt = 0.0
     var lastSentCount: Int64 = 0
 
-    init(id: TaskID, kind: TaskKind, request: HTTPRequest, options: TransferOptions,
-         events: TaskEvents, stop: StopRequest) {
+    init(id: TaskID, request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions,
+         events: TaskEvents, cancellation: Cancellation) {
         self.id = id
-        self.stop = stop
-        self.kind = kind
+        self.cancellation = cancellation
+        self.bodyHandler = body
         self.request = request
         self.options = options
         self.events = events
         firstOrigin = request.url.origin
         pacer = options.rateLimit.map { RatePacer(bytesPerSecond: $0) }
-        if case .download(let sink, let resume, let segment) = kind {
-            writer = BufferedFileWriter(sink: sink, offset: resume?.offset ?? 0,
-                                        capacity: segment == nil ? BufferedFileWriter.streamCapacity : BufferedFileWriter.segmentCapacity)
-            self.segment = segment
-        } else {
-            writer = nil
-            segment = nil
-        }
     }
 
     func emit(_ event: TaskEvent) {
@@ -89,7 +78,7 @@ final class TransferContext {
     /// The counters with what has reached the file so far.
     var currentProgress: TransferProgress {
         var current = progress
-        current.written = writer?.written ?? progress.received
+        current.written = consumer?.delivered ?? 0
         return current
     }
 
@@ -105,10 +94,9 @@ final class TransferContext {
         isFinalResponse = false
         headerBytes = 0
         headerLines = 0
-        acceptsBody = false
+        consumer = nil
         abortReason = nil
         decoder = nil
-        body.removeAll(keepingCapacity: true)
         progress = TransferProgress()
         easy.clearErrorDetail()
 
@@ -123,8 +111,8 @@ final class TransferContext {
         // connection was free (measured), so there each transfer gets a connection of its own.
         easy.set(CURLOPT_PIPEWAIT, request.url.scheme == "https")
         upload = nil
-        if case .upload = kind, request.body != .none {
-            upload = try UploadSource(request.body, headers: request.headers, stop: stop)
+        if request.body != .none {
+            upload = try UploadSource(request.body, headers: request.headers, cancellation: cancellation)
             progress.expectedToSend = upload?.length
         }
         easy.applyMethod(request.method, sending: upload)
@@ -155,12 +143,12 @@ final class TransferContext {
         easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         easy.set(CURLOPT_USERAGENT, "afget/\(AFGetVersion.current)")
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
-        easy.set(CURLOPT_BUFFERSIZE, segment == nil ? 512 * 1024 : 128 * 1024)
+        easy.set(CURLOPT_BUFFERSIZE, options.receiveBufferBytes)
         easy.set(CURLOPT_WRITEFUNCTION, callback: receiveBodyCallback)
         easy.set(CURLOPT_WRITEDATA, pointer: context)
         easy.set(CURLOPT_HEADERFUNCTION, callback: receiveHeaderCallback)
         easy.set(CURLOPT_HEADERDATA, pointer: context)
-        if case .upload = kind {
+        if request.body != .none {
             easy.set(CURLOPT_READFUNCTION, callback: sendBodyCallback)
             easy.set(CURLOPT_READDATA, pointer: context)
             easy.setProgressCallback(uploadProgressCallback)
@@ -235,9 +223,8 @@ final class TransferContext {
     private func startNextResponse() {
         headersComplete = false
         isFinalResponse = false
-        acceptsBody = false
+        consumer = nil
         decoder = nil
-        body.removeAll(keepingCapacity: true)
         progress.received = 0
     }
 
@@ -255,42 +242,21 @@ final class TransferContext {
             abortReason = failure
             return false
         }
-        switch kind {
-        case .download(_, let resume?, _):
-            switch resume.verdict(for: head) {
-            case .append:
-                acceptsBody = true
-            case .restart:
-                guard writer!.restart() else {
-                    abortReason = writer!.failure
-                    return false
-                }
-                acceptsBody = true
-            case .changed(let reason):
-                abortReason = TransferFailure(.resumeConflict, reason, entityChanged: true)
-                return false
-            case .refuse(let reason):
-                abortReason = TransferFailure(.resumeConflict, reason)
-                return false
-            case .ignore:
-                acceptsBody = false
-            }
-        case .download:
-            if let problem = Self.problemWithWholeFile(head) {
-                abortReason = TransferFailure(.protocolViolation, problem, discardsData: true)
-                return false
-            }
-            acceptsBody = head.isSuccess
-        case .data, .upload:
-            acceptsBody = true
-        }
-        if acceptsBody, let failure = startDecoding() {
+        // A decoded body's length is not the announced (encoded) one.
+        progress.expected = request.method == "HEAD" || (options.decompresses && head.isEncoded) ? nil : head.contentLength
+        switch bodyHandler.accept(head, announcedLength: progress.expected) {
+        case .take(let taker):
+            consumer = taker
+        case .pass:
+            consumer = nil
+        case .refuse(let failure):
             abortReason = failure
             return false
         }
-        // A decoded body's length is not the announced (encoded) one.
-        progress.expected = request.method == "HEAD" || (options.decompresses && head.isEncoded) ? nil : head.contentLength
-        if acceptsBody, let expected = progress.expected { writer?.expectBody(length: expected) }
+        if consumer != nil, let failure = startDecoding() {
+            abortReason = failure
+            return false
+        }
         emit(.started(id, head))
         return true
     }
@@ -307,21 +273,8 @@ final class TransferContext {
 
     /// Why a body that libcurl received in full is still not whole: its coded stream ended early.
     func bodyEndFailure() -> TransferFailure? {
-        guard acceptsBody, let problem = decoder?.finish() else { return nil }
+        guard consumer != nil, let problem = decoder?.finish() else { return nil }
         return TransferFailure(.protocolViolation, problem, discardsData: true)
-    }
-
-    /// A 206 to a request for the whole file must hold the whole file (bytes 5-7 of 10 written
-    /// as the file would be a "complete" file of the wrong bytes), and a 200 is the whole file,
-    /// so one that carries Content-Range contradicts itself.
-    private static func problemWithWholeFile(_ head: ResponseHead) -> String? {
-        if head.status == 206, let problem = ResumeExpectation.wholeFile.problem(with206: head) {
-            return "a partial answer (206) to a request for the whole file: \(problem)"
-        }
-        if head.status == 200, let range = head.value(of: "Content-Range") {
-            return "an inconsistent response: a 200 (the whole file) with Content-Range \"\(range)\""
-        }
-        return nil
     }
 
     /// A Content-Length that cannot be used, too many stacked content encodings, or a body
@@ -350,73 +303,55 @@ final class TransferContext {
     }
 
     func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
-        guard acceptsBody else { return count }
+        guard consumer != nil else { return count }
         if pacer?.isAhead(received: progress.received, now: monotonicSeconds()) == true {
             // Not taken: libcurl keeps these bytes and hands them over again once unpaused.
             isHeldBack = true
             return Int(CURL_WRITEFUNC_PAUSE)
         }
-        if let segment, !isStopped {
-            return receiveSegmentBody(data, count, of: segment)
-        }
         let received = UnsafeRawBufferPointer(start: data, count: count)
-        guard let decoder else { return take(received) ? count : 0 }
+        guard let decoder else {
+            // A consumer that had enough of this piece ends the transfer: a short count does.
+            return take(received) || consumerHasEnough ? takenOfLastPiece : 0
+        }
         if let problem = decoder.decode(received, deliver: take) {
             abortReason = TransferFailure(.protocolViolation, problem, discardsData: true)
         }
-        return abortReason == nil && !wasStopped ? count : 0
+        return abortReason == nil && !wasStopped && !consumerHasEnough ? count : 0
     }
 
-    /// Whether a stop was requested; once seen, the transfer ends.
+    /// How much of the last piece `take` handed the consumer took.
+    private var takenOfLastPiece = 0
+
+    /// Whether the run stopped; once seen, the transfer ends.
     private var isStopped: Bool {
-        if stop.isSet { wasStopped = true }
+        if cancellation.isRequested { wasStopped = true }
         return wasStopped
     }
 
-    /// Takes a piece of the (decoded) body; false ends the transfer (`abortReason` says why).
+    /// Hands a piece of the (decoded) body to the consumer; false ends the transfer
+    /// (`abortReason` says why, or the consumer has enough).
     private func take(_ piece: UnsafeRawBufferPointer) -> Bool {
-        guard !isStopped else { return false }
+        takenOfLastPiece = 0
+        guard !isStopped, !consumerHasEnough, let consumer else { return false }
         guard piece.count > 0 else { return true }  // libcurl's call for an empty body
         // Counted after decoding, so a decompression bomb stops at the limit.
         if let max = options.limits.maxBodyBytes, progress.received + Int64(piece.count) > max {
             abortReason = Self.overMaxSize(max)
             return false
         }
-        switch kind {
-        case .download:
-            guard writer!.append(piece.baseAddress!, piece.count) else {
-                abortReason = writer!.failure
-                return false
-            }
-        case .data(let limit), .upload(let limit):
-            guard body.count + piece.count <= limit else {
-                abortReason = TransferFailure(.protocolViolation, "response body larger than \(limit) bytes")
-                return false
-            }
-            body.append(contentsOf: piece)
+        switch consumer.take(piece) {
+        case .more:
+            takenOfLastPiece = piece.count
+        case .enough(let taken):
+            takenOfLastPiece = taken
+            consumerHasEnough = true
+        case .refuse(let failure):
+            abortReason = failure
+            return false
         }
-        progress.received += Int64(piece.count)
-        return true
-    }
-
-    /// Writes up to the segment's end, then stops the transfer: the rest is another
-    /// segment's. Returning less than `count` makes libcurl end the transfer.
-    private func receiveSegmentBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int, of segment: LiveSegment) -> Int {
-        let remaining = segment.end - writer!.nextOffset
-        let taken = Int(max(0, min(Int64(count), remaining)))
-        if taken > 0 {
-            guard writer!.append(data, taken) else {
-                abortReason = writer!.failure
-                return 0
-            }
-            progress.received += Int64(taken)
-            segment.reach(writer!.nextOffset)
-        }
-        if taken < count || remaining == Int64(taken) {
-            reachedSegmentEnd = true
-            return taken < count ? 0 : count
-        }
-        return count
+        progress.received += Int64(takenOfLastPiece)
+        return !consumerHasEnough
     }
 
     /// Unpauses a transfer held back by `--limit-rate` once the allowance has caught up; the
@@ -460,8 +395,8 @@ final class TransferContext {
         default: return
         }
         var text = HeaderLine.text(UnsafeRawBufferPointer(start: data, count: count))
-        if reachedSegmentEnd && text.hasPrefix("Failure writing output") {
-            text = "segment complete; the rest of this response belongs to another segment"  // stopped on purpose
+        if consumerHasEnough && text.hasPrefix("Failure writing output") {
+            text = "the body's taker has all it wants; the rest of this response is not read"  // stopped on purpose
         }
         for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\r\n" || $0 == "\n" }) {
             emit(.verbose(id, prefix + TerminalText.clean(HeaderMasking.mask(String(line)))))
@@ -474,7 +409,7 @@ final class TransferContext {
             head: head,
             finalURL: request.url.absoluteString,
             progress: currentProgress,
-            body: body)
+            body: consumer?.collectedBody() ?? [])
     }
 }
 

@@ -22,6 +22,8 @@ public struct TransferOptions: Sendable, Equatable {
     public var gate: TransferGate?
     /// Tasks waiting at the gate start lowest first: the item's place in the list.
     public var gateOrder = 0
+    /// libcurl's receive buffer: large for one stream, smaller where several share the network.
+    public var receiveBufferBytes = 512 << 10
 
     /// Whether a 401 means the credentials were refused rather than missing.
     public var sendsCredentials: Bool { credentials != nil || netrcFile != nil }

@@ -40,10 +40,10 @@ final class UploadSource {
     /// `headers` may announce the length (`AnnouncedLength`): the body must have it, or with
     /// standard input in it, standard input gives what the rest of the body leaves.
     /// Seen while standard input is awaited.
-    private let stop: StopRequest
+    private let cancellation: Cancellation
 
-    init(_ body: RequestBody, headers: [HTTPHeader], stop: StopRequest) throws(TransferFailure) {
-        self.stop = stop
+    init(_ body: RequestBody, headers: [HTTPHeader], cancellation: Cancellation) throws(TransferFailure) {
+        self.cancellation = cancellation
         var pieces: [Piece] = []
         for part in Self.parts(of: body) {
             switch part {
@@ -113,7 +113,7 @@ final class UploadSource {
                             + "of its \(size) bytes")
                     }
                 case .standardInput(let size):
-                    guard Self.waitForInput(until: stop) else {
+                    guard Self.waitForInput(until: cancellation) else {
                         throw TransferFailure(.internalError, "stopped while waiting for standard input")
                     }
                     count = readRetrying(0, buffer, wanted)
@@ -158,12 +158,12 @@ final class UploadSource {
         offset = 0
     }
 
-    /// Waits until standard input has something to read (or ends); false once `stop` is set.
+    /// Waits until standard input has something to read (or ends); false once the run stops.
     /// The wait blocks the curl thread, so it looks at the stop request a few times a second:
     /// Ctrl-C while a slow producer (`tar c dir | afget upload -`) pauses is obeyed at once.
-    private static func waitForInput(until stop: StopRequest) -> Bool {
+    private static func waitForInput(until cancellation: Cancellation) -> Bool {
         var input = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        while !stop.isSet {
+        while !cancellation.isRequested {
             if poll(&input, 1, 50) != 0 { return true }  // ready, ended, or an error read() reports
         }
         return false

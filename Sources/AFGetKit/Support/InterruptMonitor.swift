@@ -2,26 +2,25 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// Turns SIGINT, SIGTERM and SIGHUP (a closed terminal) into an orderly stop: the first runs
-/// `onInterrupt` (which cancels the transfers, so they flush and checkpoint) and is remembered
-/// for the exit status; a second one exits at once, which is safe because resume data is only
-/// ever replaced atomically. A signal the process was started ignoring stays ignored, as shells
-/// and `nohup` expect: `afget URL &` in a script is not stopped by Ctrl-C, `nohup afget` not by
-/// a hangup. Owned by the command that runs; the handlers run on a queue of their own.
+/// Turns SIGINT, SIGTERM and SIGHUP (a closed terminal) into an orderly stop: the first stops
+/// the run's `Cancellation` with the signal as its reason (the transfers end, flush and
+/// checkpoint, waits end at once, and the exit status names the signal); a second one exits at
+/// once, which is safe because resume data is only ever replaced atomically. A signal the
+/// process was started ignoring stays ignored, as shells and `nohup` expect: `afget URL &` in a
+/// script is not stopped by Ctrl-C, `nohup afget` not by a hangup. Owned by the command that
+/// runs; the handlers run on a queue of their own.
 public final class InterruptMonitor {
-    /// What the run reads: whether (and by which signal) it was interrupted.
-    public let status = InterruptStatus()
     private var sources: [DispatchSourceSignal] = []
 
-    public init(onInterrupt: @escaping @Sendable () -> Void) {
+    public init(stopping cancellation: Cancellation) {
         let queue = DispatchQueue(label: "afget.signals")
-        let state = status
+        let arrivals = SignalArrivals()
         for number in [SIGINT, SIGTERM, SIGHUP] where !Self.isIgnored(number) {
             signal(number, SIG_IGN)  // delivered through the dispatch source instead
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
-                switch state.record(number, at: monotonicSeconds()) {
-                case .first: onInterrupt()
+                switch arrivals.record(at: monotonicSeconds()) {
+                case .first: cancellation.stop(.signal(number))
                 case .sameStop: break
                 case .again: _exit(InterruptMonitor.exitStatus(for: number))
                 }
@@ -35,7 +34,8 @@ public final class InterruptMonitor {
         sources.forEach { $0.cancel() }
     }
 
-    static func exitStatus(for signal: Int32) -> Int32 {
+    /// The exit status for a run stopped by `signal`: 130, 143 or 129.
+    public static func exitStatus(for signal: Int32) -> Int32 {
         switch signal {
         case SIGTERM: ExitStatus.interruptedBySIGTERM
         case SIGHUP: ExitStatus.interruptedBySIGHUP
@@ -52,9 +52,16 @@ public final class InterruptMonitor {
     }
 }
 
-/// The first signal received, shared between the signal queue and the run.
-public final class InterruptStatus: Sendable {
-    private let received = Mutex<(signal: Int32, at: Double)?>(nil)
+extension Cancellation {
+    /// The exit status the run's stop calls for (130, 143 or 129), when a signal stopped it.
+    public var exitStatus: Int32? {
+        signal.map(InterruptMonitor.exitStatus(for:))
+    }
+}
+
+/// When signals arrive, on the signal queue.
+final class SignalArrivals: Sendable {
+    private let firstAt = Mutex<Double?>(nil)
 
     /// What a signal means for the run.
     enum Arrival {
@@ -70,24 +77,13 @@ public final class InterruptStatus: Sendable {
     /// A signal within this many seconds of the first is the same stop.
     static let sameStopWindow = 1.0
 
-    func record(_ signal: Int32, at now: Double) -> Arrival {
-        received.withLock { state in
-            guard let first = state else {
-                state = (signal, now)
+    func record(at now: Double) -> Arrival {
+        firstAt.withLock { first in
+            guard let at = first else {
+                first = now
                 return .first
             }
-            return now - first.at < Self.sameStopWindow ? .sameStop : .again
+            return now - at < Self.sameStopWindow ? .sameStop : .again
         }
     }
-
-    var first: Int32? {
-        received.withLock { $0?.signal }
-    }
-
-    /// The exit status the interruption calls for (130, 143 or 129), if one happened.
-    public var exitStatus: Int32? {
-        first.map(InterruptMonitor.exitStatus(for:))
-    }
-
-    public var wasInterrupted: Bool { first != nil }
 }

@@ -1,0 +1,26 @@
+/// What every download of a run shares: the task manager (and through it the run's stop),
+/// where progress goes, the settings, and the disk thread that makes files durable.
+struct DownloadEnvironment: Sendable {
+    let manager: TaskManager
+    let renderer: SharedRenderer
+    let settings: DownloadSettings
+    /// Flushes large files while they arrive, and runs the group commits.
+    let disk: DiskThread
+    /// Moves finished files into place, several to a flush.
+    let commits: GroupCommit
+
+    init(manager: TaskManager, renderer: SharedRenderer, settings: DownloadSettings) {
+        self.manager = manager
+        self.renderer = renderer
+        self.settings = settings
+        disk = DiskThread()
+        commits = GroupCommit(disk: disk)
+    }
+
+    var cancellation: Cancellation { manager.cancellation }
+
+    /// A fresh retry loop for one transfer (an item, or one segment of it).
+    func retryLoop() -> RetryLoop {
+        RetryLoop(policy: settings.retry, cancellation: cancellation, renderer: renderer)
+    }
+}

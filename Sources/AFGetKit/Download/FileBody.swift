@@ -1,0 +1,134 @@
+import Glibc
+
+/// A file descriptor a download writes to, owned (opened and closed) by the caller.
+public struct FileDescriptorSink: Sendable, Equatable {
+    public let descriptor: Int32
+    /// What to call the file in messages ("cannot write NAME: ...").
+    public let name: String
+    /// Digests fed with every byte as it is written.
+    public let digests: [RunningDigest]
+
+    public init(descriptor: Int32, name: String, digests: [RunningDigest] = []) {
+        self.descriptor = descriptor
+        self.name = name
+        self.digests = digests
+    }
+
+    public static func == (lhs: FileDescriptorSink, rhs: FileDescriptorSink) -> Bool {
+        lhs.descriptor == rhs.descriptor && lhs.name == rhs.name && lhs.digests.elementsEqual(rhs.digests, by: ===)
+    }
+
+    public static let standardOutput = FileDescriptorSink(descriptor: 1, name: "standard output")
+}
+
+/// A download's body into a file: only a successful final response's body is written (those of
+/// errors are dropped, for the caller to judge by the status). When continuing (`resume`), the
+/// response must match the expectation before a byte is written; with a `segment`, writing
+/// stops at its end and the transfer completes.
+struct FileBody: ResponseBodyHandler {
+    let sink: FileDescriptorSink
+    let resume: ResumeExpectation?
+    let segment: LiveSegment?
+    /// Flushes a large file's data ahead of its end (none: only at the end).
+    let disk: DiskThread?
+
+    func accept(_ head: ResponseHead, announcedLength: Int64?) -> BodyAcceptance {
+        var offset = resume?.offset ?? 0
+        if let resume {
+            switch resume.verdict(for: head) {
+            case .append:
+                break
+            case .restart:
+                guard ftruncate(sink.descriptor, 0) == 0 else { return .refuse(fileFailure("truncate", sink.name, errno: errno)) }
+                sink.digests.forEach { $0.reset() }
+                offset = 0
+            case .changed(let reason):
+                return .refuse(TransferFailure(.resumeConflict, reason, entityChanged: true))
+            case .refuse(let reason):
+                return .refuse(TransferFailure(.resumeConflict, reason))
+            case .ignore:
+                return .pass
+            }
+        } else {
+            if let problem = Self.problemWithWholeFile(head) {
+                return .refuse(TransferFailure(.protocolViolation, problem, discardsData: true))
+            }
+            guard head.isSuccess else { return .pass }
+        }
+        let writer = BufferedFileWriter(
+            sink: sink, offset: offset, disk: disk,
+            capacity: segment == nil ? BufferedFileWriter.streamCapacity : BufferedFileWriter.segmentCapacity)
+        if let announcedLength { writer.expectBody(length: announcedLength) }
+        return .take(Writing(writer: writer, segment: segment))
+    }
+
+    /// A 206 to a request for the whole file must hold the whole file (bytes 5-7 of 10 written
+    /// as the file would be a "complete" file of the wrong bytes), and a 200 is the whole file,
+    /// so one that carries Content-Range contradicts itself.
+    private static func problemWithWholeFile(_ head: ResponseHead) -> String? {
+        if head.status == 206, let problem = ResumeExpectation.wholeFile.problem(with206: head) {
+            return "a partial answer (206) to a request for the whole file: \(problem)"
+        }
+        if head.status == 200, let range = head.value(of: "Content-Range") {
+            return "an inconsistent response: a 200 (the whole file) with Content-Range \"\(range)\""
+        }
+        return nil
+    }
+
+    private final class Writing: BodyConsumer {
+        let writer: BufferedFileWriter
+        /// A segment's end, and where its writing has got to, shared with the job.
+        let segment: LiveSegment?
+
+        init(writer: BufferedFileWriter, segment: LiveSegment?) {
+            self.writer = writer
+            self.segment = segment
+        }
+
+        func take(_ piece: UnsafeRawBufferPointer) -> BodyIntake {
+            guard let segment else {
+                return writer.append(piece.baseAddress!, piece.count) ? .more : .refuse(writer.failure!)
+            }
+            // Up to the segment's end: the rest is another segment's.
+            let remaining = segment.end - writer.nextOffset
+            let taken = Int(max(0, min(Int64(piece.count), remaining)))
+            if taken > 0 {
+                guard writer.append(piece.baseAddress!, taken) else { return .refuse(writer.failure!) }
+                segment.reach(writer.nextOffset)
+            }
+            return taken < piece.count || remaining == Int64(taken) ? .enough(taken: taken) : .more
+        }
+
+        var delivered: Int64 { writer.written }
+
+        func flush() -> TransferFailure? {
+            writer.flush() ? nil : writer.failure
+        }
+
+        func collectedBody() -> [UInt8] { [] }
+    }
+}
+
+extension TaskManager {
+    /// A task that writes a successful response's body to `sink` from byte `resume.offset`
+    /// (0 without `resume`). With `resume`, the request must carry the matching Range header;
+    /// with `segment`, writing stops at its end and the task completes.
+    public func downloadTask(
+        with request: HTTPRequest, to sink: FileDescriptorSink, resume: ResumeExpectation? = nil,
+        segment: LiveSegment? = nil, options: TransferOptions = TransferOptions()
+    ) -> SessionTask {
+        downloadTask(with: request, to: sink, resume: resume, segment: segment, options: options, disk: nil)
+    }
+
+    /// As above, with `disk` flushing the file's data while the body still arrives.
+    func downloadTask(
+        with request: HTTPRequest, to sink: FileDescriptorSink, resume: ResumeExpectation?,
+        segment: LiveSegment?, options: TransferOptions, disk: DiskThread?
+    ) -> SessionTask {
+        var options = options
+        // Several segments share the network: each takes a smaller receive buffer.
+        options.receiveBufferBytes = segment == nil ? 512 << 10 : 128 << 10
+        return task(with: request, body: FileBody(sink: sink, resume: resume, segment: segment, disk: disk),
+                    options: options)
+    }
+}

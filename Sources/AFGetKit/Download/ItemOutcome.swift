@@ -1,0 +1,25 @@
+/// How one item of a run ended: the runner counts it, the report records it.
+public enum ItemOutcome: Sendable, Equatable {
+    /// Downloaded and moved into place (or uploaded); `transferred` bytes went over the
+    /// network in this run.
+    case done(transferred: Int64)
+    /// Left as it was (`--on-exists`, not modified, `-J` onto a kept file).
+    case skipped
+    case failed(ItemFailure)
+    /// The run stopped (a signal, `--fail-fast`) before the item ended; `dataKept` when received
+    /// bytes wait in a part file for the next run.
+    case stopped(dataKept: Bool)
+
+    /// The report's word for it (DESIGN.md §8): an item the run stopped counts as failed there.
+    public var reportName: String {
+        switch self {
+        case .done: "downloaded"
+        case .skipped: "skipped"
+        case .failed, .stopped: "failed"
+        }
+    }
+
+    public var failure: ItemFailure? {
+        if case .failed(let failure) = self { failure } else { nil }
+    }
+}
