@@ -6,7 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "afget", targets: ["afget"]),
-        .library(name: "AFGetKit", targets: ["AFGetKit"]),
+        .library(name: "AFGetKit", targets: ["AFGetKit", "AFGetSession", "AFGetRequest", "AFGetProgress", "AFGetSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -39,14 +39,28 @@ let package = Package(
         .target(name: "CPlatform"),
         // Swift ownership of libcurl handles.
         .target(name: "CurlCore", dependencies: ["CCurl"]),
-        // Requests, the task manager, downloads and progress.
-        .target(name: "AFGetKit", dependencies: ["CurlCore", "CPlatform", "COpenSSL", "CZlib"]),
-        // The command line: argument parsing and wiring, no transfer logic.
+
+        // The layers of afget, each a module, so that an arrow running back up does not build
+        // (docs/architecture.md):
+        // Support: failures, exit statuses, the run's stop, clocks, paths, threads, digests.
+        .target(name: "AFGetSupport", dependencies: ["CurlCore", "CPlatform", "COpenSSL"]),
+        // Requests and responses as values: serializers, headers, items, JSON and plist text.
+        .target(name: "AFGetRequest", dependencies: ["AFGetSupport", "CurlCore"]),
+        // The transfer engine: the task manager and the one curl thread that owns every libcurl handle.
+        .target(name: "AFGetSession", dependencies: ["AFGetRequest", "AFGetSupport", "CurlCore", "CPlatform", "COpenSSL", "CZlib"]),
+        // What people see: item events and the renderers that draw them.
+        .target(name: "AFGetProgress", dependencies: ["AFGetSupport"]),
+        // The features: downloads (resume, segments, the move into place), uploads and requests,
+        // each through the one retry loop.
+        .target(
+            name: "AFGetKit",
+            dependencies: ["AFGetSession", "AFGetRequest", "AFGetProgress", "AFGetSupport", "CurlCore", "CPlatform"]
+        ),
+        // The command line: argument parsing and presentation; it builds plans and hands them over.
         .target(
             name: "AFGetCLI",
             dependencies: [
-                "AFGetKit",
-                "CurlCore",
+                "AFGetKit", "AFGetSession", "AFGetRequest", "AFGetProgress", "AFGetSupport", "CurlCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -66,7 +80,10 @@ let package = Package(
             exclude: ["Certificates"]
         ),
         .testTarget(name: "CurlCoreTests", dependencies: ["CurlCore"]),
-        .testTarget(name: "AFGetKitTests", dependencies: ["AFGetKit", "TestServer"]),
+        .testTarget(
+            name: "AFGetKitTests",
+            dependencies: ["AFGetKit", "AFGetSession", "AFGetRequest", "AFGetProgress", "AFGetSupport", "TestServer"]
+        ),
         .testTarget(name: "AFGetCLITests", dependencies: ["AFGetCLI"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestServer"]),
     ],

@@ -1,3 +1,6 @@
+import AFGetRequest
+import AFGetSession
+import AFGetSupport
 import AFGetKit
 import ArgumentParser
 

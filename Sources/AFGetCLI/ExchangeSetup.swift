@@ -1,3 +1,5 @@
+import AFGetSession
+import AFGetSupport
 import AFGetKit
 import ArgumentParser
 

@@ -1,3 +1,4 @@
+import AFGetProgress
 import AFGetKit
 import ArgumentParser
 

@@ -1,3 +1,5 @@
+import AFGetRequest
+import AFGetSupport
 import AFGetKit
 import ArgumentParser
 import Glibc

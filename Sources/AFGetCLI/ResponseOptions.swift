@@ -1,3 +1,7 @@
+import AFGetProgress
+import AFGetRequest
+import AFGetSession
+import AFGetSupport
 import AFGetKit
 import ArgumentParser
 import Glibc

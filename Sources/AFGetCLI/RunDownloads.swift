@@ -1,3 +1,6 @@
+import AFGetProgress
+import AFGetSession
+import AFGetSupport
 import AFGetKit
 import ArgumentParser
 

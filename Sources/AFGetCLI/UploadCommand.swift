@@ -1,3 +1,6 @@
+import AFGetProgress
+import AFGetRequest
+import AFGetSupport
 import AFGetKit
 import ArgumentParser
 import Glibc

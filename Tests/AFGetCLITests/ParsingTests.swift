@@ -1,3 +1,4 @@
+@testable import AFGetSession
 @testable import AFGetCLI
 import AFGetKit
 import ArgumentParser

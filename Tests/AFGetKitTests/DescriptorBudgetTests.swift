@@ -1,3 +1,4 @@
+@testable import AFGetSupport
 @testable import AFGetKit
 import XCTest
 

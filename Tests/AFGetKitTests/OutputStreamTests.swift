@@ -1,3 +1,4 @@
+import AFGetSupport
 import AFGetKit
 import XCTest
 

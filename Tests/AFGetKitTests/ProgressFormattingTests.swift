@@ -1,3 +1,5 @@
+@testable import AFGetProgress
+@testable import AFGetSupport
 @testable import AFGetKit
 import XCTest
 

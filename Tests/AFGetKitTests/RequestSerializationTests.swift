@@ -1,3 +1,5 @@
+@testable import AFGetRequest
+@testable import AFGetSupport
 @testable import AFGetKit
 import XCTest
 

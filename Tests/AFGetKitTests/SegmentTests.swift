@@ -1,3 +1,5 @@
+@testable import AFGetRequest
+@testable import AFGetSession
 @testable import AFGetKit
 import CurlCore
 import Foundation

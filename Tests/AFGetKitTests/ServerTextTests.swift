@@ -1,3 +1,5 @@
+@testable import AFGetSession
+@testable import AFGetSupport
 @testable import AFGetKit
 import XCTest
 

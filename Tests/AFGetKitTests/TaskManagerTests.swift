@@ -1,3 +1,5 @@
+import AFGetRequest
+import AFGetSession
 import AFGetKit
 import CurlCore
 import Foundation

@@ -1,3 +1,4 @@
+import AFGetSession
 import AFGetKit
 import XCTest
 

@@ -1,3 +1,4 @@
+import AFGetSupport
 import CurlCore
 import Glibc
 

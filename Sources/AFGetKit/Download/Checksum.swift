@@ -1,19 +1,9 @@
+import AFGetSupport
+
 /// An expected digest of a file: `sha-256=HEX`, `sha-1=HEX` or `md5=HEX` (aria2c's spelling;
 /// `sha256=` is accepted too).
 public struct Checksum: Sendable, Equatable, CustomStringConvertible {
-    public enum Algorithm: String, Sendable, CaseIterable {
-        case sha256 = "sha-256"
-        case sha1 = "sha-1"
-        case md5
-
-        var hexLength: Int {
-            switch self {
-            case .sha256: 64
-            case .sha1: 40
-            case .md5: 32
-            }
-        }
-    }
+    public typealias Algorithm = DigestAlgorithm
 
     public let algorithm: Algorithm
     /// Lowercase hex.

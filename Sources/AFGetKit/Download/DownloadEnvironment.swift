@@ -1,3 +1,7 @@
+import AFGetProgress
+import AFGetSession
+import AFGetSupport
+
 /// What every download of a run shares: the task manager (and through it the run's stop),
 /// where progress goes, the settings, and the disk thread that makes files durable.
 struct DownloadEnvironment: Sendable {

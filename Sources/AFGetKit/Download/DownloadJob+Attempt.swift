@@ -1,3 +1,8 @@
+import AFGetProgress
+import AFGetRequest
+import AFGetSession
+import AFGetSupport
+
 /// One attempt of a job: a request from where the file's data reaches, the response's body
 /// taken on or refused as it starts, and how the attempt ended.
 extension DownloadJob {

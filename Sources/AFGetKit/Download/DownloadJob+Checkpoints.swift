@@ -1,3 +1,5 @@
+import AFGetProgress
+import AFGetSupport
 import Glibc
 
 /// Checkpoints: resume data written as a download goes, counting only bytes already on disk,

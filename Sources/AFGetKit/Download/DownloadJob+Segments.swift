@@ -1,3 +1,6 @@
+import AFGetRequest
+import AFGetSupport
+
 /// Segmented downloads (`-s`): when a response shows a file can be split, and the attempts
 /// that download it in segments.
 extension DownloadJob {

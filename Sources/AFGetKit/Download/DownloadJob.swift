@@ -1,3 +1,8 @@
+import AFGetProgress
+import AFGetRequest
+import AFGetSession
+import AFGetSupport
+
 /// One item's download from start to finish: where to continue from, each attempt through the
 /// task manager, checkpoints of resume data, retries that keep the bytes, and the move into place,
 /// through the phases of `DownloadPhase`. Here the run from attempt to attempt; one attempt,

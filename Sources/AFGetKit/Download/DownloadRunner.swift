@@ -1,3 +1,6 @@
+import AFGetProgress
+import AFGetSession
+import AFGetSupport
 import Glibc
 
 /// Runs download items through the task manager, up to `concurrency` at a time, and adds up

@@ -1,3 +1,6 @@
+import AFGetRequest
+import AFGetSession
+
 /// How every item of a run is downloaded.
 public struct DownloadSettings: Sendable {
     public var onExists: OnExistsPolicy

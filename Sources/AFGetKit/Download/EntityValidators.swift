@@ -1,3 +1,4 @@
+import AFGetRequest
 import CurlCore
 
 /// What identifies one version of a remote file, for `If-Range` (RFC 9110 §13.1.5):

@@ -1,3 +1,6 @@
+import AFGetRequest
+import AFGetSession
+import AFGetSupport
 import Glibc
 
 /// A file descriptor a download writes to, owned (opened and closed) by the caller.

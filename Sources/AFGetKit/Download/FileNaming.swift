@@ -1,3 +1,5 @@
+import AFGetSupport
+
 /// Turns untrusted names (from a URL, later from Content-Disposition) into one safe file name
 /// component: never a path, never hidden, never `.` or `..`, no control or bidi characters,
 /// and short enough that `NAME.afpart` and `NAME.afresume` still fit the file system's limit.

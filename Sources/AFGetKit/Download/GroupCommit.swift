@@ -1,3 +1,4 @@
+import AFGetSupport
 import CPlatform
 import Glibc
 import Synchronization

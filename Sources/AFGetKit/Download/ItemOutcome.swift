@@ -1,3 +1,5 @@
+import AFGetSupport
+
 /// How one item of a run ended: the runner counts it, the report records it.
 public enum ItemOutcome: Sendable, Equatable {
     /// Downloaded and moved into place (or uploaded); `transferred` bytes went over the

@@ -1,3 +1,6 @@
+import AFGetProgress
+import AFGetSupport
+
 /// What `--report` says of one item (DESIGN.md §8).
 public struct ItemRecord: Sendable {
     public var info: ItemInfo

@@ -1,3 +1,5 @@
+import AFGetProgress
+import AFGetSupport
 import CPlatform
 import FoundationEssentials
 import Glibc

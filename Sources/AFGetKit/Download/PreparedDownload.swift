@@ -1,3 +1,6 @@
+import AFGetProgress
+import AFGetRequest
+import AFGetSupport
 import CurlCore
 import Glibc
 

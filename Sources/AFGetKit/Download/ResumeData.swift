@@ -1,3 +1,4 @@
+import AFGetRequest
 import FoundationEssentials
 
 /// The contents of `DEST.afresume`: an XML property list with NSURLSession's resume-data keys

@@ -1,3 +1,5 @@
+import AFGetRequest
+import AFGetSupport
 import Glibc
 
 /// Finds what `afget resume PATH...` continues: each `.afresume` file named, and every one in a

@@ -1,3 +1,5 @@
+import AFGetRequest
+import AFGetSupport
 import CurlCore
 
 /// What a download continuing from `offset` expects of the response to its ranged request,

@@ -1,3 +1,4 @@
+import AFGetSupport
 import Glibc
 
 /// `--report FILE`: `{"items": [...], "summary": {...}}` with every item's url, path, outcome,

@@ -1,3 +1,7 @@
+import AFGetProgress
+import AFGetRequest
+import AFGetSession
+import AFGetSupport
 import CPlatform
 
 /// One file downloaded over several connections at once (`-s`): each segment is a ranged

@@ -1,3 +1,8 @@
+import AFGetProgress
+import AFGetRequest
+import AFGetSession
+import AFGetSupport
+
 /// One request and its response through a data task (no body) or an upload task (a body),
 /// through the retry loop every transfer shares: transient failures and statuses are tried
 /// again, the body re-sent from the start (standard input, which can be read only once, is not

@@ -1,3 +1,8 @@
+import AFGetProgress
+import AFGetRequest
+import AFGetSession
+import AFGetSupport
+
 /// What `afget request` prints of a response: optionally the status line and headers, then the
 /// body — JSON indented (and coloured on a terminal) when asked or when a terminal shows it,
 /// any other body byte for byte.

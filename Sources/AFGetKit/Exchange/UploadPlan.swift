@@ -1,3 +1,5 @@
+import AFGetRequest
+import AFGetSupport
 import Glibc
 
 /// The requests `afget upload FILE... URL` makes: one per file, PUT by default, to URL or (when

@@ -1,3 +1,7 @@
+import AFGetProgress
+import AFGetRequest
+import AFGetSession
+import AFGetSupport
 import Glibc
 
 /// `afget upload FILE... URL` once parsed: each file sent in turn through the exchange runner,

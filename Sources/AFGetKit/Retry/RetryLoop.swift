@@ -1,0 +1,78 @@
+import AFGetProgress
+import AFGetRequest
+import AFGetSupport
+import Glibc
+
+/// The retry loop every transfer goes through — single downloads, each segment of a split
+/// download, uploads and requests: an attempt ends, `transientProblem` classifies it, and
+/// `next` waits as RetryPolicy says (Retry-After, or a backoff) before the next attempt, or
+/// gives up. The notice, the counting and the wording of the last failure are the same for all.
+/// The run's stop ends a wait at once.
+struct RetryLoop: Sendable {
+    let policy: RetryPolicy
+    let cancellation: Cancellation
+    let renderer: SharedRenderer
+    /// Attempts that failed so far.
+    private(set) var failedAttempts = 0
+
+    init(policy: RetryPolicy, cancellation: Cancellation, renderer: SharedRenderer) {
+        self.policy = policy
+        self.cancellation = cancellation
+        self.renderer = renderer
+    }
+
+    /// A failure worth another attempt, and the wait the server asked for.
+    struct Problem: Sendable {
+        let failure: TransferFailure
+        let retryAfter: String?
+    }
+
+    enum Next: Sendable {
+        case retry
+        /// No more attempts: the failure to report (saying how many attempts were made).
+        case exhausted(TransferFailure)
+        /// The server asked for a longer wait than afget makes; the failure says when to retry.
+        case waitTooLong(TransferFailure)
+        /// The run stopped during the wait.
+        case stopped(StopReason)
+    }
+
+    /// Why an attempt's ending may be retried: a transient failure, or a final response with
+    /// a transient status (DESIGN.md §8) that the caller does not accept as an answer. Nil
+    /// when the ending is final.
+    static func transientProblem(
+        response head: ResponseHead?, failure: TransferFailure?, sentCredentials: Bool, accepted: [ClosedRange<Int>] = []
+    ) -> Problem? {
+        if let head {
+            guard RetryPolicy.isTransient(status: head.status), !accepted.contains(where: { $0.contains(head.status) }) else {
+                return nil
+            }
+            return Problem(failure: head.failure(sentCredentials: sentCredentials), retryAfter: head.value(of: "Retry-After"))
+        }
+        guard let failure, failure.isTransient else { return nil }
+        return Problem(failure: failure, retryAfter: nil)
+    }
+
+    /// Counts a failed attempt, then waits before the next one (telling the renderer why and
+    /// for how long), or gives up.
+    mutating func next(after problem: Problem, item info: ItemInfo) async -> Next {
+        failedAttempts += 1
+        switch policy.decision(afterFailedAttempts: failedAttempts, retryAfter: problem.retryAfter, now: Int64(time(nil))) {
+        case .giveUp:
+            return .exhausted(finalFailure(problem.failure))
+        case .tooLongToWait(let message):
+            return .waitTooLong(TransferFailure(.httpStatus, "\(problem.failure.message): \(message)"))
+        case .retry(let delay):
+            renderer.handle(.retrying(info, attempt: failedAttempts, delay: delay, reason: problem.failure.message))
+            if let reason = await cancellation.wait(seconds: delay) { return .stopped(reason) }
+            return .retry
+        }
+    }
+
+    /// A failure as reported at the end: a transient one says how many attempts it took.
+    func finalFailure(_ failure: TransferFailure) -> TransferFailure {
+        guard failedAttempts > 1, failure.isTransient else { return failure }
+        return TransferFailure(failure.kind, "\(failure.message) (after \(failedAttempts) attempts)", transient: true,
+                               systemErrorCode: failure.systemErrorCode)
+    }
+}

@@ -1,0 +1,85 @@
+import AFGetSupport
+
+/// Totals across the items of a run, for the total line of a batch:
+/// "[37/120] 1.2 GiB 85 MiB/s ETA 0:42 · 2 failed".
+struct BatchTotals {
+    private(set) var queued = 0
+    private(set) var finished = 0
+    private(set) var failed = 0
+    /// Bytes of downloaded items, and how many there are.
+    private var finishedBytes: Int64 = 0
+    private var downloaded = 0
+    /// The latest count and announced length of each active item, and where its body started
+    /// (bytes an earlier run received when it continues).
+    private var active: [Int: (bytes: Int64, total: Int64?, offset: Int64)] = [:]
+    /// Bytes this run received for attempts and items that ended.
+    private var endedTransferred: Int64 = 0
+    /// The batch's speed, from the bytes this run received over time: an item too quick to
+    /// report progress still counts, and a continued one's earlier bytes do not.
+    private var speed = SpeedEstimator()
+    private var lastSampleAt = -Double.infinity
+    private static let sampleInterval = 0.1
+
+    mutating func record(_ event: ItemEvent, at now: Double = monotonicSeconds()) {
+        switch event {
+        case .queued:
+            queued += 1
+        case .started(let info, let total, let offset):
+            end(info.id)  // a retry or restart counts afresh
+            active[info.id] = (offset ?? 0, total, offset ?? 0)
+        case .progress(let info, let bytes, let total, _):
+            active[info.id] = (bytes, total, active[info.id]?.offset ?? 0)
+        case .done(let info, let bytes, let transferred, _, _):
+            let offset = active.removeValue(forKey: info.id)?.offset ?? bytes - transferred
+            endedTransferred += bytes - offset
+            finishedBytes += bytes
+            downloaded += 1
+            finished += 1
+        case .skipped:
+            finished += 1
+        case .failed(let info, _):
+            // An item found unusable before the run (a bad list line) was never queued, but is
+            // one of the batch.
+            if info.id >= 0 { end(info.id) } else { queued += 1 }
+            finished += 1
+            failed += 1
+        case .retrying, .restarting, .notice, .interrupted, .summary:
+            break
+        }
+        if now - lastSampleAt >= Self.sampleInterval {
+            lastSampleAt = now
+            speed.add(bytes: endedTransferred + active.values.reduce(0) { $0 + $1.bytes - $1.offset }, at: now)
+        }
+    }
+
+    private mutating func end(_ id: Int) {
+        guard let ended = active.removeValue(forKey: id) else { return }
+        endedTransferred += ended.bytes - ended.offset
+    }
+
+    private var bytes: Int64 {
+        finishedBytes + active.values.reduce(0) { $0 + $1.bytes }
+    }
+
+    /// Seconds until every item is in at the current speed; an item whose length is not known
+    /// yet (not started, or sent without one) is taken at the average of those known. Nil until
+    /// a length and a speed are known.
+    var secondsRemaining: Double? {
+        let known = active.values.compactMap(\.total)
+        let knownCount = downloaded + known.count
+        guard knownCount > 0 else { return nil }
+        let average = Double(finishedBytes + known.reduce(0, +)) / Double(knownCount)
+        let waiting = max(0, queued - finished - active.count)
+        let remaining = active.values.reduce(Double(waiting) * average) { sum, item in
+            sum + max(0, (item.total.map(Double.init) ?? average) - Double(item.bytes))
+        }
+        return SpeedEstimator.secondsRemaining(bytes: 0, total: Int64(remaining), speed: speed.bytesPerSecond)
+    }
+
+    var line: String {
+        var text = "[\(finished)/\(queued)] \(Formatting.bytes(bytes)) \(Formatting.speed(speed.bytesPerSecond))"
+        if finished < queued, let seconds = secondsRemaining { text += " ETA " + Formatting.duration(seconds) }
+        if failed > 0 { text += " · \(failed) failed" }
+        return text
+    }
+}

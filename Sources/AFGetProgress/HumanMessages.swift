@@ -1,0 +1,37 @@
+import AFGetSupport
+
+/// The wording of lines for people, shared by every renderer.
+enum HumanMessages {
+    static func failure(_ failure: ItemFailure) -> String {
+        "afget: \(failure.item): \(failure.failure.message)"
+    }
+
+    static func skipped(_ info: ItemInfo, reason: String) -> String {
+        "afget: skipping \(info.path): \(reason) (see --on-exists)"
+    }
+
+    /// "f.iso: done, 4.0 GiB in 1:02, 66.1 MiB/s"; a continued download says what this run
+    /// received, and its speed counts only that.
+    static func done(_ info: ItemInfo, bytes: Int64, transferred: Int64, seconds: Double) -> String {
+        let speed = seconds > 0 ? ", " + Formatting.speed(Double(transferred) / seconds) : ""
+        let thisRun = transferred < bytes ? " (\(Formatting.bytes(transferred)) this run)" : ""
+        return "\(info.lineName): done, \(Formatting.bytes(bytes))\(thisRun) in \(Formatting.elapsed(seconds))\(speed)"
+    }
+
+    static func retrying(_ info: ItemInfo, attempt: Int, delay: Double, reason: String) -> String {
+        "afget: \(info.url): \(reason); retrying in \(Formatting.elapsed(delay)) (attempt \(attempt + 1))"
+    }
+
+    static func restarting(_ info: ItemInfo, reason: String) -> String {
+        "afget: \(info.path): cannot continue (\(reason)); starting over"
+    }
+
+    static func interrupted(dataKept: Bool) -> String {
+        "afget: interrupted\(dataKept ? "; resume data saved" : ""). Run the same command again to continue."
+    }
+
+    static func summary(_ summary: RunSummary) -> String {
+        "afget: \(summary.downloaded) \(summary.isUpload ? "uploaded" : "downloaded"), \(summary.skipped) skipped, \(summary.failed) failed; "
+            + "\(Formatting.bytes(summary.bytes)) in \(Formatting.elapsed(summary.seconds))"
+    }
+}

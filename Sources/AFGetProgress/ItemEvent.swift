@@ -1,0 +1,79 @@
+import AFGetSupport
+
+/// What the renderers are told about items: the `--progress json` vocabulary (DESIGN.md §8).
+public struct ItemInfo: Sendable, Equatable {
+    /// Position in input order.
+    public let id: Int
+    public let url: String
+    /// Where the data goes: a file path, or "-" for standard output.
+    public let path: String
+
+    public init(id: Int, url: String, path: String) {
+        self.id = id
+        self.url = url
+        self.path = path
+    }
+
+    /// How whole lines (started, status, done) name the item: where its data goes.
+    public var lineName: String {
+        path == "-" ? "(stdout)" : path
+    }
+
+    /// The short name shown on a progress bar.
+    public var displayName: String {
+        path == "-" ? "(stdout)" : splitPath(path).name
+    }
+}
+
+public enum ItemEvent: Sendable, Equatable {
+    case queued(ItemInfo)
+    /// The body is arriving; `offset` is where a continued download picks up.
+    case started(ItemInfo, total: Int64?, offset: Int64?)
+    case progress(ItemInfo, bytes: Int64, total: Int64?, speed: Double)
+    /// `bytes` is the whole file; `transferred` what this run received of it (less when it
+    /// continued an earlier run), which the speed is reckoned from.
+    case done(ItemInfo, bytes: Int64, transferred: Int64, seconds: Double, sha256: String?)
+    case skipped(ItemInfo, reason: String)
+    /// Attempt `attempt` failed transiently; the next starts after `delay` seconds.
+    case retrying(ItemInfo, attempt: Int, delay: Double, reason: String)
+    /// A continue was impossible; the download starts again from zero.
+    case restarting(ItemInfo, reason: String)
+    case failed(ItemInfo, ItemFailure)
+    /// A line people asked for (a `--verbose` header line): shown whatever the progress style.
+    case notice(String)
+    /// The run was stopped by a signal; `dataKept` when some item kept received bytes (and
+    /// resume data) for the next run.
+    case interrupted(exitStatus: Int32, dataKept: Bool)
+    case summary(RunSummary)
+}
+
+/// Totals of a run, for the last line and the `summary` event.
+public struct RunSummary: Sendable, Equatable {
+    public var downloaded = 0
+    public var skipped = 0
+    public var failed = 0
+    public var bytes: Int64 = 0
+    public var seconds = 0.0
+    public var exitCode: Int32 = 0
+    /// Items were sent, not fetched: `downloaded` counts uploads and is worded so.
+    public var isUpload = false
+
+    public init() {}
+
+    /// The summary's fields, as the `summary` event and the report's summary both carry them.
+    package func describe(in line: inout JSONLine) {
+        line.add(isUpload ? "uploaded" : "downloaded", downloaded)
+        line.add("skipped", skipped)
+        line.add("failed", failed)
+        line.add("bytes", bytes)
+        line.add("seconds", seconds)
+        line.add("exit", Int(exitCode))
+    }
+}
+
+/// Draws progress and reports items. Renderers are driven from one task at a time.
+public protocol ProgressRenderer: AnyObject {
+    func handle(_ event: ItemEvent)
+    /// Leaves the terminal clean: called once, at the end of the run.
+    func finish()
+}

@@ -1,0 +1,72 @@
+import AFGetSupport
+
+/// `--progress json`: one object per line per event for scripts (DESIGN.md §8), on stdout
+/// unless stdout carries data. Failures are also told to people on stderr.
+public final class JSONRenderer: ProgressRenderer {
+    private let stream: OutputStream
+    private let errors: OutputStream
+
+    public init(stream: OutputStream, errors: OutputStream = .standardError) {
+        self.stream = stream
+        self.errors = errors
+    }
+
+    public func handle(_ event: ItemEvent) {
+        var line = JSONLine()
+        switch event {
+        case .queued(let info):
+            describe(&line, "queued", info)
+        case .started(let info, let total, let offset):
+            describe(&line, "started", info)
+            if let total { line.add("total", total) }
+            if let offset { line.add("offset", offset) }
+        case .progress(let info, let bytes, let total, let speed):
+            describe(&line, "progress", info)
+            line.add("bytes", bytes)
+            line.add("total", optional: total)
+            line.add("speed", speed.rounded())
+        case .done(let info, let bytes, _, let seconds, let sha256):
+            describe(&line, "done", info)
+            line.add("bytes", bytes)
+            line.add("seconds", seconds)
+            if let sha256 { line.add("sha256", sha256) }
+        case .skipped(let info, let reason):
+            describe(&line, "skipped", info)
+            line.add("reason", reason)
+        case .failed(let info, let failure):
+            describe(&line, "failed", info)
+            line.add("exit", Int(failure.exitCode))
+            line.add("class", failure.failure.kind.rawValue)
+            line.add("message", failure.failure.message)
+            errors.writeLine(HumanMessages.failure(failure))
+        case .retrying(let info, let attempt, let delay, let reason):
+            describe(&line, "retry", info)
+            line.add("attempt", attempt + 1)
+            line.add("delay", delay)
+            line.add("error", reason)
+        case .restarting(let info, let reason):
+            errors.writeLine(HumanMessages.restarting(info, reason: reason))
+            return
+        case .notice(let text):
+            errors.writeLine(text)
+            return
+        case .interrupted(let status, let dataKept):
+            errors.writeLine(HumanMessages.interrupted(dataKept: dataKept))
+            line.add("event", "interrupted")
+            line.add("exit", Int(status))
+        case .summary(let summary):
+            line.add("event", "summary")
+            summary.describe(in: &line)
+        }
+        stream.writeLine(line.text)
+    }
+
+    public func finish() {}
+
+    private func describe(_ line: inout JSONLine, _ event: String, _ info: ItemInfo) {
+        line.add("event", event)
+        line.add("id", info.id)
+        line.add("url", info.url)
+        line.add("path", info.path)
+    }
+}

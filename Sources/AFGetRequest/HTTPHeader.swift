@@ -1,0 +1,83 @@
+import AFGetSupport
+
+/// One request header, and whether it may follow a redirect to another origin.
+public struct HTTPHeader: Sendable, Equatable {
+    /// Headers the user supplied (and credentials) stay with the origin they were meant for;
+    /// headers afget itself needs for the transfer (Range, If-Range) go to every hop.
+    public enum Scope: Sendable, Equatable {
+        case sameOriginOnly
+        case everyHop
+    }
+
+    public let name: String
+    public let value: String
+    public let scope: Scope
+
+    public init(name: String, value: String, scope: Scope = .sameOriginOnly) {
+        self.name = name
+        self.value = value
+        self.scope = scope
+    }
+
+    /// The wire form libcurl takes. An empty value is written "Name;" so libcurl sends it
+    /// empty instead of dropping it.
+    public var line: String {
+        value.isEmpty ? "\(name);" : "\(name): \(value)"
+    }
+
+    /// Parses a `-H "Name: value"` argument.
+    public static func parse(_ argument: String) throws(TransferFailure) -> HTTPHeader {
+        guard let colon = argument.firstIndex(of: ":") else {
+            throw TransferFailure(.usage, "header \"\(argument)\" has no colon; use \"Name: value\"")
+        }
+        let name = String(argument[..<colon])
+        let value = argument[argument.index(after: colon)...].trimmingWhitespace()
+        guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else {
+            throw TransferFailure(.usage, "header name \"\(name)\" is not a valid HTTP token")
+        }
+        guard !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) else {
+            throw TransferFailure(.usage, "header \"\(name)\" contains a line break")
+        }
+        // RFC 9110 §5.5: no control characters but tab in a field value (nor could resume
+        // data, an XML property list, hold one to replay).
+        guard !value.utf8.contains(where: { TerminalText.isASCIIControl($0) && $0 != 0x09 }) else {
+            throw TransferFailure(.usage, "header \"\(name)\" contains a control character")
+        }
+        return HTTPHeader(name: name, value: value)
+    }
+}
+
+/// RFC 9110 token characters.
+private func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"):
+        true
+    default:
+        "!#$%&'*+-.^_`|~".utf8.contains(byte)
+    }
+}
+
+extension String {
+    /// Header names match ignoring ASCII case (they are tokens). Compared byte by byte: a
+    /// response's headers are looked up a dozen times, and lowercasing both names for each
+    /// comparison was the largest single cost of reading them.
+    package func isSameHeaderName(as other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        return zip(utf8, other.utf8).allSatisfy { $0 == $1 || asciiLowercase($0) == asciiLowercase($1) }
+    }
+}
+
+private func asciiLowercase(_ byte: UInt8) -> UInt8 {
+    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+}
+
+extension StringProtocol {
+    package func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }),
+            let last = lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,208 @@
+import AFGetSupport
+import CurlCore
+
+/// Turns what the user asked for into a request value (AFHTTPRequestSerializer's role):
+/// parameters in the query for GET, HEAD and DELETE and in the body otherwise, encoded by the
+/// chosen body format; default headers that the user's own headers override.
+public struct RequestSerializer: Sendable {
+    /// How parameters are written into a request body.
+    public enum BodyFormat: String, Sendable, CaseIterable {
+        /// `application/x-www-form-urlencoded` (AFHTTPRequestSerializer).
+        case form
+        /// `application/json` (AFJSONRequestSerializer).
+        case json
+        /// An XML property list (AFPropertyListRequestSerializer).
+        case plist
+        /// `multipart/form-data`, streamed (AFNetworking's multipart form data).
+        case multipart
+    }
+
+    /// A body given as it is (`-d`, `--data-binary`), not built from parameters.
+    public enum RawBody: Sendable, Equatable {
+        case text(String)
+        case file(path: String)
+        case standardInput
+    }
+
+    /// Headers the user gave; they win over the defaults a body format brings.
+    public var headers: [HTTPHeader]
+    public var bodyFormat: BodyFormat
+    public var queryEncoding: QueryEncoding
+
+    public init(headers: [HTTPHeader] = [], bodyFormat: BodyFormat = .form, queryEncoding: QueryEncoding = QueryEncoding()) {
+        self.headers = headers
+        self.bodyFormat = bodyFormat
+        self.queryEncoding = queryEncoding
+    }
+
+    /// A request without parameters (a download, an upload of a file's bytes).
+    public func request(method: String = "GET", url string: String, body: RequestBody = .none)
+        throws(ItemFailure) -> HTTPRequest
+    {
+        try request(method: method, url: try Self.parseURL(string), body: body)
+    }
+
+    /// A request without parameters to a URL already parsed.
+    public func request(method: String = "GET", url: CurlURL, body: RequestBody = .none) throws(ItemFailure) -> HTTPRequest {
+        try Self.checkingSize(HTTPRequest(method: method, url: url, headers: headers, body: body))
+    }
+
+    /// Methods whose parameters go in the query string (AFNetworking's default set).
+    public static let queryMethods: Set<String> = ["GET", "HEAD", "DELETE"]
+
+    /// A request built from items (`afget request`). `method` nil means GET, or POST when there
+    /// is something for the body.
+    public func request(method: String?, url string: String, items: [RequestItem], rawBody: RawBody? = nil,
+                        rawContentType: String? = nil) throws(ItemFailure) -> HTTPRequest
+    {
+        var parameters: [Parameter.Member] = []
+        var query: [Parameter.Member] = []
+        var files: [(field: String, path: String)] = []
+        var itemHeaders: [HTTPHeader] = []
+        for item in items {
+            switch item {
+            case .parameter(let name, let value): parameters.append(Parameter.Member(name, value))
+            case .query(let name, let value): query.append(Parameter.Member(name, .string(value)))
+            case .header(let header): itemHeaders.append(header)
+            case .file(let field, let path): files.append((field, path))
+            }
+        }
+        func usage(_ message: String) -> ItemFailure { ItemFailure(item: string, TransferFailure(.usage, message)) }
+
+        let format = files.isEmpty ? bodyFormat : .multipart
+        if !files.isEmpty && bodyFormat != .form && bodyFormat != .multipart {
+            throw usage("file fields (name@path) need a multipart body, not --\(bodyFormat.rawValue)")
+        }
+        if rawBody != nil && !(parameters.isEmpty && files.isEmpty) {
+            throw usage("a raw body (-d, --data-binary) cannot be combined with body items")
+        }
+        let hasBodyItems = !parameters.isEmpty || !files.isEmpty || rawBody != nil
+        let method = method?.uppercased() ?? (hasBodyItems ? "POST" : "GET")
+        let parametersInQuery = Self.queryMethods.contains(method) && rawBody == nil
+        if parametersInQuery && !files.isEmpty {
+            throw usage("\(method) requests carry no body, so file fields (name@path) cannot be sent")
+        }
+
+        var url = try Self.parseURL(string)
+        let queryMembers = query + (parametersInQuery ? parameters : [])
+        if !queryMembers.isEmpty {
+            url = try Self.parseURL(Self.appendingQuery(queryEncoding.encode(queryMembers), to: url.absoluteString))
+        }
+
+        var defaults: [HTTPHeader] = []
+        var body = RequestBody.none
+        if let rawBody {
+            body = Self.body(of: rawBody)
+            defaults.append(HTTPHeader(name: "Content-Type", value: rawContentType ?? "application/octet-stream"))
+        } else if !parametersInQuery && (!parameters.isEmpty || !files.isEmpty) {
+            let encoded: (contentType: String, body: RequestBody)
+            do {
+                encoded = try encode(parameters, files: files, as: format)
+            } catch {
+                throw usage(error.message)
+            }
+            body = encoded.body
+            defaults.append(HTTPHeader(name: "Content-Type", value: encoded.contentType))
+        }
+        if bodyFormat == .json {
+            defaults.append(HTTPHeader(name: "Accept", value: "application/json, */*;q=0.5"))
+        }
+        let userHeaders = headers + itemHeaders
+        let userNames = Set(userHeaders.map { $0.name.lowercased() })
+        let merged = defaults.filter { !userNames.contains($0.name.lowercased()) } + userHeaders
+        return try Self.checkingSize(HTTPRequest(method: method, url: url, headers: merged, body: body))
+    }
+
+    /// `request`, or a usage failure when its URL and headers are more than libcurl can send.
+    private static func checkingSize(_ request: HTTPRequest) throws(ItemFailure) -> HTTPRequest {
+        let size = request.urlAndHeadersSize
+        guard size <= HTTPRequest.largestURLAndHeaders else {
+            throw ItemFailure(item: removingPassword(from: request.url.absoluteString), TransferFailure(.usage,
+                "the URL and headers come to \(size) bytes, more than a request can carry (\(HTTPRequest.largestURLAndHeaders))"))
+        }
+        return request
+    }
+
+    private func encode(_ parameters: [Parameter.Member], files: [(field: String, path: String)], as format: BodyFormat)
+        throws(PropertyListText.Unrepresentable) -> (contentType: String, body: RequestBody)
+    {
+        let tree = Parameter.merging(parameters)
+        switch format {
+        case .form:
+            guard case .dictionary(let members) = tree else { return ("", .none) }
+            return ("application/x-www-form-urlencoded; charset=utf-8", .bytes(Array(queryEncoding.encode(members).utf8)))
+        case .json:
+            return ("application/json", .bytes(Array(JSONText.compact(tree).utf8)))
+        case .plist:
+            return ("application/x-plist", .bytes(Array(try PropertyListText.xml(tree).utf8)))
+        case .multipart:
+            guard case .dictionary(let members) = tree else { return ("", .none) }
+            var form = MultipartForm()
+            for pair in queryEncoding.pairs(members) {
+                form.fields.append(.text(name: pair.name, value: pair.value ?? ""))
+            }
+            for file in files {
+                form.fields.append(MultipartForm.fileField(name: file.field, path: file.path))
+            }
+            return (form.contentType, form.body)
+        }
+    }
+
+    private static func body(of raw: RawBody) -> RequestBody {
+        switch raw {
+        case .text(let text): .bytes(Array(text.utf8))
+        case .file(let path): .file(path: path)
+        case .standardInput: .standardInput
+        }
+    }
+
+    /// `url` with `query` added to any query it has, before a fragment.
+    static func appendingQuery(_ query: String, to url: String) -> String {
+        var base = url
+        var fragment = ""
+        if let hash = base.firstIndex(of: "#") {
+            fragment = String(base[hash...])
+            base = String(base[..<hash])
+        }
+        let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
+        return base + separator + query + fragment
+    }
+
+    /// An http or https URL, or a usage failure naming the URL and what is wrong with it.
+    public static func parseURL(_ string: String) throws(ItemFailure) -> CurlURL {
+        guard hasSchemeSeparator(string) else {
+            throw ItemFailure(item: removingPassword(from: string),
+                              TransferFailure(.usage, "not a URL: it must start with http:// or https://"))
+        }
+        // Checked before libcurl's parser, which calls a URL over 8 MB "malformed input".
+        guard string.utf8.count <= HTTPRequest.largestURLAndHeaders else {
+            throw ItemFailure(item: removingPassword(from: string), TransferFailure(.usage,
+                "URL too long: \(string.utf8.count) bytes, more than a request can carry (\(HTTPRequest.largestURLAndHeaders))"))
+        }
+        let url: CurlURL
+        do {
+            url = try CurlURL(string)
+        } catch {
+            switch error {
+            case .malformed(let reason):
+                throw ItemFailure(item: removingPassword(from: string), TransferFailure(.usage, "malformed URL: \(reason)"))
+            }
+        }
+        guard url.isHTTP else {
+            throw ItemFailure(item: removingPassword(from: string),
+                              TransferFailure(.usage, "unsupported scheme \"\(url.scheme)\" (http and https only)"))
+        }
+        return url
+    }
+
+    /// Whether "://" is in `string`, looked for in its bytes: `String.contains` compares
+    /// characters, which costs more than libcurl's whole parse of a list line.
+    private static func hasSchemeSeparator(_ string: String) -> Bool {
+        var rest = string.utf8[...]
+        while let colon = rest.firstIndex(of: UInt8(ascii: ":")) {
+            if rest[colon...].starts(with: "://".utf8) { return true }
+            rest = rest[rest.index(after: colon)...]
+        }
+        return false
+    }
+}

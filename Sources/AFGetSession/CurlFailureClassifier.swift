@@ -1,0 +1,67 @@
+import AFGetSupport
+import CCurl
+import CurlCore
+
+/// Maps libcurl's result codes onto afget's failure classes.
+enum CurlFailureClassifier {
+    /// The failure for a libcurl error on a transfer to `host`; a TLS failure names the host.
+    static func failure(for error: CurlError, host: String, readingHeaders: Bool,
+                        limits: ResponseLimits) -> TransferFailure {
+        // libcurl refuses a header line over its own 100 KiB buffer before afget's header
+        // callback sees it, and says "Out of memory", which would read as a bug of afget's (exit 1).
+        if error.curlCode == CURLE_OUT_OF_MEMORY && readingHeaders {
+            return TransferFailure(.protocolViolation, "a response header line is longer than "
+                + "\(limits.maxHeaderLineBytes / 1024) KiB (afget's limit)")
+        }
+        // Under TLS 1.3 a server refusing the client (no certificate, say) says so with an
+        // alert after the handshake, which libcurl reports as a receive error.
+        let isTLSAlert = (error.curlCode == CURLE_RECV_ERROR || error.curlCode == CURLE_SEND_ERROR)
+            && error.message.contains("SSL routines") && error.message.contains("alert")
+        // A reply without a status line: libcurl calls it HTTP/0.9 and reports it as an
+        // unsupported protocol, which would read as a bad URL (exit 2). The server is at fault.
+        if error.curlCode == CURLE_UNSUPPORTED_PROTOCOL && error.message.contains("HTTP/0.9") {
+            return TransferFailure(.protocolViolation, "the reply is not an HTTP response (no status line)")
+        }
+        let kind = isTLSAlert ? .tls : kind(of: error.curlCode)
+        let message = kind == .tls ? "TLS with \(host): \(error.message)" : error.message
+        // A body that cannot be decoded is worthless: nothing of it is kept.
+        return TransferFailure(kind, message, transient: !isTLSAlert && isTransient(error.curlCode),
+                               discardsData: error.curlCode == CURLE_BAD_CONTENT_ENCODING)
+    }
+
+    /// Failures another attempt may get past. An unknown host is not one of them: libcurl
+    /// cannot tell a temporary DNS failure from a name that does not exist.
+    static func isTransient(_ code: CURLcode) -> Bool {
+        switch code {
+        case CURLE_COULDNT_CONNECT, CURLE_OPERATION_TIMEDOUT, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING,
+            CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            true
+        default:
+            false
+        }
+    }
+
+    static func kind(of code: CURLcode) -> FailureClass {
+        switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            .usage
+        case CURLE_WRITE_ERROR, CURLE_READ_ERROR, CURLE_FILE_COULDNT_READ_FILE:
+            .localFile
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
+            CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+            CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE,
+            CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_USE_SSL_FAILED:
+            .tls
+        case CURLE_LOGIN_DENIED:
+            .authentication
+        case CURLE_TOO_MANY_REDIRECTS, CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_HTTP2_STREAM,
+            CURLE_BAD_CONTENT_ENCODING, CURLE_FILESIZE_EXCEEDED, CURLE_HTTP3:
+            .protocolViolation
+        case CURLE_OUT_OF_MEMORY, CURLE_BAD_FUNCTION_ARGUMENT, CURLE_FAILED_INIT, CURLE_UNKNOWN_OPTION:
+            .internalError
+        default:
+            // Connection refused or reset, DNS, timeouts, short bodies, empty replies.
+            .network
+        }
+    }
+}

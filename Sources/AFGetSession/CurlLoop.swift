@@ -1,0 +1,298 @@
+import AFGetSupport
+import CCurl
+import CurlCore
+
+/// The curl thread's work: one multi handle, the table of task contexts, and the
+/// poll → perform → info_read loop. Everything here runs on that one thread.
+final class CurlLoop {
+    private let multi = MultiHandle()
+    private let inbox: CommandInbox
+    private let cancellation: Cancellation
+    private var tasks: [TaskID: TransferContext] = [:]
+    /// Per gate: tasks holding a place, and those waiting for one.
+    private var gates: [ObjectIdentifier: GateQueue] = [:]
+    private var stopping = false
+    private var lastHousekeeping = 0.0
+    private var lastProgressReport = 0.0
+
+    private static let housekeepingInterval = 0.1
+    private static let progressInterval = 0.25
+
+    init(inbox: CommandInbox, cancellation: Cancellation) {
+        self.inbox = inbox
+        self.cancellation = cancellation
+    }
+
+    func run() {
+        inbox.attach(multi.wakeup)
+        while !stopping {
+            for command in inbox.takeAll() {
+                handle(command)
+            }
+            if stopping { break }
+            multi.perform()
+            for (easy, result) in multi.completedTransfers() {
+                finish(easy: easy, result: result)
+            }
+            housekeeping()
+            admitWaiting()
+            multi.poll(timeoutMilliseconds: 100)
+        }
+        for context in tasks.values {
+            cancel(context, because: cancellation.reason)
+        }
+        for command in inbox.close() {
+            command.refuse()
+        }
+    }
+
+    // MARK: Commands
+
+    private func handle(_ command: TaskCommand) {
+        switch command {
+        case .create(let id, let request, let body, let options, let events):
+            tasks[id] = TransferContext(id: id, request: request, body: body, options: options, events: events,
+                                        cancellation: cancellation)
+        case .resume(let id):
+            guard let context = tasks[id], context.machine.state == .suspended else { return }
+            if context.isAttached {
+                _ = context.easy.pause(false)
+                transition(context, to: .running)
+                context.emit(.resumed(id))
+            } else {
+                transition(context, to: .running)
+                startOrWait(context)
+            }
+        case .suspend(let id):
+            guard let context = tasks[id], context.machine.state == .running else { return }
+            _ = context.easy.pause(true)
+            transition(context, to: .suspended)
+            context.emit(.suspended(id))
+        case .cancel(let id):
+            if let context = tasks[id] { cancel(context, because: nil) }
+        case .stop(let reason):
+            for context in Array(tasks.values) { cancel(context, because: reason) }
+        case .shutdown:
+            stopping = true
+        }
+    }
+
+    private func start(_ context: TransferContext) {
+        do {
+            try context.prepareAttempt()
+        } catch {
+            fail(context, error)
+            return
+        }
+        let status = multi.add(context.easy)
+        guard status == CURLM_OK else {
+            fail(context, TransferFailure(.internalError, "cannot add transfer: \(String(cString: curl_multi_strerror(status)))"))
+            return
+        }
+        context.isAttached = true
+    }
+
+    /// Ends a task unfinished: for the run's stop `reason`, or (nil) because its owner asked.
+    private func cancel(_ context: TransferContext, because reason: StopReason?) {
+        guard context.machine.state != .completed else { return }
+        transition(context, to: .canceling)
+        detach(context)
+        leaveGate(context)
+        _ = context.consumer?.flush()
+        transition(context, to: .completed)
+        tasks[context.id] = nil
+        context.emit(.canceled(context.id, reason, context.currentProgress))
+    }
+
+    // MARK: Gates (-j)
+
+    private struct GateQueue {
+        let limit: Int
+        var holding = 0
+        /// Lowest `gateOrder` first.
+        var waiting: [(order: Int, id: TaskID)] = []
+
+        mutating func wait(_ context: TransferContext) {
+            let order = context.options.gateOrder
+            let index = waiting.firstIndex { $0.order > order } ?? waiting.endIndex
+            waiting.insert((order, context.id), at: index)
+        }
+    }
+
+    /// Starts a task now, or queues it among those already waiting when its gate's places are
+    /// taken.
+    private func startOrWait(_ context: TransferContext) {
+        guard let gate = context.options.gate else { return start(context) }
+        let key = ObjectIdentifier(gate)
+        let queue = gates[key] ?? GateQueue(limit: gate.limit)
+        gates[key] = queue
+        if queue.holding < queue.limit && queue.waiting.isEmpty {
+            takePlace(context, at: key)
+        } else {
+            gates[key]?.wait(context)
+        }
+    }
+
+    /// Starts a task in one of its gate's places; a start that fails at once gives it back.
+    private func takePlace(_ context: TransferContext, at key: ObjectIdentifier) {
+        gates[key]?.holding += 1
+        context.holdsGatePlace = true
+        start(context)
+    }
+
+    /// Gives back an ending task's place; `admitWaiting` hands it on.
+    private func leaveGate(_ context: TransferContext) {
+        guard context.holdsGatePlace, let gate = context.options.gate else { return }
+        context.holdsGatePlace = false
+        gates[ObjectIdentifier(gate)]?.holding -= 1
+    }
+
+    /// Starts waiting tasks in the places given back since the last call; a task canceled
+    /// while it waited is passed over.
+    private func admitWaiting() {
+        for key in Array(gates.keys) {
+            while let queue = gates[key], queue.holding < queue.limit, let next = queue.waiting.first?.id {
+                gates[key]?.waiting.removeFirst()
+                guard let context = tasks[next], context.machine.state == .running, !context.isAttached else { continue }
+                takePlace(context, at: key)
+            }
+            if let queue = gates[key], queue.holding == 0, queue.waiting.isEmpty { gates[key] = nil }
+        }
+    }
+
+    // MARK: Completion
+
+    private func finish(easy: UnsafeMutableRawPointer, result: CURLcode) {
+        guard let pointer = EasyHandle.privatePointer(of: easy) else { return }
+        let context = Unmanaged<TransferContext>.fromOpaque(pointer).takeUnretainedValue()
+        detach(context)
+        // Received data reaches the file whatever the outcome: a failed transfer keeps its bytes.
+        let flushFailure = context.consumer?.flush()
+
+        if context.wasStopped {
+            cancel(context, because: cancellation.reason)  // ended by its callbacks as the run stopped
+        } else if context.consumerHasEnough && flushFailure == nil && context.abortReason == nil {
+            complete(context)  // ended on purpose: the consumer has all it wants
+        } else if let reason = context.abortReason {
+            fail(context, reason)
+        } else if let flushFailure {
+            fail(context, flushFailure)
+        } else if result != CURLE_OK {
+            let error = CurlError(code: result, detail: context.easy.lastErrorDetail)
+            fail(context, CurlFailureClassifier.failure(
+                for: error, host: context.request.url.host,
+                readingHeaders: !context.headersComplete, limits: context.options.limits))
+        } else if context.head.redirectLocation != nil, let target = context.easy.info(string: CURLINFO_REDIRECT_URL) {
+            followRedirect(context, to: target)
+        } else if let failure = context.bodyEndFailure() {
+            fail(context, failure)
+        } else {
+            complete(context)
+        }
+    }
+
+    private func followRedirect(_ context: TransferContext, to target: String) {
+        let decision = context.options.redirects.next(
+            after: context.request, status: context.head.status, target: target,
+            redirectsSoFar: context.redirectsSoFar)
+        switch decision {
+        case .follow(let next):
+            context.emit(.redirected(context.id, from: context.request.url.absoluteString, to: next.url.absoluteString))
+            context.request = next
+            context.redirectsSoFar += 1
+            start(context)
+        case .deliver:
+            complete(context)
+        case .refuse(let failure):
+            fail(context, failure)
+        }
+    }
+
+    private func complete(_ context: TransferContext) {
+        leaveGate(context)
+        context.saveCookies()
+        transition(context, to: .completed)
+        tasks[context.id] = nil
+        context.emit(.completed(context.id, context.response()))
+    }
+
+    private func fail(_ context: TransferContext, _ failure: TransferFailure) {
+        detach(context)
+        leaveGate(context)
+        context.saveCookies()
+        if context.machine.state == .suspended {
+            transition(context, to: .canceling)
+        }
+        transition(context, to: .completed)
+        tasks[context.id] = nil
+        context.emit(.failed(context.id, failure, context.currentProgress))
+    }
+
+    private func detach(_ context: TransferContext) {
+        if context.isAttached {
+            multi.remove(context.easy)
+            context.isAttached = false
+        }
+    }
+
+    private func transition(_ context: TransferContext, to state: TaskState) {
+        do {
+            try context.machine.transition(to: state)
+        } catch {
+            // Only reachable through a bug in this loop; the checked transition makes it loud.
+            preconditionFailure("\(context.id): \(error)")
+        }
+    }
+
+    // MARK: Housekeeping: stalls and progress reports
+
+    private func housekeeping() {
+        let now = monotonicSeconds()
+        guard now - lastHousekeeping >= Self.housekeepingInterval else { return }
+        lastHousekeeping = now
+        let reportProgress = now - lastProgressReport >= Self.progressInterval
+        if reportProgress { lastProgressReport = now }
+
+        for context in Array(tasks.values) where context.machine.state == .running && context.isAttached {
+            context.releaseIfAllowed(now: now)
+            if let failure = context.consumer?.flush() {
+                fail(context, failure)
+            } else if let stall = stallFailure(context, now: now) {
+                fail(context, stall)
+            } else if reportProgress && (context.isFinalResponse || context.progress.sent > 0) {
+                context.emit(.progress(context.id, context.currentProgress))
+            }
+        }
+    }
+
+    /// A stall ends the attempt: no byte for `stallTimeout` seconds, or response headers
+    /// not complete that long after the request was sent, however slowly they drip. Sending a
+    /// body is progress: the headers' clock starts when its last byte has been sent.
+    private func stallFailure(_ context: TransferContext, now: Double) -> TransferFailure? {
+        let limit = context.options.stallTimeout
+        let activity = context.activityCount
+        if activity != context.lastActivityCount {
+            context.lastActivityCount = activity
+            context.lastActivityAt = now
+        }
+        if !context.headersComplete {
+            let sent = context.progress.sent
+            if sent != context.lastSentCount {
+                context.lastSentCount = sent
+                context.lastSentAt = now
+            }
+            let sentAfter = Double(context.easy.info(offset: CURLINFO_PRETRANSFER_TIME_T)) / 1_000_000
+            guard sentAfter > 0, now - max(context.attemptStartedAt + sentAfter, context.lastSentAt) > limit else { return nil }
+            if context.isSendingBody {
+                return TransferFailure(.network, "stalled: no body byte sent for \(formatSeconds(limit))", transient: true)
+            }
+            return TransferFailure(.network, "stalled: no complete response headers within \(formatSeconds(limit))", transient: true)
+        }
+        guard now - context.lastActivityAt > limit else { return nil }
+        return TransferFailure(.network, "stalled: no data received for \(formatSeconds(limit))", transient: true)
+    }
+}
+
+private func formatSeconds(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+}

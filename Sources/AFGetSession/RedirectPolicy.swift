@@ -1,0 +1,61 @@
+import AFGetRequest
+import AFGetSupport
+import CurlCore
+
+/// Decides whether and how a redirect is followed. afget follows redirects itself (libcurl's
+/// FOLLOWLOCATION is off) so that these rules hold on every libcurl version:
+/// only http and https, never from HTTPS down to HTTP, at most `maxRedirects` hops, and
+/// user headers and credentials never travel to another origin.
+public struct RedirectPolicy: Sendable, Equatable {
+    public var follow: Bool
+    public var maxRedirects: Int
+
+    public init(follow: Bool = true, maxRedirects: Int = 10) {
+        self.follow = follow
+        self.maxRedirects = maxRedirects
+    }
+
+    public enum Decision: Sendable, Equatable {
+        /// Send this request next.
+        case follow(HTTPRequest)
+        /// Not following (`--no-follow`): the redirect response is the final response.
+        case deliver
+        /// Stop with this failure.
+        case refuse(TransferFailure)
+    }
+
+    /// The request for the next hop after `request` got `status` with a Location of `target`
+    /// (already resolved to an absolute URL), `redirectsSoFar` hops into the chain.
+    public func next(after request: HTTPRequest, status: Int, target: String, redirectsSoFar: Int) -> Decision {
+        guard follow else { return .deliver }
+        guard redirectsSoFar < maxRedirects else {
+            return .refuse(TransferFailure(.protocolViolation, "too many redirects (more than \(maxRedirects))"))
+        }
+        let scheme = target.prefix { $0 != ":" }.lowercased()
+        let shownTarget = removingPassword(from: target)
+        guard scheme == "http" || scheme == "https" else {
+            return .refuse(TransferFailure(.protocolViolation, "refusing redirect to \(scheme): \(shownTarget)"))
+        }
+        let url: CurlURL
+        do {
+            url = try CurlURL(target)
+        } catch {
+            return .refuse(TransferFailure(.protocolViolation, "redirect to a malformed URL: \(shownTarget)"))
+        }
+        if request.url.scheme == "https" && url.scheme == "http" {
+            return .refuse(TransferFailure(.protocolViolation, "refusing redirect from HTTPS to HTTP: \(target)"))
+        }
+
+        var next = request
+        next.url = url
+        if url.origin != request.url.origin {
+            next.headers.removeAll { $0.scope == .sameOriginOnly }
+        }
+        // As browsers and curl do: 303 always becomes GET, and 301/302 turn a POST into a GET.
+        if (status == 303 && request.method != "HEAD") || ([301, 302].contains(status) && request.method == "POST") {
+            next.method = "GET"
+            next.body = .none
+        }
+        return .follow(next)
+    }
+}

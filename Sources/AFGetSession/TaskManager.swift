@@ -1,0 +1,68 @@
+import AFGetRequest
+import AFGetSupport
+import Dispatch
+
+/// A task created by the task manager, and the stream of its events, in order, ending after
+/// its last one (completed, failed or canceled).
+public struct SessionTask: Sendable {
+    public let id: TaskID
+    public let events: TaskEventSequence
+}
+
+/// Creates and drives data, upload and download tasks over one libcurl multi handle.
+///
+/// The manager is the AFURLSessionManager of afget: callers on any thread create tasks and
+/// resume, suspend or cancel them; a single curl thread owns every libcurl handle and reports
+/// what happens on each task's own event stream, so an event reaches the one waiting for it
+/// without passing through anyone else.
+public final class TaskManager: Sendable {
+    private let inbox = CommandInbox()
+    private let stopped = DispatchSemaphore(value: 0)
+    /// The run's stop: when it comes, every task ends, canceled with its reason.
+    public let cancellation: Cancellation
+
+    public init(cancellation: Cancellation = Cancellation()) {
+        self.cancellation = cancellation
+        startThread(named: "afget-curl") { [inbox, stopped] in
+            CurlLoop(inbox: inbox, cancellation: cancellation).run()
+            stopped.signal()
+        }
+        cancellation.onStop { [inbox] reason in inbox.post(.stop(reason)) }
+    }
+
+    /// A task whose response body is collected in memory, up to `bodyLimit` bytes.
+    public func dataTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions()) -> SessionTask {
+        task(with: request, body: CollectedBody(limit: bodyLimit), options: options)
+    }
+
+    /// A task that sends `request.body` and collects the response body like a data task.
+    public func uploadTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions()) -> SessionTask {
+        task(with: request, body: CollectedBody(limit: bodyLimit), options: options)
+    }
+
+    /// A task that sends `request` (and its body, if any) and hands the final response's body
+    /// to what `body` accepts it with.
+    public func task(with request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions = TransferOptions()) -> SessionTask {
+        let id = inbox.makeID()
+        let events = TaskEvents()
+        inbox.post(.create(id, request, body, options, events))
+        return SessionTask(id: id, events: TaskEventSequence(channel: events.channel))
+    }
+
+    /// Starts a new task or continues a suspended one.
+    public func resume(_ id: TaskID) { inbox.post(.resume(id)) }
+
+    /// Pauses a running task; its connection stays open.
+    public func suspend(_ id: TaskID) { inbox.post(.suspend(id)) }
+
+    public func cancel(_ id: TaskID) { inbox.post(.cancel(id)) }
+
+
+    /// Cancels what is left and stops the curl thread, waiting for it; every task's events end.
+    /// Tasks created later end at once, canceled. Calling it again returns at once.
+    public func invalidate() {
+        inbox.post(.shutdown)
+        stopped.wait()
+        stopped.signal()
+    }
+}

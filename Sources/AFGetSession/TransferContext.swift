@@ -1,0 +1,444 @@
+import AFGetRequest
+import AFGetSupport
+import CCurl
+import CurlCore
+import Glibc
+
+/// Everything the curl thread knows about one task: its easy handle, state machine, current
+/// request, the response being received and its counters. What the body is for is the task
+/// owner's business: the final response's body goes to the consumer its handler gives.
+/// Created, used and destroyed on the curl thread only; libcurl's callbacks reach it through
+/// an unretained pointer while the task table keeps it alive.
+final class TransferContext {
+    let id: TaskID
+    let options: TransferOptions
+    private let bodyHandler: any ResponseBodyHandler
+    let easy = EasyHandle()
+    private let events: TaskEvents
+
+    var machine = TaskStateMachine()
+    var request: HTTPRequest
+    /// Credentials and `--cookie` go to this origin only (the first request's).
+    private let firstOrigin: String
+    var redirectsSoFar = 0
+    /// Whether the handle is currently added to the multi handle.
+    var isAttached = false
+    /// Whether the task holds one of its gate's places (`TransferOptions.gate`).
+    var holdsGatePlace = false
+
+    // The response of the current hop.
+    private(set) var head = ResponseHead()
+    private(set) var headersComplete = false
+    /// The headers that completed belong to the final response (not a redirect hop).
+    private(set) var isFinalResponse = false
+    private var headerBytes = 0
+    private var headerLines = 0
+    /// Where the final response's body goes, once its handler accepted it.
+    private(set) var consumer: (any BodyConsumer)?
+    private(set) var progress = TransferProgress()
+    private var upload: UploadSource?
+    /// The consumer had all it wanted: the transfer was ended on purpose, not failed.
+    private(set) var consumerHasEnough = false
+    /// Set by a callback that aborts the transfer, to say why.
+    private(set) var abortReason: TransferFailure?
+    /// The run's stop; the callbacks look before each piece of work.
+    private let cancellation: Cancellation
+    /// A callback ended the transfer because the run stopped.
+    private(set) var wasStopped = false
+    /// Undoes the body's content codings (`--compressed`).
+    private var decoder: ContentDecoder?
+
+    /// `--limit-rate`: paused while ahead of the allowance.
+    private var pacer: RatePacer?
+    private(set) var isHeldBack = false
+
+    // Stall detection, sampled by the loop's housekeeping.
+    var attemptStartedAt = 0.0
+    var lastActivityAt = 0.0
+    var lastActivityCount: Int64 = -1
+    /// When request body bytes were last sent: the response headers are due within the stall
+    /// timeout of the body's last byte, not of the request's start.
+    var lastSentAt = 0.0
+    var lastSentCount: Int64 = 0
+
+    init(id: TaskID, request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions,
+         events: TaskEvents, cancellation: Cancellation) {
+        self.id = id
+        self.cancellation = cancellation
+        self.bodyHandler = body
+        self.request = request
+        self.options = options
+        self.events = events
+        firstOrigin = request.url.origin
+        pacer = options.rateLimit.map { RatePacer(bytesPerSecond: $0) }
+    }
+
+    func emit(_ event: TaskEvent) {
+        events.send(event)
+    }
+
+    /// The counters with what has reached the file so far.
+    var currentProgress: TransferProgress {
+        var current = progress
+        current.written = consumer?.delivered ?? 0
+        return current
+    }
+
+    /// Everything moved through the connection so far, for stall detection.
+    var activityCount: Int64 { progress.received + progress.sent + Int64(headerBytes) }
+
+    // MARK: Setting up an attempt
+
+    /// Sets the handle up for the current request: called for the first hop and after each redirect.
+    func prepareAttempt() throws(TransferFailure) {
+        head = ResponseHead()
+        headersComplete = false
+        isFinalResponse = false
+        headerBytes = 0
+        headerLines = 0
+        consumer = nil
+        abortReason = nil
+        decoder = nil
+        progress = TransferProgress()
+        easy.clearErrorDetail()
+
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        if !isConfigured {
+            configureOnce(context)
+            isConfigured = true
+        }
+        easy.set(CURLOPT_URL, request.url.absoluteString)
+        // Over TLS, ALPN tells at once whether a connection multiplexes (HTTP/2), so waiting to
+        // share it is cheap. Over plain HTTP a waiting transfer sat idle until the busy HTTP/1.1
+        // connection was free (measured), so there each transfer gets a connection of its own.
+        easy.set(CURLOPT_PIPEWAIT, request.url.scheme == "https")
+        upload = nil
+        if request.body != .none {
+            upload = try UploadSource(request.body, headers: request.headers, cancellation: cancellation)
+            progress.expectedToSend = upload?.length
+        }
+        easy.applyMethod(request.method, sending: upload)
+        easy.applyHeaders(headersToSend, uploadLength: upload?.length)
+        easy.applyIdentity(options, sameOrigin: request.url.origin == firstOrigin)
+        attemptStartedAt = monotonicSeconds()
+        lastActivityAt = attemptStartedAt
+        lastActivityCount = -1
+        lastSentAt = attemptStartedAt
+        lastSentCount = 0
+    }
+
+    private var isConfigured = false
+
+    /// The request's headers, offering the codings afget decodes with `--compressed` unless
+    /// the request names its own (a continue asks for the representation it holds).
+    private var headersToSend: [HTTPHeader] {
+        guard options.decompresses, !request.headers.contains(where: { $0.name.isSameHeaderName(as: "Accept-Encoding") })
+        else { return request.headers }
+        return request.headers + [HTTPHeader(name: "Accept-Encoding", value: ContentDecoder.acceptedCodings, scope: .everyHop)]
+    }
+
+    private func configureOnce(_ context: UnsafeMutableRawPointer) {
+        easy.set(CURLOPT_PRIVATE, pointer: context)
+        easy.set(CURLOPT_NOSIGNAL, true)
+        // Redirects are followed by the task manager, under afget's own rules (RedirectPolicy).
+        easy.set(CURLOPT_FOLLOWLOCATION, false)
+        easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        easy.set(CURLOPT_USERAGENT, "afget/\(AFGetVersion.current)")
+        easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
+        easy.set(CURLOPT_BUFFERSIZE, options.receiveBufferBytes)
+        easy.set(CURLOPT_WRITEFUNCTION, callback: receiveBodyCallback)
+        easy.set(CURLOPT_WRITEDATA, pointer: context)
+        easy.set(CURLOPT_HEADERFUNCTION, callback: receiveHeaderCallback)
+        easy.set(CURLOPT_HEADERDATA, pointer: context)
+        if request.body != .none {
+            easy.set(CURLOPT_READFUNCTION, callback: sendBodyCallback)
+            easy.set(CURLOPT_READDATA, pointer: context)
+            easy.setProgressCallback(uploadProgressCallback)
+            easy.set(CURLOPT_XFERINFODATA, pointer: context)
+        }
+        if options.verbose {
+            easy.setDebugCallback(verboseCallback)
+            easy.set(CURLOPT_DEBUGDATA, pointer: context)
+        }
+        easy.apply(options.tls)
+        // Bodies reach afget as sent; ContentDecoder undoes their codings when asked to.
+        easy.set(CURLOPT_HTTP_CONTENT_DECODING, false)
+        if let jar = options.cookies.jar {
+            // libcurl's cookie engine keeps cookies by domain and path across every hop.
+            easy.set(CURLOPT_COOKIEFILE, jar)
+            easy.set(CURLOPT_COOKIEJAR, jar)
+        }
+    }
+
+    /// Writes the cookie jar now: libcurl would write it only when the handle is cleaned up,
+    /// which may come after the process has reported the result and exited.
+    func saveCookies() {
+        if options.cookies.jar != nil {
+            easy.set(CURLOPT_COOKIELIST, "FLUSH")
+        }
+    }
+
+    // MARK: Callbacks (curl thread)
+
+    func receiveHeader(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        headerBytes += count
+        headerLines += 1
+        let limits = options.limits
+        guard count <= limits.maxHeaderLineBytes, headerBytes <= limits.maxHeaderBytes,
+            headerLines <= limits.maxHeaderLines
+        else {
+            abortReason = TransferFailure(.protocolViolation, "response headers exceed afget's limits "
+                + "(\(limits.maxHeaderLines) lines, \(limits.maxHeaderLineBytes / 1024) KiB per line, "
+                + "\(limits.maxHeaderBytes / 1024) KiB in all)")
+            return 0
+        }
+        var length = count
+        while length > 0 && (data[length - 1] == 0x0A || data[length - 1] == 0x0D) { length -= 1 }
+        let line = HeaderLine(UnsafeRawBufferPointer(start: data, count: length))
+        if headersComplete {
+            // A status line after a complete response: libcurl is answering an authentication
+            // challenge on the same transfer, and the response before it is not the final one.
+            guard case .status = line else { return count }  // trailers after a chunked body
+            startNextResponse()
+        }
+
+        switch line {
+        case .status(let version, let code, let reason):
+            head = ResponseHead(version: version, status: code, reason: TerminalText.clean(reason))
+            head.headers.reserveCapacity(16)  // one allocation for a usual response's fields
+        case .end:
+            // The end of a header block; interim (1xx) responses are followed by the real one.
+            if !(100..<200).contains(head.status) {
+                headersComplete = true
+                guard headersDidComplete() else { return 0 }
+            }
+        case .continuation(let more):
+            if let last = head.headers.popLast() { head.headers.append((last.name, last.value + " " + more)) }
+        case .field(let name, let value):
+            head.headers.append((name, value))
+        case .other:
+            break
+        }
+        return count
+    }
+
+    private func startNextResponse() {
+        headersComplete = false
+        isFinalResponse = false
+        consumer = nil
+        decoder = nil
+        progress.received = 0
+    }
+
+    /// Decides what becomes of the body; false aborts the transfer (`abortReason` says why).
+    private func headersDidComplete() -> Bool {
+        if let failure = easy.certificatePinFailure(options.tls, for: request.url) {
+            abortReason = failure
+            return false
+        }
+        if head.redirectLocation != nil && options.redirects.follow {
+            return true  // a hop: its body is discarded and the next request follows
+        }
+        isFinalResponse = true
+        if let failure = limitFailure() {
+            abortReason = failure
+            return false
+        }
+        // A decoded body's length is not the announced (encoded) one.
+        progress.expected = request.method == "HEAD" || (options.decompresses && head.isEncoded) ? nil : head.contentLength
+        switch bodyHandler.accept(head, announcedLength: progress.expected) {
+        case .take(let taker):
+            consumer = taker
+        case .pass:
+            consumer = nil
+        case .refuse(let failure):
+            abortReason = failure
+            return false
+        }
+        if consumer != nil, let failure = startDecoding() {
+            abortReason = failure
+            return false
+        }
+        emit(.started(id, head))
+        return true
+    }
+
+    /// With `--compressed`, a coded body is decoded as it arrives; a coding afget cannot undo
+    /// is refused rather than written as if it were the file.
+    private func startDecoding() -> TransferFailure? {
+        guard options.decompresses, head.isEncoded, request.method != "HEAD" else { return nil }
+        decoder = ContentDecoder(codings: head.contentEncodings)
+        guard decoder == nil, let coding = ContentDecoder.unsupported(head.contentEncodings) else { return nil }
+        return TransferFailure(.protocolViolation, "the body is encoded as \(coding), which afget does not decode",
+                               discardsData: true)
+    }
+
+    /// Why a body that libcurl received in full is still not whole: its coded stream ended early.
+    func bodyEndFailure() -> TransferFailure? {
+        guard consumer != nil, let problem = decoder?.finish() else { return nil }
+        return TransferFailure(.protocolViolation, problem, discardsData: true)
+    }
+
+    /// A Content-Length that cannot be used, too many stacked content encodings, or a body
+    /// announced larger than `--max-size`.
+    private func limitFailure() -> TransferFailure? {
+        if let problem = head.contentLengthProblem {
+            return TransferFailure(.protocolViolation, problem, discardsData: true)
+        }
+        let limits = options.limits
+        let encodings = head.contentEncodings
+        if encodings.count > limits.maxContentEncodings {
+            return TransferFailure(.protocolViolation,
+                "\(encodings.count) content encodings stacked (afget decodes at most \(limits.maxContentEncodings))",
+                discardsData: true)
+        }
+        if let max = limits.maxBodyBytes, let length = head.contentLength, !head.isEncoded || !options.decompresses,
+            length > max, request.method != "HEAD"
+        {
+            return Self.overMaxSize(max)
+        }
+        return nil
+    }
+
+    private static func overMaxSize(_ max: Int64) -> TransferFailure {
+        TransferFailure(.protocolViolation, "the body is larger than --max-size (\(max) bytes)", discardsData: true)
+    }
+
+    func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        guard consumer != nil else { return count }
+        if pacer?.isAhead(received: progress.received, now: monotonicSeconds()) == true {
+            // Not taken: libcurl keeps these bytes and hands them over again once unpaused.
+            isHeldBack = true
+            return Int(CURL_WRITEFUNC_PAUSE)
+        }
+        let received = UnsafeRawBufferPointer(start: data, count: count)
+        guard let decoder else {
+            // A consumer that had enough of this piece ends the transfer: a short count does.
+            return take(received) || consumerHasEnough ? takenOfLastPiece : 0
+        }
+        if let problem = decoder.decode(received, deliver: take) {
+            abortReason = TransferFailure(.protocolViolation, problem, discardsData: true)
+        }
+        return abortReason == nil && !wasStopped && !consumerHasEnough ? count : 0
+    }
+
+    /// How much of the last piece `take` handed the consumer took.
+    private var takenOfLastPiece = 0
+
+    /// Whether the run stopped; once seen, the transfer ends.
+    private var isStopped: Bool {
+        if cancellation.isRequested { wasStopped = true }
+        return wasStopped
+    }
+
+    /// Hands a piece of the (decoded) body to the consumer; false ends the transfer
+    /// (`abortReason` says why, or the consumer has enough).
+    private func take(_ piece: UnsafeRawBufferPointer) -> Bool {
+        takenOfLastPiece = 0
+        guard !isStopped, !consumerHasEnough, let consumer else { return false }
+        guard piece.count > 0 else { return true }  // libcurl's call for an empty body
+        // Counted after decoding, so a decompression bomb stops at the limit.
+        if let max = options.limits.maxBodyBytes, progress.received + Int64(piece.count) > max {
+            abortReason = Self.overMaxSize(max)
+            return false
+        }
+        switch consumer.take(piece) {
+        case .more:
+            takenOfLastPiece = piece.count
+        case .enough(let taken):
+            takenOfLastPiece = taken
+            consumerHasEnough = true
+        case .refuse(let failure):
+            abortReason = failure
+            return false
+        }
+        progress.received += Int64(takenOfLastPiece)
+        return !consumerHasEnough
+    }
+
+    /// Unpauses a transfer held back by `--limit-rate` once the allowance has caught up; the
+    /// held bytes are delivered again from within this call.
+    func releaseIfAllowed(now: Double) {
+        guard isHeldBack, pacer?.isAhead(received: progress.received, now: now) == false else { return }
+        isHeldBack = false
+        lastActivityAt = now  // waiting for the allowance is not a stall
+        _ = easy.pause(false)
+    }
+
+    func sendBody(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
+        guard let upload else { return 0 }
+        guard !isStopped else { return Int(CURL_READFUNC_ABORT) }
+        do {
+            return try upload.read(into: buffer, capacity: capacity)
+        } catch {
+            if !isStopped { abortReason = error }
+            return Int(CURL_READFUNC_ABORT)
+        }
+    }
+
+    /// Whether part of the request body is still to be sent.
+    var isSendingBody: Bool {
+        guard let upload else { return false }
+        return upload.length.map { progress.sent < $0 } ?? !upload.reachedEnd
+    }
+
+    /// libcurl counts a chunked body's framing as sent ("hello" went as 16 bytes): the body's
+    /// own bytes are what a person sent.
+    func uploadProgress(sent: Int64) {
+        progress.sent = min(sent, upload?.bytesRead ?? sent)
+    }
+
+    func verbose(_ type: curl_infotype, _ data: UnsafeMutablePointer<CChar>, _ count: Int) {
+        let prefix: String
+        switch type {
+        case CURLINFO_TEXT: prefix = "* "
+        case CURLINFO_HEADER_IN: prefix = "< "
+        case CURLINFO_HEADER_OUT: prefix = "> "
+        default: return
+        }
+        var text = HeaderLine.text(UnsafeRawBufferPointer(start: data, count: count))
+        if consumerHasEnough && text.hasPrefix("Failure writing output") {
+            text = "the body's taker has all it wants; the rest of this response is not read"  // stopped on purpose
+        }
+        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\r\n" || $0 == "\n" }) {
+            emit(.verbose(id, prefix + TerminalText.clean(HeaderMasking.mask(String(line)))))
+        }
+    }
+
+    /// The outcome of a finished exchange, for the `.completed` event.
+    func response() -> TaskResponse {
+        TaskResponse(
+            head: head,
+            finalURL: request.url.absoluteString,
+            progress: currentProgress,
+            body: consumer?.collectedBody() ?? [])
+    }
+}
+
+// libcurl calls these C functions; each turns the user pointer back into its context.
+
+private func context(_ pointer: UnsafeMutableRawPointer?) -> TransferContext {
+    Unmanaged<TransferContext>.fromOpaque(pointer!).takeUnretainedValue()
+}
+
+private let receiveBodyCallback: afc_data_callback = { data, size, count, user in
+    context(user).receiveBody(data!, size * count)
+}
+
+private let receiveHeaderCallback: afc_data_callback = { data, size, count, user in
+    context(user).receiveHeader(data!, size * count)
+}
+
+private let sendBodyCallback: afc_data_callback = { buffer, size, count, user in
+    context(user).sendBody(into: buffer!, capacity: size * count)
+}
+
+private let uploadProgressCallback: afc_xferinfo_callback = { user, _, _, _, sent in
+    context(user).uploadProgress(sent: Int64(sent))
+    return 0
+}
+
+private let verboseCallback: afc_debug_callback = { _, type, data, size, user in
+    context(user).verbose(type, data!, size)
+    return 0
+}

@@ -1,0 +1,41 @@
+import Glibc
+
+/// The file type bits of whatever is at `path`, or nil. A final symlink is itself the answer
+/// unless `followingSymlinks` (a dangling one then counts as nothing there).
+package func fileKind(at path: String, followingSymlinks: Bool = false) -> mode_t? {
+    var status = stat()
+    // lstat first: nothing there (the usual case for a new download) is one call.
+    guard lstat(path, &status) == 0 else { return nil }
+    let kind = status.st_mode & S_IFMT
+    guard followingSymlinks, kind == S_IFLNK, stat(path, &status) == 0 else { return kind }
+    return status.st_mode & S_IFMT
+}
+
+package func joinPath(_ directory: String, _ name: String) -> String {
+    if directory.isEmpty || directory == "." { return name }
+    return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+}
+
+/// ("dir", "name") for "dir/name"; (".", "name") for "name".
+package func splitPath(_ path: String) -> (directory: String, name: String) {
+    guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+    let directory = path[..<slash]
+    return (directory.isEmpty ? "/" : String(directory), String(path[path.index(after: slash)...]))
+}
+
+/// `mkdir -p`: creates `path` and its missing parents.
+package func createDirectories(_ path: String) throws(TransferFailure) {
+    guard !path.isEmpty, fileKind(at: path) == nil else {
+        if let kind = fileKind(at: path), kind != S_IFDIR {
+            throw TransferFailure(.localFile, "cannot create directory \(path): a file is in the way")
+        }
+        return
+    }
+    let (parent, _) = splitPath(path)
+    if parent != path && parent != "." && parent != "/" {
+        try createDirectories(parent)
+    }
+    if mkdir(path, 0o777) != 0 && errno != EEXIST {
+        throw fileFailure("create directory", path, errno: errno)
+    }
+}
