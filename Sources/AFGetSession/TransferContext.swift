@@ -109,8 +109,8 @@ final class TransferContext {
         }
         easy.set(CURLOPT_URL, request.url.absoluteString)
         // Over TLS, ALPN tells at once whether a connection multiplexes (HTTP/2), so waiting to
-        // share it is cheap. Over plain HTTP a waiting transfer sat idle until the busy HTTP/1.1
-        // connection was free (measured), so there each transfer gets a connection of its own.
+        // share it is cheap. Over plain HTTP a waiting transfer would sit idle until the busy
+        // HTTP/1.1 connection is free, so there each transfer gets a connection of its own.
         easy.set(CURLOPT_PIPEWAIT, request.url.scheme == "https")
         upload = nil
         if request.body != .none {

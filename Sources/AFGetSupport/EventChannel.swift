@@ -1,21 +1,24 @@
 import Synchronization
 
 /// Events from any thread to the one task reading them, in order, until `finish`. Used instead
-/// of AsyncStream: the standard library's stream runs unspecialized generic code, and its yield
-/// was 15% of the curl thread's time in a batch of small files (perf); this one is specialized
-/// for each element type like any generic of this module.
+/// of AsyncStream, whose unspecialized generic code showed in the curl thread's profile
+/// (docs/performance.md). Its methods are inlinable, so each module that sends or reads events
+/// gets code specialized for their type.
 package final class EventChannel<Element: Sendable>: Sendable {
-    private struct State {
-        var buffered: [Element] = []
-        var waiter: CheckedContinuation<Element?, Never>?
-        var hasEnded = false
-    }
-    private let state = Mutex(State())
+    @usableFromInline
+    struct State {
+        @usableFromInline var buffered: [Element] = []
+        @usableFromInline var waiter: CheckedContinuation<Element?, Never>?
+        @usableFromInline var hasEnded = false
 
-    package init() {}
+        @inlinable init() {}
+    }
+    @usableFromInline let state = Mutex(State())
+
+    @inlinable package init() {}
 
     /// Hands `event` to the waiting reader, or keeps it until asked for; dropped after `finish`.
-    package func send(_ event: Element) {
+    @inlinable package func send(_ event: Element) {
         let waiter = state.withLock { state -> CheckedContinuation<Element?, Never>? in
             guard !state.hasEnded else { return nil }
             guard let waiter = state.waiter else {
@@ -29,7 +32,7 @@ package final class EventChannel<Element: Sendable>: Sendable {
     }
 
     /// No more events: the reader gets those kept, then nil.
-    package func finish() {
+    @inlinable package func finish() {
         let waiter = state.withLock { state -> CheckedContinuation<Element?, Never>? in
             state.hasEnded = true
             defer { state.waiter = nil }
@@ -39,7 +42,7 @@ package final class EventChannel<Element: Sendable>: Sendable {
     }
 
     /// The next event, waiting for it; nil once finished and drained.
-    package func next() async -> Element? {
+    @inlinable package func next() async -> Element? {
         if let ready = state.withLock({ Self.take(from: &$0) }) { return ready }
         return await withCheckedContinuation { waiter in
             let ready = state.withLock { state -> Element?? in
@@ -52,7 +55,7 @@ package final class EventChannel<Element: Sendable>: Sendable {
     }
 
     /// A kept event, `.some(nil)` at the end, or nil when there is none yet.
-    private static func take(from state: inout State) -> Element?? {
+    @inlinable static func take(from state: inout State) -> Element?? {
         if !state.buffered.isEmpty { return state.buffered.removeFirst() }
         return state.hasEnded ? .some(nil) : nil
     }
@@ -60,14 +63,18 @@ package final class EventChannel<Element: Sendable>: Sendable {
 
 extension EventChannel: AsyncSequence {
     package struct AsyncIterator: AsyncIteratorProtocol {
-        let channel: EventChannel
+        @usableFromInline let channel: EventChannel
 
-        package mutating func next() async -> Element? {
+        @inlinable init(channel: EventChannel) {
+            self.channel = channel
+        }
+
+        @inlinable package mutating func next() async -> Element? {
             await channel.next()
         }
     }
 
-    package func makeAsyncIterator() -> AsyncIterator {
+    @inlinable package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(channel: self)
     }
 }

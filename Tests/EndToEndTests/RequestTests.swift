@@ -20,6 +20,18 @@ final class RequestTests: ServerTestCase {
         echo["headers"] as? [String: String] ?? [:]
     }
 
+    /// A request goes through the retry loop downloads use, and its last failure is worded the
+    /// same: it says how many attempts were made.
+    func testARequestThatKeepsFailingSaysHowManyAttemptsItTook() throws {
+        let result = try Afget.run(
+            ["request", "--retry", "2", "--retry-delay", "0", server.url("/flaky/r.json?size=5000&fail=9&mode=drop")],
+            in: directory)
+        XCTAssertEqual(result.status, 4, result.stderr)
+        XCTAssertEqual(result.stderr.components(separatedBy: "retrying in").count - 1, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("(after 3 attempts)"), result.stderr)
+        XCTAssertEqual(server.log.all.count, 3)
+    }
+
     func testItemsOfEveryKindGoWhereTheySay() throws {
         let echo = try echo(["--json", server.url("/echo"), "a=1", "n:=5", "tags:=[\"x\",true,null]", "q==two words",
                              "X-Trace:abc"])

@@ -3,12 +3,11 @@ import CPlatform
 import Glibc
 
 /// Gathers a download's body into large writes. libcurl hands the write callback at most
-/// 16 KiB at a time (CURL_MAX_WRITE_SIZE) whatever its receive buffer; writing each piece
-/// cost 64 system calls per MiB, measured as the largest cost of a loopback download. One copy
-/// into this buffer and a write per MiB is cheaper. Owned by the curl thread; the buffer is
-/// allocated once per task, at its first byte, no larger than the announced body: a fresh MiB
-/// per 16 KiB file cost a mapping, page faults and an unmapping each (measured with perf in a
-/// batch of small files).
+/// 16 KiB at a time (CURL_MAX_WRITE_SIZE) whatever its receive buffer, and a system call per
+/// piece costs more than one copy into this buffer and a write per MiB. Owned by the curl
+/// thread; the buffer is allocated once per task, at its first byte, no larger than the
+/// announced body, so a small file does not map and unmap a whole MiB. The measurements behind
+/// these sizes are in docs/performance.md (the write path).
 final class BufferedFileWriter {
     /// One stream's buffer; a segment (one of several connections for a file) takes less, so
     /// memory stays flat however many connections there are.
@@ -23,9 +22,7 @@ final class BufferedFileWriter {
     private var unsynced = 0
     private var unsyncedStart: Int64 = 0
     /// A stream starts writeback every 4 MiB, a segment every 1 MiB (with eight segments
-    /// writing at once, 8 MiB): the final fsync waits for little. Against 16 and 4 MiB, the
-    /// median of eight alternating runs went from 0.75 s to 0.58 s for 1 GiB, and from
-    /// 0.93 s to 0.88 s for 256 MiB over eight connections.
+    /// writing at once, 8 MiB): the final fsync then waits for little.
     private let writebackStretch: Int
     /// Bytes written since the disk thread was last asked to flush this file ahead of its end:
     /// every 16 MiB for a stream, 4 MiB for a segment.
@@ -147,9 +144,7 @@ final class BufferedFileWriter {
 
     /// Has the disk thread flush the file while the body still arrives. Started writeback
     /// leaves the data in the disk's volatile cache (on a virtual disk, the host's page cache),
-    /// which the final fsync then waited out in one go: 0.35 s after 256 MiB over eight
-    /// connections with nothing left dirty, 0.04 s with these flushes (median of five
-    /// alternating runs 1.23 s → 0.93 s; one 1 GiB file 2.62 s → 2.19 s). A duplicate
+    /// which the final fsync would otherwise wait out in one go at the end. A duplicate
     /// descriptor keeps the file open for the job, whenever it runs.
     private func flushAhead(on disk: DiskThread) {
         let descriptor = dup(sink.descriptor)

@@ -27,12 +27,29 @@ extension DownloadJob {
         var base: Int64
         var bodyStarted = false
         var speed = SpeedEstimator()
-        /// A failure on this side (no room, resume data that cannot be written) that canceled the task.
-        var localFailure: TransferFailure?
-        /// The response showed that ranges work; it was canceled so that segments take the rest.
-        var splitting = false
-        /// `-J` found the server's name taken by a file that stays; the task was canceled.
-        var serverNamedFileStays: (path: String, reason: String)?
+        /// Why the job canceled its own task, once it has.
+        private(set) var canceledBecause: OwnCancel?
+
+        /// Why a job cancels its own task.
+        enum OwnCancel {
+            /// A failure on this side: no room, resume data that cannot be written.
+            case localFailure(TransferFailure)
+            /// The response showed that ranges work: segments take the rest.
+            case splitting
+            /// `-J` found the server's name taken by a file that stays.
+            case serverNamedFileStays(path: String, reason: String)
+        }
+
+        var localFailure: TransferFailure? {
+            if case .localFailure(let failure) = canceledBecause { failure } else { nil }
+        }
+
+        /// Records why the task is canceled; the first reason stands.
+        mutating func cancel(_ id: TaskID, because reason: OwnCancel, on manager: TaskManager) {
+            guard canceledBecause == nil else { return }
+            canceledBecause = reason
+            manager.cancel(id)
+        }
 
         init(offset: Int64) {
             self.offset = offset
@@ -69,8 +86,9 @@ extension DownloadJob {
                 renderer.handle(.progress(info, bytes: state.base + progress.received, total: expectedTotal,
                                           speed: state.speed.bytesPerSecond))
                 if now - lastCheckpointAt >= Self.checkpointInterval {
-                    state.localFailure = checkpoint(state.base + progress.written)
-                    if state.localFailure != nil { manager.cancel(task.id) }
+                    if let failure = checkpoint(state.base + progress.written) {
+                        state.cancel(task.id, because: .localFailure(failure), on: manager)
+                    }
                 }
             case .verbose, .redirected, .suspended, .resumed:
                 if let notice = event.notice(verbose: settings.transfer.verbose) { renderer.handle(.notice(notice)) }
@@ -116,12 +134,12 @@ extension DownloadJob {
     private func takeBody(of head: ResponseHead, task id: TaskID, _ state: inout AttemptState) {
         guard head.isSuccess else { return }
         do {
-            state.serverNamedFileStays = try adoptServerName(head)
+            if let stays = try adoptServerName(head) {
+                state.cancel(id, because: .serverNamedFileStays(path: stays.path, reason: stays.reason), on: manager)
+                return
+            }
         } catch {
-            state.localFailure = error
-        }
-        if state.serverNamedFileStays != nil || state.localFailure != nil {
-            manager.cancel(id)
+            state.cancel(id, because: .localFailure(error), on: manager)
             return
         }
         state.bodyStarted = true
@@ -144,19 +162,16 @@ extension DownloadJob {
             if let reason = reasonNotToSplit(head, base: state.base) {
                 if settings.transfer.verbose { renderer.handle(.notice("* one connection: \(reason)")) }
             } else {
-                state.splitting = true
-                manager.cancel(id)
+                state.cancel(id, because: .splitting, on: manager)
                 return
             }
         }
         if let failure = reserveSpace(from: state.base) {
-            state.localFailure = failure
-            manager.cancel(id)
-        } else if needsFirstCheckpoint(base: state.base) {
-            state.localFailure = checkpoint(state.base)
-            if state.localFailure != nil { manager.cancel(id) }
-        } else {
-            lastCheckpointAt = monotonicSeconds()
+            state.cancel(id, because: .localFailure(failure), on: manager)
+        } else if !needsFirstCheckpoint(base: state.base) {
+            lastCheckpointAt = monotonicSeconds()  // the periodic checkpoints count from here
+        } else if let failure = checkpoint(state.base) {
+            state.cancel(id, because: .localFailure(failure), on: manager)
         }
     }
 
@@ -203,7 +218,7 @@ extension DownloadJob {
         }
         // Segments checkpoint these bytes as soon as their connections are asked for,
         // instead of holding them up for a sync here.
-        if state.splitting && reason == nil && !cancellation.isRequested { return .split(reached: reached) }
+        if case .splitting = state.canceledBecause, reason == nil, !cancellation.isRequested { return .split(reached: reached) }
         if state.bodyStarted { _ = checkpoint(reached) }
         return reason != nil || cancellation.isRequested
             ? .stopped : .failed(TransferFailure(.internalError, "canceled"), reached: reached)
@@ -212,7 +227,9 @@ extension DownloadJob {
     /// A body refused as it started (-J) ends the attempt however the transfer ends, which may
     /// be after some or all of it was written: the part file is put back as it was.
     private func refusedBody(written: Int64, _ state: AttemptState) -> AttemptResult? {
-        if let stays = state.serverNamedFileStays { return .serverNamedFileStays(stays.path, reason: stays.reason) }
+        if case .serverNamedFileStays(let path, let reason) = state.canceledBecause {
+            return .serverNamedFileStays(path, reason: reason)
+        }
         guard !state.bodyStarted, let localFailure = state.localFailure else { return nil }
         if written > 0 { try? download.part?.truncate(to: state.offset) }
         return .failed(localFailure, reached: state.offset)

@@ -7,9 +7,9 @@ import Glibc
 extension DownloadJob {
     /// The first checkpoint, as the response is accepted, for all but small new files: a body of
     /// at most 1 MiB arrives in moments, and resume data counting none of it is worth no more
-    /// than none. Creating and deleting it per file was the largest cost of a batch of 16 KiB
-    /// files (ext4 inode allocation, measured with perf); the periodic and stop checkpoints
-    /// still cover a small file that stalls.
+    /// than none, while creating and deleting it costs an inode per file (the largest cost of a
+    /// batch of small files, docs/performance.md); the periodic and stop checkpoints still
+    /// cover a small file that stalls.
     func needsFirstCheckpoint(base: Int64) -> Bool {
         guard base == 0, let expectedTotal else { return true }
         return expectedTotal > Self.smallFileLimit || hasResumeData

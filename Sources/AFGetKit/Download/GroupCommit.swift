@@ -8,9 +8,9 @@ import Synchronization
 /// rename is made durable. Done in rounds on the disk thread: files that finish while a round
 /// runs go together in the next one. A round of several files makes them durable with one
 /// `syncfs` (per file system) before the renames, and that flush also makes the previous
-/// round's renames durable; a last one settles the final round. For 1000 files of 16 KiB that
-/// is some hundred flushes of the disk instead of two per file (an fsync per file from eight
-/// threads took twice as long, measured here on ext4). A lone file, or a system already holding
+/// round's renames durable; a last one settles the final round. A batch of small files then
+/// costs some hundred flushes of the disk instead of two per file (docs/performance.md). A
+/// lone file, or a system already holding
 /// much unwritten data (someone else's copy would make every `syncfs` wait for it), gets an
 /// fsync of its own and of its directory.
 public final class GroupCommit: Sendable {
@@ -36,8 +36,8 @@ public final class GroupCommit: Sendable {
 
     /// Above this much unwritten data in the whole system, files are synced one by one.
     private static let unwrittenLimit: Int64 = 64 << 20
-    /// How long a reading of the system's unwritten data is used: reading /proc/meminfo for
-    /// every round was 2% of a batch of small files.
+    /// How long a reading of the system's unwritten data is used: /proc/meminfo is not read
+    /// for every round of a batch of small files.
     private static let unwrittenReadingLifetime = 0.5
     private let lastUnwrittenReading = Mutex((at: -Double.infinity, isLow: false))
 

@@ -1,0 +1,111 @@
+@testable import AFGetKit
+@testable import AFGetProgress
+@testable import AFGetRequest
+@testable import AFGetSession
+@testable import AFGetSupport
+import Glibc
+import Synchronization
+import XCTest
+
+/// The engine's small parts on their own: the run's stop, the retry loop, a download's phases.
+final class EngineTests: XCTestCase {
+    func testAStopEndsAWaitAtOnceAndKeepsTheFirstReason() async {
+        let cancellation = Cancellation()
+        let started = ContinuousClock.now
+        Task {
+            try await Task.sleep(for: .milliseconds(50))
+            cancellation.stop(.signal(SIGINT))
+            cancellation.stop(.failFast)
+        }
+        let reason = await cancellation.wait(seconds: 30)
+        XCTAssertEqual(reason, .signal(SIGINT))
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(5), "the wait ended with the stop, not its 30 s")
+        XCTAssertEqual(cancellation.reason, .signal(SIGINT), "the first reason stands")
+        XCTAssertTrue(cancellation.isRequested)
+        XCTAssertEqual(cancellation.exitStatus, 130)
+    }
+
+    func testAStopReachesWhatRegisteredForItEvenLate() {
+        let cancellation = Cancellation()
+        let heard = Mutex<[StopReason]>([])
+        cancellation.onStop { reason in heard.withLock { $0.append(reason) } }
+        cancellation.stop(.failFast)
+        cancellation.onStop { reason in heard.withLock { $0.append(reason) } }
+        XCTAssertEqual(heard.withLock { $0 }, [.failFast, .failFast])
+        XCTAssertNil(cancellation.exitStatus, "only a signal has an exit status of its own")
+    }
+
+    func testAWaitWithoutAStopLastsItsTime() async {
+        let reason = await Cancellation().wait(seconds: 0.01)
+        XCTAssertNil(reason)
+    }
+
+    private func retryLoop(maxRetries: Int, cancellation: Cancellation = Cancellation()) -> RetryLoop {
+        RetryLoop(policy: RetryPolicy(maxRetries: maxRetries, baseDelay: 0), cancellation: cancellation,
+                  renderer: SharedRenderer(QuietRenderer(showsRetries: false)))
+    }
+
+    private let item = ItemInfo(id: 0, url: "http://example.invalid/f", path: "f")
+
+    func testTheRetryLoopCountsAttemptsAndSaysSoWhenItGivesUp() async {
+        var loop = retryLoop(maxRetries: 2)
+        let dropped = TransferFailure(.network, "connection dropped", transient: true)
+        let problem = try! XCTUnwrap(RetryLoop.transientProblem(response: nil, failure: dropped, sentCredentials: false))
+        for _ in 0..<2 {
+            guard case .retry = await loop.next(after: problem, item: item) else { return XCTFail("retries left") }
+        }
+        guard case .exhausted(let final) = await loop.next(after: problem, item: item) else { return XCTFail() }
+        XCTAssertEqual(final.message, "connection dropped (after 3 attempts)")
+    }
+
+    func testTheRetryLoopRetriesTransientStatusesUnlessAccepted() {
+        let busy = ResponseHead(status: 503, reason: "Busy", headers: [("Retry-After", "7")])
+        let problem = RetryLoop.transientProblem(response: busy, failure: nil, sentCredentials: false)
+        XCTAssertEqual(problem?.retryAfter, "7")
+        XCTAssertNil(RetryLoop.transientProblem(response: busy, failure: nil, sentCredentials: false, accepted: [503...503]))
+        XCTAssertNil(RetryLoop.transientProblem(response: ResponseHead(status: 404),
+                                                failure: nil, sentCredentials: false))
+        XCTAssertNil(RetryLoop.transientProblem(response: nil, failure: TransferFailure(.localFile, "disk full"),
+                                                sentCredentials: false))
+    }
+
+    func testAStopDuringARetryWaitEndsTheLoop() async {
+        let cancellation = Cancellation()
+        var loop = RetryLoop(policy: RetryPolicy(maxRetries: 5, baseDelay: 30), cancellation: cancellation,
+                             renderer: SharedRenderer(QuietRenderer(showsRetries: false)))
+        let problem = RetryLoop.Problem(failure: TransferFailure(.network, "reset", transient: true), retryAfter: nil)
+        Task {
+            try await Task.sleep(for: .milliseconds(50))
+            cancellation.stop(.signal(SIGTERM))
+        }
+        guard case .stopped(let reason) = await loop.next(after: problem, item: item) else { return XCTFail() }
+        XCTAssertEqual(reason, .signal(SIGTERM))
+    }
+
+    func testADownloadMovesOnlyForwardThroughItsPhases() {
+        XCTAssertTrue(DownloadPhase.preparing.canTransition(to: .transferring(attempt: 1)))
+        XCTAssertTrue(DownloadPhase.transferring(attempt: 1).canTransition(to: .waitingToRetry))
+        XCTAssertTrue(DownloadPhase.waitingToRetry.canTransition(to: .transferring(attempt: 2)))
+        XCTAssertTrue(DownloadPhase.transferring(attempt: 2).canTransition(to: .transferring(attempt: 3)))
+        XCTAssertTrue(DownloadPhase.transferring(attempt: 3).canTransition(to: .verifying))
+        XCTAssertTrue(DownloadPhase.verifying.canTransition(to: .moving))
+        XCTAssertTrue(DownloadPhase.moving.canTransition(to: .ended))
+        XCTAssertTrue(DownloadPhase.preparing.canTransition(to: .ended))
+
+        XCTAssertFalse(DownloadPhase.preparing.canTransition(to: .moving), "nothing is moved before it is verified")
+        XCTAssertFalse(DownloadPhase.verifying.canTransition(to: .transferring(attempt: 2)), "no way back once verifying")
+        XCTAssertFalse(DownloadPhase.transferring(attempt: 1).canTransition(to: .transferring(attempt: 3)))
+        XCTAssertFalse(DownloadPhase.ended.canTransition(to: .preparing))
+
+        var heard: [DownloadPhase] = []
+        var machine = DownloadPhaseMachine { heard.append($0) }
+        machine.startAttempt()
+        machine.move(to: .waitingToRetry)
+        machine.startAttempt()
+        machine.move(to: .verifying)
+        machine.move(to: .moving)
+        machine.move(to: .ended)
+        XCTAssertEqual(heard, [.transferring(attempt: 1), .waitingToRetry, .transferring(attempt: 2), .verifying, .moving, .ended])
+        XCTAssertEqual(machine.attempts, 2)
+    }
+}
