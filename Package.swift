@@ -47,7 +47,8 @@ let package = Package(
         // Requests and responses as values: serializers, headers, items, JSON and plist text.
         .target(name: "AFGetRequest", dependencies: ["AFGetSupport", "CurlCore"]),
         // The transfer engine: the task manager and the one curl thread that owns every libcurl handle.
-        .target(name: "AFGetSession", dependencies: ["AFGetRequest", "AFGetSupport", "CurlCore", "CPlatform", "COpenSSL", "CZlib"]),
+        .target(
+            name: "AFGetSession", dependencies: ["AFGetRequest", "AFGetSupport", "CurlCore", "CPlatform", "COpenSSL", "CZlib"]),
         // What people see: item events and the renderers that draw them.
         .target(name: "AFGetProgress", dependencies: ["AFGetSupport"]),
         // The features: downloads (resume, segments, the move into place), uploads and requests,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: unit, integration (a test server in the test process),
-# end-to-end (the built afget binary) and the nginx smoke test, then the smoke, signal and
-# resume tests again against the release binary. Installs what they need.
+# Runs the whole test suite: the format check (Scripts/format.sh --check), unit, integration
+# (a test server in the test process), end-to-end (the built afget binary) and the nginx smoke
+# test, then the smoke, signal and resume tests again against the release binary. Installs what
+# they need.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/Scripts/packages.sh"
@@ -9,6 +10,8 @@ source "$root/Scripts/packages.sh"
 # openssl for the CA directory test (c_rehash names), gzip for compressed bodies.
 ensure_packages "${BUILD_PACKAGES[@]}" nginx-light bsdutils coreutils openssl gzip
 cd "$root"
+# Formatting first: a second before the build, and the tree stays in one style (.swift-format).
+if [ $# -eq 0 ]; then Scripts/format.sh --check; fi
 swift build --build-tests
 swift test --skip-build "$@"
 # The binary people run (Scripts/afget, install.sh) is the release build with the Swift runtime

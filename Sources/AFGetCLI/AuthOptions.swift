@@ -7,8 +7,10 @@ import Glibc
 
 /// Credentials and cookies (every subcommand). Both go to the first request's origin only.
 struct AuthOptions: ParsableArguments {
-    @Option(name: [.customShort("u"), .long], help: ArgumentHelp(
-        "Credentials for the server named on the command line.", valueName: "user:password"))
+    @Option(
+        name: [.customShort("u"), .long],
+        help: ArgumentHelp(
+            "Credentials for the server named on the command line.", valueName: "user:password"))
     var user: String?
 
     @Option(name: .long, help: ArgumentHelp("basic (default), digest or any.", valueName: "scheme"))
@@ -23,8 +25,10 @@ struct AuthOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Cookies to send, as in a Cookie header.", valueName: "name=value[; ...]"))
     var cookie: String?
 
-    @Option(name: .customLong("cookie-jar"), help: ArgumentHelp(
-        "Read cookies from this file and save the server's cookies to it (Netscape format).", valueName: "file"))
+    @Option(
+        name: .customLong("cookie-jar"),
+        help: ArgumentHelp(
+            "Read cookies from this file and save the server's cookies to it (Netscape format).", valueName: "file"))
     var cookieJar: String?
 
     func validate() throws {

@@ -4,14 +4,18 @@ import ArgumentParser
 
 /// Lists of URLs and what each item must check (the download command).
 struct BatchOptions: ParsableArguments {
-    @Option(name: [.short, .customLong("input-file")], help: ArgumentHelp(
-        "URLs to fetch, one per line with optional indented out=, dir=, checksum=, header= lines; \"-\" reads stdin.",
-        valueName: "file"))
+    @Option(
+        name: [.short, .customLong("input-file")],
+        help: ArgumentHelp(
+            "URLs to fetch, one per line with optional indented out=, dir=, checksum=, header= lines; \"-\" reads stdin.",
+            valueName: "file"))
     var inputFile: String?
 
-    @Option(name: .customLong("checksum"), help: ArgumentHelp(
-        "Verify a single URL's file before it is moved into place: sha-256=HEX, sha-1=HEX or md5=HEX.",
-        valueName: "algo=hex"))
+    @Option(
+        name: .customLong("checksum"),
+        help: ArgumentHelp(
+            "Verify a single URL's file before it is moved into place: sha-256=HEX, sha-1=HEX or md5=HEX.",
+            valueName: "algo=hex"))
     var checksum: String?
 
     func validate() throws {
@@ -31,18 +35,25 @@ struct RunOptions: ParsableArguments {
     @Flag(name: .customLong("fail-fast"), help: "Start no more items after the first failure.")
     var failFast = false
 
-    @Option(name: .customLong("report"), help: ArgumentHelp(
-        "Write a JSON report of every item (url, path, outcome, HTTP status, bytes, sha256, attempts, error).",
-        valueName: "file"))
+    @Option(
+        name: .customLong("report"),
+        help: ArgumentHelp(
+            "Write a JSON report of every item (url, path, outcome, HTTP status, bytes, sha256, attempts, error).",
+            valueName: "file"))
     var report: String?
 
-    @Option(name: [.short, .customLong("split")], help: ArgumentHelp(
-        "Connections for one file: ranged requests in parallel once the server shows it can.", valueName: "n"))
+    @Option(
+        name: [.short, .customLong("split")],
+        help: ArgumentHelp(
+            "Connections for one file: ranged requests in parallel once the server shows it can.", valueName: "n"))
     var split = 1
 
     // ArgumentParser shows no default for an option parsed by a transform: the help says it.
-    @Option(name: .customLong("min-split-size"), help: ArgumentHelp(
-        "Smallest piece a file is split into (K, M, G suffixes). (default: \(Self.defaultMinSplitSize.typed))", valueName: "bytes"),
+    @Option(
+        name: .customLong("min-split-size"),
+        help: ArgumentHelp(
+            "Smallest piece a file is split into (K, M, G suffixes). (default: \(Self.defaultMinSplitSize.typed))",
+            valueName: "bytes"),
         transform: ByteCount.parse)
     var minSplitSize = Self.defaultMinSplitSize
 

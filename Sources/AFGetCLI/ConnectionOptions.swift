@@ -6,9 +6,11 @@ import ArgumentParser
 
 /// How requests are made: headers, redirects, timeouts, verbosity.
 struct ConnectionOptions: ParsableArguments {
-    @Option(name: [.customShort("H"), .long], help: ArgumentHelp(
-        "Extra request header (repeatable); never sent to another origin after a redirect.",
-        valueName: "Name: value"))
+    @Option(
+        name: [.customShort("H"), .long],
+        help: ArgumentHelp(
+            "Extra request header (repeatable); never sent to another origin after a redirect.",
+            valueName: "Name: value"))
     var header: [String] = []
 
     @Option(name: .customLong("max-redirects"), help: ArgumentHelp("Redirects to follow at most.", valueName: "n"))
@@ -17,27 +19,35 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(name: .customLong("no-follow"), help: "Do not follow redirects.")
     var noFollow = false
 
-    @Option(name: .customLong("connect-timeout"), help: ArgumentHelp(
-        "Seconds allowed to connect.", valueName: "seconds"))
+    @Option(
+        name: .customLong("connect-timeout"),
+        help: ArgumentHelp(
+            "Seconds allowed to connect.", valueName: "seconds"))
     var connectTimeout = 30.0
 
-    @Option(name: .customLong("stall-timeout"), help: ArgumentHelp(
-        "Seconds without receiving a byte before the transfer fails.", valueName: "seconds"))
+    @Option(
+        name: .customLong("stall-timeout"),
+        help: ArgumentHelp(
+            "Seconds without receiving a byte before the transfer fails.", valueName: "seconds"))
     var stallTimeout = 30.0
 
     @Flag(name: [.short, .long], help: "Show request and response headers on stderr (secrets masked).")
     var verbose = false
 
-    @Option(name: .customLong("max-size"), help: ArgumentHelp(
-        "Refuse bodies larger than this, counted after decoding (exit 7); K, M, G suffixes allowed.", valueName: "bytes"),
+    @Option(
+        name: .customLong("max-size"),
+        help: ArgumentHelp(
+            "Refuse bodies larger than this, counted after decoding (exit 7); K, M, G suffixes allowed.", valueName: "bytes"),
         transform: ByteCount.parse)
     var maxSize: ByteCount?
 
     @Flag(name: .long, help: "Ask for a compressed body and decode it (downloads then cannot be continued).")
     var compressed = false
 
-    @Option(name: .customLong("limit-rate"), help: ArgumentHelp(
-        "Most bytes per second each transfer receives (K, M, G suffixes; 0: no limit).", valueName: "rate"),
+    @Option(
+        name: .customLong("limit-rate"),
+        help: ArgumentHelp(
+            "Most bytes per second each transfer receives (K, M, G suffixes; 0: no limit).", valueName: "rate"),
         transform: ByteCount.parse)
     var limitRate: ByteCount?
 
@@ -114,7 +124,7 @@ struct ByteCount: Equatable {
         } else {
             // Only plain decimals: Double would also read "nan", "inf" and "0x1p3".
             guard digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(digits),
-                  value * Double(multiplier) < 0x1p62
+                value * Double(multiplier) < 0x1p62
             else { return nil }
             bytes = Int64(value * Double(multiplier))
         }

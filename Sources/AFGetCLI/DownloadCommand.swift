@@ -42,8 +42,9 @@ struct DownloadCommand: AsyncParsableCommand {
         } catch {
             throw UsageFailure(message: error.message)
         }
-        let items = BatchPlan.items(urls: urls, output: output.target, list: list?.entries ?? [],
-                                    directory: output.directory, checksum: checksum)
+        let items = BatchPlan.items(
+            urls: urls, output: output.target, list: list?.entries ?? [],
+            directory: output.directory, checksum: checksum)
         let plan = BatchPlan.check(items)
         if let conflict = plan.conflict {
             throw UsageFailure(message: "\(conflict)")
@@ -52,7 +53,8 @@ struct DownloadCommand: AsyncParsableCommand {
             plan.notices.forEach { OutputStream.standardError.writeLine($0) }
         }
         try await runDownloads(
-            plan.items, alreadyFailed: list?.problems ?? [], inputList: batch.inputFile, options: options, onExists: output.onExists,
+            plan.items, alreadyFailed: list?.problems ?? [], inputList: batch.inputFile, options: options,
+            onExists: output.onExists,
             namesFromServer: output.namesFromServer, stdoutCarriesData: output.target == .standardOutput)
     }
 }

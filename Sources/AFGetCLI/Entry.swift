@@ -30,8 +30,10 @@ public enum Entry {
     public static func run() async -> Int32 {
         for index in 1..<Int(CommandLine.argc) {
             guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
-            let escaped = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
-                .map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined()
+            let escaped = UnsafeBufferPointer(
+                start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw)
+            )
+            .map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined()
             OutputStream.standardError.writeLine(
                 "afget: argument \(index) (\(escaped)) is not valid UTF-8; afget cannot use it exactly")
             return FailureClass.usage.exitCode

@@ -4,20 +4,28 @@ import ArgumentParser
 
 /// Where downloads go.
 struct OutputOptions: ParsableArguments {
-    @Option(name: [.short, .long], help: ArgumentHelp(
-        "Destination for a single URL; \"-\" streams the body to stdout.", valueName: "path"))
+    @Option(
+        name: [.short, .long],
+        help: ArgumentHelp(
+            "Destination for a single URL; \"-\" streams the body to stdout.", valueName: "path"))
     var output: String?
 
-    @Option(name: [.short, .customLong("dir")], help: ArgumentHelp(
-        "Directory for downloads, created if missing (default: the current directory).", valueName: "dir"))
+    @Option(
+        name: [.short, .customLong("dir")],
+        help: ArgumentHelp(
+            "Directory for downloads, created if missing (default: the current directory).", valueName: "dir"))
     var directory: String?
 
-    @Option(name: .customLong("on-exists"), help: ArgumentHelp(
-        "What to do when the destination exists; update downloads only when the server's copy is newer.", valueName: "mode"))
+    @Option(
+        name: .customLong("on-exists"),
+        help: ArgumentHelp(
+            "What to do when the destination exists; update downloads only when the server's copy is newer.", valueName: "mode"))
     var onExists: OnExistsPolicy = .skip
 
-    @Flag(name: [.customShort("J"), .customLong("content-disposition")], help: ArgumentHelp(
-        "Name files as the server's Content-Disposition says (made safe; not with -o or out=)."))
+    @Flag(
+        name: [.customShort("J"), .customLong("content-disposition")],
+        help: ArgumentHelp(
+            "Name files as the server's Content-Disposition says (made safe; not with -o or out=)."))
     var namesFromServer = false
 
     func validate(urlCount: Int, hasList: Bool) throws {

@@ -4,8 +4,10 @@ import ArgumentParser
 
 /// What people and scripts see while transfers run.
 struct ProgressOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "auto (a bar on a terminal, lines otherwise), bar, line, json or none.", valueName: "style"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "auto (a bar on a terminal, lines otherwise), bar, line, json or none.", valueName: "style"))
     var progress: ProgressStyle = .auto
 
     @Flag(name: [.short, .long], help: "No progress and no notices; failures are still reported.")

@@ -6,24 +6,35 @@ import Glibc
 
 /// How `afget request` builds a body: the serializer for parameters, or a raw body.
 struct RequestBodyOptions: ParsableArguments {
-    @Flag(help: ArgumentHelp("How parameters go into the body: --form (default, urlencoded), --json, --plist (XML "
-        + "property list) or --multipart (multipart/form-data)."))
+    @Flag(
+        help: ArgumentHelp(
+            "How parameters go into the body: --form (default, urlencoded), --json, --plist (XML "
+                + "property list) or --multipart (multipart/form-data)."))
     var format: RequestSerializer.BodyFormat = .form
 
-    @Option(name: .customLong("array-format"), help: ArgumentHelp(
-        "Arrays in query and form: brackets (a[]=x), indices (a[0]=x) or repeat (a=x&a=y).", valueName: "format"))
+    @Option(
+        name: .customLong("array-format"),
+        help: ArgumentHelp(
+            "Arrays in query and form: brackets (a[]=x), indices (a[0]=x) or repeat (a=x&a=y).", valueName: "format"))
     var arrayFormat: QueryEncoding.ArrayFormat = .brackets
 
-    @Option(name: [.customShort("d"), .customLong("data")], help: ArgumentHelp(
-        "A raw body: TEXT, @FILE (streamed from the file) or @- (standard input).", valueName: "body"))
+    @Option(
+        name: [.customShort("d"), .customLong("data")],
+        help: ArgumentHelp(
+            "A raw body: TEXT, @FILE (streamed from the file) or @- (standard input).", valueName: "body"))
     var data: String?
 
-    @Option(name: .customLong("data-binary"), help: ArgumentHelp("The same as --data (bytes are sent as they are).",
-                                                                 valueName: "body"))
+    @Option(
+        name: .customLong("data-binary"),
+        help: ArgumentHelp(
+            "The same as --data (bytes are sent as they are).",
+            valueName: "body"))
     var dataBinary: String?
 
-    @Option(name: .customLong("content-type"), help: ArgumentHelp(
-        "Content-Type of a raw body (default application/octet-stream).", valueName: "type"))
+    @Option(
+        name: .customLong("content-type"),
+        help: ArgumentHelp(
+            "Content-Type of a raw body (default application/octet-stream).", valueName: "type"))
     var contentType: String?
 
     func validate() throws {

@@ -37,10 +37,12 @@ struct RequestCommand: AsyncParsableCommand {
         let (method, url, itemArguments) = Self.split(arguments)
         let request = try reportingFailures {
             let items = try itemArguments.map { try RequestItem.parse($0) }
-            let serializer = RequestSerializer(headers: try connection.headers(), bodyFormat: body.format,
-                                               queryEncoding: QueryEncoding(arrayFormat: body.arrayFormat))
-            return try serializer.request(method: method, url: url, items: items, rawBody: try body.rawBody(),
-                                          rawContentType: body.contentType)
+            let serializer = RequestSerializer(
+                headers: try connection.headers(), bodyFormat: body.format,
+                queryEncoding: QueryEncoding(arrayFormat: body.arrayFormat))
+            return try serializer.request(
+                method: method, url: url, items: items, rawBody: try body.rawBody(),
+                rawContentType: body.contentType)
         }
 
         let serializer = try reportingFailures { try response.serializer() }

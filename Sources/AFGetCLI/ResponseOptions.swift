@@ -8,12 +8,16 @@ import Glibc
 
 /// What `afget request` accepts of a response and how it shows it.
 struct ResponseOptions: ParsableArguments {
-    @Option(name: .customLong("accept-status"), help: ArgumentHelp(
-        "Acceptable status codes; any other exits 8 (after printing the body).", valueName: "codes"))
+    @Option(
+        name: .customLong("accept-status"),
+        help: ArgumentHelp(
+            "Acceptable status codes; any other exits 8 (after printing the body).", valueName: "codes"))
     var acceptStatus = "200-299"
 
-    @Option(name: .customLong("accept-type"), help: ArgumentHelp(
-        "An acceptable Content-Type (repeatable; text/* and */* allowed); any other exits 7.", valueName: "type"))
+    @Option(
+        name: .customLong("accept-type"),
+        help: ArgumentHelp(
+            "An acceptable Content-Type (repeatable; text/* and */* allowed); any other exits 7.", valueName: "type"))
     var acceptType: [String] = []
 
     @Flag(help: ArgumentHelp("--pretty indents JSON always, --raw never (default: on a terminal)."))
@@ -36,8 +40,9 @@ struct ResponseOptions: ParsableArguments {
 
     func serializer() throws(TransferFailure) -> ResponseSerializer {
         try ResponseSerializer.checkContentTypes(acceptType)
-        return ResponseSerializer(acceptableStatusCodes: try ResponseSerializer.parseStatusCodes(acceptStatus),
-                                  acceptableContentTypes: acceptType)
+        return ResponseSerializer(
+            acceptableStatusCodes: try ResponseSerializer.parseStatusCodes(acceptStatus),
+            acceptableContentTypes: acceptType)
     }
 
     /// Prints the response (to `-o FILE` or stdout); a failure to write is returned.

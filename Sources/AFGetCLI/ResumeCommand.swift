@@ -12,9 +12,11 @@ struct ResumeCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A .afresume file or a directory holding some.", valueName: "path"))
     var paths: [String] = []
 
-    @Option(name: .customLong("url"), help: ArgumentHelp(
-        "Continue one resume file against this URL instead (an expired signed link); the file's validators and length must still match.",
-        valueName: "url"))
+    @Option(
+        name: .customLong("url"),
+        help: ArgumentHelp(
+            "Continue one resume file against this URL instead (an expired signed link); the file's validators and length must still match.",
+            valueName: "url"))
     var replacementURL: String?
 
     @OptionGroup var options: DownloadingOptions
@@ -30,7 +32,8 @@ struct ResumeCommand: AsyncParsableCommand {
             }
             return
         }
-        try await runDownloads(found.items, alreadyFailed: found.failures, options: options, onExists: .skip,
-                               stdoutCarriesData: false)
+        try await runDownloads(
+            found.items, alreadyFailed: found.failures, options: options, onExists: .skip,
+            stdoutCarriesData: false)
     }
 }

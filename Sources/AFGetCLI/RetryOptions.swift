@@ -3,17 +3,23 @@ import ArgumentParser
 
 /// Retrying transient failures (every subcommand).
 struct RetryOptions: ParsableArguments {
-    @Option(name: .customLong("retry"), help: ArgumentHelp(
-        "Retry transient failures this many times (downloads continue from the bytes received).", valueName: "n"))
+    @Option(
+        name: .customLong("retry"),
+        help: ArgumentHelp(
+            "Retry transient failures this many times (downloads continue from the bytes received).", valueName: "n"))
     var retries = 5
 
-    @Option(name: .customLong("retry-delay"), help: ArgumentHelp(
-        "First delay between attempts, doubled each time up to 30 s; Retry-After wins.", valueName: "seconds"))
+    @Option(
+        name: .customLong("retry-delay"),
+        help: ArgumentHelp(
+            "First delay between attempts, doubled each time up to 30 s; Retry-After wins.", valueName: "seconds"))
     var retryDelay = 1.0
 
     func validate() throws {
         guard retries >= 0 else { throw ValidationError("--retry must be 0 or more") }
-        guard retryDelay >= 0 && retryDelay.isFinite else { throw ValidationError("--retry-delay must be a number of seconds, 0 or more") }
+        guard retryDelay >= 0 && retryDelay.isFinite else {
+            throw ValidationError("--retry-delay must be a number of seconds, 0 or more")
+        }
     }
 
     var policy: RetryPolicy {

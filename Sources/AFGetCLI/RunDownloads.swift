@@ -29,8 +29,9 @@ func runDownloads(
         retry: options.retry.policy, discardsResumeData: resume.restart, refusesRestart: resume.noRestart,
         concurrency: run.jobs, failsFast: run.failFast, reportsSHA256: run.report != nil || progress.style == .json,
         namesFromServer: namesFromServer, split: run.split, minimumSplitSize: run.minSplitSize.bytes)
-    let renderer = SharedRenderer(progress.style.makeRenderer(
-        stdoutCarriesData: stdoutCarriesData, showsSummary: items.count + alreadyFailed.count > 1))
+    let renderer = SharedRenderer(
+        progress.style.makeRenderer(
+            stdoutCarriesData: stdoutCarriesData, showsSummary: items.count + alreadyFailed.count > 1))
 
     let manager = TaskManager()
     // Ctrl-C and SIGTERM stop the run; the runner then checkpoints and reports.

@@ -8,20 +8,27 @@ struct TLSOptions: ParsableArguments {
     @Option(name: .customLong("cacert"), help: ArgumentHelp("Trust the CA certificates in this PEM file.", valueName: "file"))
     var caFile: String?
 
-    @Option(name: .customLong("capath"), help: ArgumentHelp("Trust the CA certificates in this directory (c_rehash).",
-                                                            valueName: "dir"))
+    @Option(
+        name: .customLong("capath"),
+        help: ArgumentHelp(
+            "Trust the CA certificates in this directory (c_rehash).",
+            valueName: "dir"))
     var caDirectory: String?
 
     @Flag(name: [.customShort("k"), .long], help: "Do not verify the server's certificate (pins still apply).")
     var insecure = false
 
-    @Option(name: .customLong("pin-pubkey"), help: ArgumentHelp(
-        "The server's public key must match one of these SPKI hashes, even with --insecure.",
-        valueName: "sha256//BASE64[;...]"))
+    @Option(
+        name: .customLong("pin-pubkey"),
+        help: ArgumentHelp(
+            "The server's public key must match one of these SPKI hashes, even with --insecure.",
+            valueName: "sha256//BASE64[;...]"))
     var pinPublicKey: String?
 
-    @Option(name: .customLong("pin-cert"), help: ArgumentHelp(
-        "The server's certificate must be one of those in this PEM or DER file, even with --insecure.", valueName: "file"))
+    @Option(
+        name: .customLong("pin-cert"),
+        help: ArgumentHelp(
+            "The server's certificate must be one of those in this PEM or DER file, even with --insecure.", valueName: "file"))
     var pinCertificate: String?
 
     @Option(name: .customLong("cert"), help: ArgumentHelp("Client certificate (PEM) to present.", valueName: "file"))
@@ -38,8 +45,10 @@ struct TLSOptions: ParsableArguments {
     func settings() throws(TransferFailure) -> TLSSettings {
         TLSSettings(
             caFile: caFile, caDirectory: caDirectory, insecure: insecure,
-            publicKeyPins: try pinPublicKey.map { pins throws(TransferFailure) in try CertificatePins.parsePublicKeyPins(pins) } ?? [],
-            certificatePins: try pinCertificate.map { path throws(TransferFailure) in try CertificatePins.loadCertificates(path) } ?? [],
+            publicKeyPins: try pinPublicKey.map { pins throws(TransferFailure) in try CertificatePins.parsePublicKeyPins(pins) }
+                ?? [],
+            certificatePins: try pinCertificate.map { path throws(TransferFailure) in try CertificatePins.loadCertificates(path) }
+                ?? [],
             clientCertificate: clientCertificate, clientKey: clientKey)
     }
 }

@@ -57,13 +57,15 @@ struct UploadCommand: AsyncParsableCommand {
         let shownURL = removingPassword(from: url)
         // Each PUT replaces what is at its URL: several files to one URL would keep only the last.
         if files.count > 1 && field == nil && method.uppercased() == "PUT" && !url.hasSuffix("/") {
-            throw UsageFailure(message: "\(files.count) files would all be PUT to \(shownURL), each replacing the one "
-                + "before; end the URL with / to upload each under its own name")
+            throw UsageFailure(
+                message: "\(files.count) files would all be PUT to \(shownURL), each replacing the one "
+                    + "before; end the URL with / to upload each under its own name")
         }
         let plan = try reportingFailures {
             _ = try RequestSerializer.parseURL(url)
-            return UploadPlan(method: method.uppercased(), formField: field, extraFields: extraFields,
-                              headers: try connection.headers())
+            return UploadPlan(
+                method: method.uppercased(), formField: field, extraFields: extraFields,
+                headers: try connection.headers())
         }
 
         let renderer = SharedRenderer(progress.style.makeRenderer(stdoutCarriesData: true, showsSummary: files.count > 1))

@@ -22,10 +22,13 @@ public final class BarRenderer: ProgressRenderer {
 
     public func handle(_ event: ItemEvent) {
         totals.record(event)
+        if let line = HumanMessages.line(for: event) {
+            if case .interrupted = event { bars.removeAll() }
+            if let ended = event.endedItem { remove(ended) }
+            printAbove(line)
+            return
+        }
         switch event {
-        case .queued:
-            // Every item is queued at once: drawn with the first transfer, not "[0/1]" first.
-            break
         case .started(let info, let total, let offset):
             bars.removeAll { $0.info.id == info.id }
             bars.append((info, offset ?? 0, total, 0))
@@ -35,27 +38,13 @@ public final class BarRenderer: ProgressRenderer {
                 bars[index] = (info, bytes, total, speed)
             }
             redraw(throttled: true)
-        case .done(let info, let bytes, let transferred, let seconds, _):
-            remove(info)
-            printAbove(HumanMessages.done(info, bytes: bytes, transferred: transferred, seconds: seconds))
-        case .skipped(let info, let reason):
-            printAbove(HumanMessages.skipped(info, reason: reason))
-        case .failed(let info, let failure):
-            remove(info)
-            printAbove(HumanMessages.failure(failure))
-        case .retrying(let info, let attempt, let delay, let reason):
-            printAbove(HumanMessages.retrying(info, attempt: attempt, delay: delay, reason: reason))
-        case .restarting(let info, let reason):
-            printAbove(HumanMessages.restarting(info, reason: reason))
-        case .notice(let text):
-            printAbove(text)
-        case .interrupted(_, let dataKept):
-            bars.removeAll()
-            printAbove(HumanMessages.interrupted(dataKept: dataKept))
         case .summary(let summary):
             bars.removeAll()
             clearBlock()
             if isBatch { stream.writeLine(HumanMessages.summary(summary)) }
+        default:
+            // Every item is queued at once: drawn with the first transfer, not "[0/1]" first.
+            break
         }
     }
 

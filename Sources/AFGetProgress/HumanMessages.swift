@@ -2,6 +2,30 @@ import AFGetSupport
 
 /// The wording of lines for people, shared by every renderer.
 enum HumanMessages {
+    /// The whole line an event is told with, when it is told as one: an item done, skipped,
+    /// failed, retried or started over, a notice, the interruption. Nil for the events each
+    /// renderer shows its own way (queued, started, progress, the summary).
+    static func line(for event: ItemEvent) -> String? {
+        switch event {
+        case .done(let info, let bytes, let transferred, let seconds, _):
+            done(info, bytes: bytes, transferred: transferred, seconds: seconds)
+        case .skipped(let info, let reason):
+            skipped(info, reason: reason)
+        case .failed(_, let itemFailure):
+            failure(itemFailure)
+        case .retrying(let info, let attempt, let delay, let reason):
+            retrying(info, attempt: attempt, delay: delay, reason: reason)
+        case .restarting(let info, let reason):
+            restarting(info, reason: reason)
+        case .notice(let text):
+            text
+        case .interrupted(_, let dataKept):
+            interrupted(dataKept: dataKept)
+        case .queued, .started, .progress, .summary:
+            nil
+        }
+    }
+
     static func failure(_ failure: ItemFailure) -> String {
         "afget: \(failure.item): \(failure.failure.message)"
     }

@@ -47,6 +47,16 @@ public enum ItemEvent: Sendable, Equatable {
     case summary(RunSummary)
 }
 
+extension ItemEvent {
+    /// The item this event ends (done or failed), whose progress is no longer shown.
+    var endedItem: ItemInfo? {
+        switch self {
+        case .done(let info, _, _, _, _), .failed(let info, _): info
+        default: nil
+        }
+    }
+}
+
 /// Totals of a run, for the last line and the `summary` event.
 public struct RunSummary: Sendable, Equatable {
     public var downloaded = 0

@@ -19,9 +19,12 @@ public final class LineRenderer: ProgressRenderer {
 
     public func handle(_ event: ItemEvent) {
         totals.record(event)
+        if let line = HumanMessages.line(for: event) {
+            if let ended = event.endedItem { lastStatusAt[ended.id] = nil }
+            stream.writeLine(line)
+            return
+        }
         switch event {
-        case .queued:
-            break
         case .started(let info, let total, let offset):
             guard !isBatch else { return }
             let size = total.map { " (\(Formatting.bytes($0)))" } ?? ""
@@ -41,24 +44,10 @@ public final class LineRenderer: ProgressRenderer {
             if let total, bytes >= total { return }
             lastStatusAt[info.id] = now
             stream.writeLine(status(info, bytes: bytes, total: total, speed: speed))
-        case .done(let info, let bytes, let transferred, let seconds, _):
-            lastStatusAt[info.id] = nil
-            stream.writeLine(HumanMessages.done(info, bytes: bytes, transferred: transferred, seconds: seconds))
-        case .skipped(let info, let reason):
-            stream.writeLine(HumanMessages.skipped(info, reason: reason))
-        case .failed(let info, let failure):
-            lastStatusAt[info.id] = nil
-            stream.writeLine(HumanMessages.failure(failure))
-        case .retrying(let info, let attempt, let delay, let reason):
-            stream.writeLine(HumanMessages.retrying(info, attempt: attempt, delay: delay, reason: reason))
-        case .restarting(let info, let reason):
-            stream.writeLine(HumanMessages.restarting(info, reason: reason))
-        case .notice(let text):
-            stream.writeLine(text)
-        case .interrupted(_, let dataKept):
-            stream.writeLine(HumanMessages.interrupted(dataKept: dataKept))
         case .summary(let summary):
             if isBatch { stream.writeLine(HumanMessages.summary(summary)) }
+        default:
+            break
         }
     }
 

@@ -4,8 +4,10 @@ public enum HeaderMasking {
     /// Parts of a header name that say it may carry a credential (X-Api-Key, X-Auth-Token,
     /// Private-Token, X-Session-Id, Cookie, Authorization, ...). A server's challenge
     /// (WWW-Authenticate) is not one, and `-v` shows it for debugging.
-    private static let secretNameParts = ["authorization", "token", "key", "secret", "session", "password", "passwd",
-                                          "signature", "credential", "cookie"]
+    private static let secretNameParts = [
+        "authorization", "token", "key", "secret", "session", "password", "passwd",
+        "signature", "credential", "cookie",
+    ]
 
     public static func mayHoldSecret(_ name: some StringProtocol) -> Bool {
         let lowered = name.lowercased()

@@ -124,8 +124,10 @@ private struct JSONParser {
     private mutating func parseValue() throws(JSONText.SyntaxError) -> Parameter {
         guard let byte = current else { throw error("unexpected end of JSON") }
         switch byte {
-        case UInt8(ascii: "{"): return try nested { (parser: inout JSONParser) throws(JSONText.SyntaxError) in try parser.parseObject() }
-        case UInt8(ascii: "["): return try nested { (parser: inout JSONParser) throws(JSONText.SyntaxError) in try parser.parseArray() }
+        case UInt8(ascii: "{"):
+            return try nested { (parser: inout JSONParser) throws(JSONText.SyntaxError) in try parser.parseObject() }
+        case UInt8(ascii: "["):
+            return try nested { (parser: inout JSONParser) throws(JSONText.SyntaxError) in try parser.parseArray() }
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"): try expect("true"); return .bool(true)
         case UInt8(ascii: "f"): try expect("false"); return .bool(false)
@@ -266,7 +268,8 @@ private struct JSONParser {
     }
 
     private mutating func parseHex4() throws(JSONText.SyntaxError) -> UInt32 {
-        guard position + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
+        guard position + 4 <= bytes.count,
+            let value = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
         else { throw error("malformed \\u escape") }
         position += 4
         return value

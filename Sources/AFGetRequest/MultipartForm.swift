@@ -33,16 +33,26 @@ public struct MultipartForm: Sendable, Equatable {
         for field in fields {
             switch field {
             case .text(let name, let value):
-                parts.append(.bytes(Array((partStart + "Content-Disposition: form-data; name=\"\(Self.escape(name))\"\r\n\r\n"
-                    + value + "\r\n").utf8)))
+                parts.append(
+                    .bytes(
+                        Array(
+                            (partStart + "Content-Disposition: form-data; name=\"\(Self.escape(name))\"\r\n\r\n"
+                                + value + "\r\n").utf8)))
             case .file(let name, let path, let filename, let contentType):
-                parts.append(.bytes(Array((partStart + "Content-Disposition: form-data; name=\"\(Self.escape(name))\"; "
-                    + "filename=\"\(Self.escape(filename))\"\r\nContent-Type: \(contentType)\r\n\r\n").utf8)))
+                parts.append(
+                    .bytes(
+                        Array(
+                            (partStart + "Content-Disposition: form-data; name=\"\(Self.escape(name))\"; "
+                                + "filename=\"\(Self.escape(filename))\"\r\nContent-Type: \(contentType)\r\n\r\n").utf8)))
                 parts.append(.file(path: path))
                 parts.append(.bytes(Array("\r\n".utf8)))
             case .standardInput(let name, let filename):
-                parts.append(.bytes(Array((partStart + "Content-Disposition: form-data; name=\"\(Self.escape(name))\"; "
-                    + "filename=\"\(Self.escape(filename))\"\r\nContent-Type: application/octet-stream\r\n\r\n").utf8)))
+                parts.append(
+                    .bytes(
+                        Array(
+                            (partStart + "Content-Disposition: form-data; name=\"\(Self.escape(name))\"; "
+                                + "filename=\"\(Self.escape(filename))\"\r\nContent-Type: application/octet-stream\r\n\r\n").utf8)
+                    ))
                 parts.append(.standardInput)
                 parts.append(.bytes(Array("\r\n".utf8)))
             }

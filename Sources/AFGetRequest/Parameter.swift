@@ -44,10 +44,12 @@ public indirect enum Parameter: Sendable, Equatable {
         case .key(let key):
             var members: [Member] = []
             if case .dictionary(let existing) = self { members = existing }
-            let index = members.firstIndex { $0.key == key } ?? {
-                members.append(Member(key, .null))
-                return members.count - 1
-            }()
+            let index =
+                members.firstIndex { $0.key == key }
+                ?? {
+                    members.append(Member(key, .null))
+                    return members.count - 1
+                }()
             var child = members[index].value
             child.place(value, at: steps.dropFirst())
             members[index] = Member(key, child)

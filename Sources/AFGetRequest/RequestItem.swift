@@ -24,7 +24,8 @@ public enum RequestItem: Sendable, Equatable {
             }
         }
         guard let (index, separator) = best, index != argument.startIndex else {
-            throw TransferFailure(.usage,
+            throw TransferFailure(
+                .usage,
                 "item \"\(argument)\" is not name=value, name==value, Name:value, name:=JSON or field@path")
         }
         let name = String(argument[..<index])

@@ -52,9 +52,10 @@ public struct RequestSerializer: Sendable {
 
     /// A request built from items (`afget request`). `method` nil means GET, or POST when there
     /// is something for the body.
-    public func request(method: String?, url string: String, items: [RequestItem], rawBody: RawBody? = nil,
-                        rawContentType: String? = nil) throws(ItemFailure) -> HTTPRequest
-    {
+    public func request(
+        method: String?, url string: String, items: [RequestItem], rawBody: RawBody? = nil,
+        rawContentType: String? = nil
+    ) throws(ItemFailure) -> HTTPRequest {
         var parameters: [Parameter.Member] = []
         var query: [Parameter.Member] = []
         var files: [(field: String, path: String)] = []
@@ -117,8 +118,12 @@ public struct RequestSerializer: Sendable {
     private static func checkingSize(_ request: HTTPRequest) throws(ItemFailure) -> HTTPRequest {
         let size = request.urlAndHeadersSize
         guard size <= HTTPRequest.largestURLAndHeaders else {
-            throw ItemFailure(item: removingPassword(from: request.url.absoluteString), TransferFailure(.usage,
-                "the URL and headers come to \(size) bytes, more than a request can carry (\(HTTPRequest.largestURLAndHeaders))"))
+            throw ItemFailure(
+                item: removingPassword(from: request.url.absoluteString),
+                TransferFailure(
+                    .usage,
+                    "the URL and headers come to \(size) bytes, more than a request can carry (\(HTTPRequest.largestURLAndHeaders))"
+                ))
         }
         return request
     }
@@ -171,13 +176,18 @@ public struct RequestSerializer: Sendable {
     /// An http or https URL, or a usage failure naming the URL and what is wrong with it.
     public static func parseURL(_ string: String) throws(ItemFailure) -> CurlURL {
         guard hasSchemeSeparator(string) else {
-            throw ItemFailure(item: removingPassword(from: string),
-                              TransferFailure(.usage, "not a URL: it must start with http:// or https://"))
+            throw ItemFailure(
+                item: removingPassword(from: string),
+                TransferFailure(.usage, "not a URL: it must start with http:// or https://"))
         }
         // Checked before libcurl's parser, which calls a URL over 8 MB "malformed input".
         guard string.utf8.count <= HTTPRequest.largestURLAndHeaders else {
-            throw ItemFailure(item: removingPassword(from: string), TransferFailure(.usage,
-                "URL too long: \(string.utf8.count) bytes, more than a request can carry (\(HTTPRequest.largestURLAndHeaders))"))
+            throw ItemFailure(
+                item: removingPassword(from: string),
+                TransferFailure(
+                    .usage,
+                    "URL too long: \(string.utf8.count) bytes, more than a request can carry (\(HTTPRequest.largestURLAndHeaders))"
+                ))
         }
         let url: CurlURL
         do {
@@ -189,8 +199,9 @@ public struct RequestSerializer: Sendable {
             }
         }
         guard url.isHTTP else {
-            throw ItemFailure(item: removingPassword(from: string),
-                              TransferFailure(.usage, "unsupported scheme \"\(url.scheme)\" (http and https only)"))
+            throw ItemFailure(
+                item: removingPassword(from: string),
+                TransferFailure(.usage, "unsupported scheme \"\(url.scheme)\" (http and https only)"))
         }
         return url
     }

@@ -6,8 +6,10 @@ public struct ResponseHead: Sendable, Equatable {
     public var reason: String
     public var headers: [(name: String, value: String)]
 
-    public init(version: String = "HTTP/1.1", status: Int = 0, reason: String = "",
-                headers: [(name: String, value: String)] = []) {
+    public init(
+        version: String = "HTTP/1.1", status: Int = 0, reason: String = "",
+        headers: [(name: String, value: String)] = []
+    ) {
         self.version = version
         self.status = status
         self.reason = reason

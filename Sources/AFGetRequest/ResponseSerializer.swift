@@ -33,7 +33,8 @@ public struct ResponseSerializer: Sendable, Equatable {
         for pattern in patterns {
             let parts = mediaType(pattern).split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && !$0.contains(where: \.isWhitespace) }) else {
-                throw TransferFailure(.usage, "--accept-type \"\(pattern)\": expected a media type such as application/json or text/*")
+                throw TransferFailure(
+                    .usage, "--accept-type \"\(pattern)\": expected a media type such as application/json or text/*")
             }
         }
     }
@@ -48,8 +49,10 @@ public struct ResponseSerializer: Sendable, Equatable {
         guard !acceptableContentTypes.isEmpty else { return nil }
         let type = head.value(of: "Content-Type").map(Self.mediaType) ?? ""
         guard acceptableContentTypes.contains(where: { Self.matches(type, $0) }) else {
-            return TransferFailure(.protocolViolation,
-                "unacceptable content type \"\(type.isEmpty ? "(none)" : type)\" (accepted: \(acceptableContentTypes.joined(separator: ", ")))")
+            return TransferFailure(
+                .protocolViolation,
+                "unacceptable content type \"\(type.isEmpty ? "(none)" : type)\" (accepted: \(acceptableContentTypes.joined(separator: ", ")))"
+            )
         }
         return nil
     }

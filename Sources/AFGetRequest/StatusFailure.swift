@@ -14,7 +14,8 @@ extension ResponseHead {
             return TransferFailure(.httpStatus, statusLine)
         }
         if let location = redirectLocation {
-            return TransferFailure(.protocolViolation,
+            return TransferFailure(
+                .protocolViolation,
                 "\(statusLine): redirect to \(TerminalText.clean(location)) not followed (--no-follow)")
         }
         if isRedirect {

@@ -28,8 +28,10 @@ final class ContentDecoder {
         feed(input, stage: 0, deliver: deliver)
     }
 
-    private func feed(_ input: UnsafeRawBufferPointer, stage: Int,
-                      deliver: (UnsafeRawBufferPointer) -> Bool) -> String? {
+    private func feed(
+        _ input: UnsafeRawBufferPointer, stage: Int,
+        deliver: (UnsafeRawBufferPointer) -> Bool
+    ) -> String? {
         guard stage < stages.count else { return deliver(input) ? nil : Self.stopped }
         var problem: String?
         let failure = stages[stage].inflate(input) { piece in

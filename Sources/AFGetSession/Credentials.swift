@@ -23,8 +23,9 @@ public struct Credentials: Sendable, Equatable {
         guard let colon = argument.firstIndex(of: ":") else {
             return Credentials(user: argument, password: "", scheme: scheme)
         }
-        return Credentials(user: String(argument[..<colon]), password: String(argument[argument.index(after: colon)...]),
-                           scheme: scheme)
+        return Credentials(
+            user: String(argument[..<colon]), password: String(argument[argument.index(after: colon)...]),
+            scheme: scheme)
     }
 }
 

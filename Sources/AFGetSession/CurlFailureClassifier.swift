@@ -5,17 +5,22 @@ import CurlCore
 /// Maps libcurl's result codes onto afget's failure classes.
 enum CurlFailureClassifier {
     /// The failure for a libcurl error on a transfer to `host`; a TLS failure names the host.
-    static func failure(for error: CurlError, host: String, readingHeaders: Bool,
-                        limits: ResponseLimits) -> TransferFailure {
+    static func failure(
+        for error: CurlError, host: String, readingHeaders: Bool,
+        limits: ResponseLimits
+    ) -> TransferFailure {
         // libcurl refuses a header line over its own 100 KiB buffer before afget's header
         // callback sees it, and says "Out of memory", which would read as a bug of afget's (exit 1).
         if error.curlCode == CURLE_OUT_OF_MEMORY && readingHeaders {
-            return TransferFailure(.protocolViolation, "a response header line is longer than "
-                + "\(limits.maxHeaderLineBytes / 1024) KiB (afget's limit)")
+            return TransferFailure(
+                .protocolViolation,
+                "a response header line is longer than "
+                    + "\(limits.maxHeaderLineBytes / 1024) KiB (afget's limit)")
         }
         // Under TLS 1.3 a server refusing the client (no certificate, say) says so with an
         // alert after the handshake, which libcurl reports as a receive error.
-        let isTLSAlert = (error.curlCode == CURLE_RECV_ERROR || error.curlCode == CURLE_SEND_ERROR)
+        let isTLSAlert =
+            (error.curlCode == CURLE_RECV_ERROR || error.curlCode == CURLE_SEND_ERROR)
             && error.message.contains("SSL routines") && error.message.contains("alert")
         // A reply without a status line: libcurl calls it HTTP/0.9 and reports it as an
         // unsupported protocol, which would read as a bad URL (exit 2). The server is at fault.
@@ -25,8 +30,9 @@ enum CurlFailureClassifier {
         let kind = isTLSAlert ? .tls : kind(of: error.curlCode)
         let message = kind == .tls ? "TLS with \(host): \(error.message)" : error.message
         // A body that cannot be decoded is worthless: nothing of it is kept.
-        return TransferFailure(kind, message, transient: !isTLSAlert && isTransient(error.curlCode),
-                               discardsData: error.curlCode == CURLE_BAD_CONTENT_ENCODING)
+        return TransferFailure(
+            kind, message, transient: !isTLSAlert && isTransient(error.curlCode),
+            discardsData: error.curlCode == CURLE_BAD_CONTENT_ENCODING)
     }
 
     /// Failures another attempt may get past. An unknown host is not one of them: libcurl

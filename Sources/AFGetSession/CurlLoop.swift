@@ -51,8 +51,9 @@ final class CurlLoop {
     private func handle(_ command: TaskCommand) {
         switch command {
         case .create(let id, let request, let body, let options, let events):
-            tasks[id] = TransferContext(id: id, request: request, body: body, options: options, events: events,
-                                        cancellation: cancellation)
+            tasks[id] = TransferContext(
+                id: id, request: request, body: body, options: options, events: events,
+                cancellation: cancellation)
         case .resume(let id):
             guard let context = tasks[id], context.machine.state == .suspended else { return }
             if context.isAttached {
@@ -179,9 +180,11 @@ final class CurlLoop {
             fail(context, flushFailure)
         } else if result != CURLE_OK {
             let error = CurlError(code: result, detail: context.easy.lastErrorDetail)
-            fail(context, CurlFailureClassifier.failure(
-                for: error, host: context.request.url.host,
-                readingHeaders: !context.headersComplete, limits: context.options.limits))
+            fail(
+                context,
+                CurlFailureClassifier.failure(
+                    for: error, host: context.request.url.host,
+                    readingHeaders: !context.headersComplete, limits: context.options.limits))
         } else if context.head.redirectLocation != nil, let target = context.easy.info(string: CURLINFO_REDIRECT_URL) {
             followRedirect(context, to: target)
         } else if let failure = context.bodyEndFailure() {
@@ -286,7 +289,8 @@ final class CurlLoop {
             if context.isSendingBody {
                 return TransferFailure(.network, "stalled: no body byte sent for \(formatSeconds(limit))", transient: true)
             }
-            return TransferFailure(.network, "stalled: no complete response headers within \(formatSeconds(limit))", transient: true)
+            return TransferFailure(
+                .network, "stalled: no complete response headers within \(formatSeconds(limit))", transient: true)
         }
         guard now - context.lastActivityAt > limit else { return nil }
         return TransferFailure(.network, "stalled: no data received for \(formatSeconds(limit))", transient: true)

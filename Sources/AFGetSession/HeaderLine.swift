@@ -42,10 +42,12 @@ enum HeaderLine: Equatable {
         let afterVersion = trimmed(bytes[versionEnd...])
         let codeEnd = afterVersion.firstIndex(where: isBlank) ?? afterVersion.endIndex
         let digits = afterVersion[..<codeEnd]
-        let code = (1...9).contains(digits.count) && digits.allSatisfy({ (0x30...0x39).contains($0) })
+        let code =
+            (1...9).contains(digits.count) && digits.allSatisfy({ (0x30...0x39).contains($0) })
             ? digits.reduce(0) { $0 * 10 + Int($1 - 0x30) } : 0
-        return .status(version: text(UnsafeRawBufferPointer(rebasing: bytes[..<versionEnd])), code: code,
-                       reason: text(UnsafeRawBufferPointer(rebasing: trimmed(afterVersion[codeEnd...]))))
+        return .status(
+            version: text(UnsafeRawBufferPointer(rebasing: bytes[..<versionEnd])), code: code,
+            reason: text(UnsafeRawBufferPointer(rebasing: trimmed(afterVersion[codeEnd...]))))
     }
 
     /// A header line as text: UTF-8 when it is valid UTF-8, else ISO-8859-1 (each byte one

@@ -13,8 +13,10 @@ public struct TLSSettings: Sendable, Equatable {
     public var clientCertificate: String?
     public var clientKey: String?
 
-    public init(caFile: String? = nil, caDirectory: String? = nil, insecure: Bool = false, publicKeyPins: [String] = [],
-                certificatePins: [[UInt8]] = [], clientCertificate: String? = nil, clientKey: String? = nil) {
+    public init(
+        caFile: String? = nil, caDirectory: String? = nil, insecure: Bool = false, publicKeyPins: [String] = [],
+        certificatePins: [[UInt8]] = [], clientCertificate: String? = nil, clientKey: String? = nil
+    ) {
         self.caFile = caFile
         self.caDirectory = caDirectory
         self.insecure = insecure

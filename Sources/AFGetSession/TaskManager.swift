@@ -31,18 +31,24 @@ public final class TaskManager: Sendable {
     }
 
     /// A task whose response body is collected in memory, up to `bodyLimit` bytes.
-    public func dataTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions()) -> SessionTask {
+    public func dataTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions())
+        -> SessionTask
+    {
         task(with: request, body: CollectedBody(limit: bodyLimit), options: options)
     }
 
     /// A task that sends `request.body` and collects the response body like a data task.
-    public func uploadTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions()) -> SessionTask {
+    public func uploadTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions())
+        -> SessionTask
+    {
         task(with: request, body: CollectedBody(limit: bodyLimit), options: options)
     }
 
     /// A task that sends `request` (and its body, if any) and hands the final response's body
     /// to what `body` accepts it with.
-    public func task(with request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions = TransferOptions()) -> SessionTask {
+    public func task(with request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions = TransferOptions())
+        -> SessionTask
+    {
         let id = inbox.makeID()
         let events = TaskEvents()
         inbox.post(.create(id, request, body, options, events))
@@ -56,7 +62,6 @@ public final class TaskManager: Sendable {
     public func suspend(_ id: TaskID) { inbox.post(.suspend(id)) }
 
     public func cancel(_ id: TaskID) { inbox.post(.cancel(id)) }
-
 
     /// Cancels what is left and stops the curl thread, waiting for it; every task's events end.
     /// Tasks created later end at once, canceled. Calling it again returns at once.

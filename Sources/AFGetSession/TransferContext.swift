@@ -61,8 +61,10 @@ final class TransferContext {
     var lastSentAt = 0.0
     var lastSentCount: Int64 = 0
 
-    init(id: TaskID, request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions,
-         events: TaskEvents, cancellation: Cancellation) {
+    init(
+        id: TaskID, request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions,
+        events: TaskEvents, cancellation: Cancellation
+    ) {
         self.id = id
         self.cancellation = cancellation
         self.bodyHandler = body
@@ -187,9 +189,11 @@ final class TransferContext {
         guard count <= limits.maxHeaderLineBytes, headerBytes <= limits.maxHeaderBytes,
             headerLines <= limits.maxHeaderLines
         else {
-            abortReason = TransferFailure(.protocolViolation, "response headers exceed afget's limits "
-                + "(\(limits.maxHeaderLines) lines, \(limits.maxHeaderLineBytes / 1024) KiB per line, "
-                + "\(limits.maxHeaderBytes / 1024) KiB in all)")
+            abortReason = TransferFailure(
+                .protocolViolation,
+                "response headers exceed afget's limits "
+                    + "(\(limits.maxHeaderLines) lines, \(limits.maxHeaderLineBytes / 1024) KiB per line, "
+                    + "\(limits.maxHeaderBytes / 1024) KiB in all)")
             return 0
         }
         var length = count
@@ -269,8 +273,9 @@ final class TransferContext {
         guard options.decompresses, head.isEncoded, request.method != "HEAD" else { return nil }
         decoder = ContentDecoder(codings: head.contentEncodings)
         guard decoder == nil, let coding = ContentDecoder.unsupported(head.contentEncodings) else { return nil }
-        return TransferFailure(.protocolViolation, "the body is encoded as \(coding), which afget does not decode",
-                               discardsData: true)
+        return TransferFailure(
+            .protocolViolation, "the body is encoded as \(coding), which afget does not decode",
+            discardsData: true)
     }
 
     /// Why a body that libcurl received in full is still not whole: its coded stream ended early.
@@ -288,7 +293,8 @@ final class TransferContext {
         let limits = options.limits
         let encodings = head.contentEncodings
         if encodings.count > limits.maxContentEncodings {
-            return TransferFailure(.protocolViolation,
+            return TransferFailure(
+                .protocolViolation,
                 "\(encodings.count) content encodings stacked (afget decodes at most \(limits.maxContentEncodings))",
                 discardsData: true)
         }

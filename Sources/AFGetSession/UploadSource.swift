@@ -62,8 +62,10 @@ final class UploadSource {
             }
             if streamsInput {
                 guard announced >= known, let index = pieces.firstIndex(where: { $0.size == nil }) else {
-                    throw TransferFailure(.usage, "Content-Length: \(announced) is less than the body's \(known) bytes "
-                        + "besides standard input")
+                    throw TransferFailure(
+                        .usage,
+                        "Content-Length: \(announced) is less than the body's \(known) bytes "
+                            + "besides standard input")
                 }
                 pieces[index] = .standardInput(size: Int(announced) - known)
             }
@@ -111,8 +113,10 @@ final class UploadSource {
                 case .file(let path, let size):
                     count = try readFile(path, into: buffer, wanted)
                     if count == 0 {
-                        throw TransferFailure(.localFile, "\(path) shrank while being sent: it ended after \(offset) "
-                            + "of its \(size) bytes")
+                        throw TransferFailure(
+                            .localFile,
+                            "\(path) shrank while being sent: it ended after \(offset) "
+                                + "of its \(size) bytes")
                     }
                 case .standardInput(let size):
                     guard Self.waitForInput(until: cancellation) else {
@@ -121,12 +125,15 @@ final class UploadSource {
                     count = readRetrying(0, buffer, wanted)
                     guard count >= 0 else {
                         let code = errno
-                        throw TransferFailure(.localFile, "cannot read the request body: \(describeErrno(code))",
-                                              systemErrorCode: code)
+                        throw TransferFailure(
+                            .localFile, "cannot read the request body: \(describeErrno(code))",
+                            systemErrorCode: code)
                     }
                     if count == 0, let size {
-                        throw TransferFailure(.usage, "standard input ended after \(offset) of the \(size) bytes "
-                            + "Content-Length announces")
+                        throw TransferFailure(
+                            .usage,
+                            "standard input ended after \(offset) of the \(size) bytes "
+                                + "Content-Length announces")
                     }
                 }
             }
@@ -141,7 +148,8 @@ final class UploadSource {
         return 0
     }
 
-    private func readFile(_ path: String, into buffer: UnsafeMutablePointer<CChar>, _ wanted: Int) throws(TransferFailure) -> Int {
+    private func readFile(_ path: String, into buffer: UnsafeMutablePointer<CChar>, _ wanted: Int) throws(TransferFailure) -> Int
+    {
         if descriptor < 0 {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw fileFailure("read", path, errno: errno) }

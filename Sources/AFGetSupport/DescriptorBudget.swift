@@ -19,13 +19,17 @@ public struct DescriptorBudget: Sendable {
     static let spare = 6
 
     /// Refuses (exit 3) when not even one transfer fits.
-    public init(asked: Int, connectionsEach: Int, gated: Bool,
-                limit: Int = Self.openFileLimit(), openNow: Int = Self.openDescriptors()) throws(TransferFailure) {
+    public init(
+        asked: Int, connectionsEach: Int, gated: Bool,
+        limit: Int = Self.openFileLimit(), openNow: Int = Self.openDescriptors()
+    ) throws(TransferFailure) {
         let perTransfer = connectionsEach + 3 + (gated ? 1 : 0)
         let free = limit - openNow - Self.spare
         guard free >= perTransfer else {
-            throw TransferFailure(.localFile, "too few files may be open (ulimit -n \(limit)): \(openNow) are open "
-                + "already and a transfer needs \(perTransfer + Self.spare) more")
+            throw TransferFailure(
+                .localFile,
+                "too few files may be open (ulimit -n \(limit)): \(openNow) are open "
+                    + "already and a transfer needs \(perTransfer + Self.spare) more")
         }
         let commits = min(256, free / 4)
         transfers = max(1, min(asked, (free - commits) / perTransfer))

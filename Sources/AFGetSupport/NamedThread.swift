@@ -14,12 +14,14 @@ package func startThread(named name: String, _ body: @escaping @Sendable () -> V
     }
     let start = Unmanaged.passRetained(Start(name, body)).toOpaque()
     var thread = pthread_t()
-    let status = pthread_create(&thread, nil, { argument in
-        let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
-        afp_name_thread(String(start.name.prefix(15)))
-        start.body()
-        return nil
-    }, start)
+    let status = pthread_create(
+        &thread, nil,
+        { argument in
+            let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
+            afp_name_thread(String(start.name.prefix(15)))
+            start.body()
+            return nil
+        }, start)
     guard status == 0 else {
         // Without its thread afget cannot work at all: the system is out of threads or memory.
         OutputStream.standardError.writeLine("afget: cannot start a thread (\(name)): \(describeErrno(status))")

@@ -76,7 +76,13 @@ extension RunningDigest {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         let digest = RunningDigest(algorithm)
-        guard readChunks(descriptor, { digest.update($0, $1); return true }) == nil else { return nil }
+        guard
+            readChunks(
+                descriptor,
+                {
+                    digest.update($0, $1); return true
+                }) == nil
+        else { return nil }
         return digest
     }
 }

@@ -5,9 +5,11 @@
 public enum TerminalText {
     public static func clean(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.compactMap { scalar in
-            scalar == "\t" ? " " : (isUnsafe(scalar) ? nil : scalar)
-        }))
+        return String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.compactMap { scalar in
+                    scalar == "\t" ? " " : (isUnsafe(scalar) ? nil : scalar)
+                }))
     }
 
     /// A C0 control character or DEL: what neither an HTTP field value (but tab) nor XML resume

@@ -15,8 +15,10 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
     /// holds is of the old one, and the download starts over (not a server that mishandles ranges).
     public let entityChanged: Bool
 
-    public init(_ kind: FailureClass, _ message: String, transient: Bool = false, discardsData: Bool = false,
-                systemErrorCode: Int32? = nil, entityChanged: Bool = false) {
+    public init(
+        _ kind: FailureClass, _ message: String, transient: Bool = false, discardsData: Bool = false,
+        systemErrorCode: Int32? = nil, entityChanged: Bool = false
+    ) {
         self.kind = kind
         self.message = message
         isTransient = transient

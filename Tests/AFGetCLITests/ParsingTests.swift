@@ -33,9 +33,11 @@ final class ParsingTests: XCTestCase {
         XCTAssertEqual(command.output.target, .standardOutput)
         XCTAssertEqual(command.output.onExists, .rename)
         XCTAssertEqual(try command.options.connection.headers().map(\.line), ["A: 1", "B: 2"])
-        XCTAssertEqual(command.options.connection.transferOptions,
-                       TransferOptions(redirects: RedirectPolicy(follow: false, maxRedirects: 3),
-                                       connectTimeout: 2.5, stallTimeout: 9, verbose: true))
+        XCTAssertEqual(
+            command.options.connection.transferOptions,
+            TransferOptions(
+                redirects: RedirectPolicy(follow: false, maxRedirects: 3),
+                connectTimeout: 2.5, stallTimeout: 9, verbose: true))
         XCTAssertEqual(command.options.progress.style, .json)
         XCTAssertEqual(try download(["-q", "--progress", "bar", "http://h/"]).options.progress.style, .none)
         XCTAssertEqual(try download(["-d", "out", "http://h/"]).output.target, .directory("out"))
@@ -57,7 +59,8 @@ final class ParsingTests: XCTestCase {
     }
 
     func testResumeCommand() throws {
-        let command = try XCTUnwrap(try AFGetCommand.parseAsRoot(["resume", "a.iso.afresume", "--url", "http://h/new", "-q"]) as? ResumeCommand)
+        let command = try XCTUnwrap(
+            try AFGetCommand.parseAsRoot(["resume", "a.iso.afresume", "--url", "http://h/new", "-q"]) as? ResumeCommand)
         XCTAssertEqual(command.paths, ["a.iso.afresume"])
         XCTAssertEqual(command.replacementURL, "http://h/new")
         XCTAssertEqual(command.options.progress.style, .none)
@@ -77,8 +80,9 @@ final class ParsingTests: XCTestCase {
         }
         // An option before the command name makes the command name a URL of `download`.
         XCTAssertThrowsError(try AFGetCommand.parseAsRoot(["-q", "resume"])) { error in
-            XCTAssertEqual(AFGetCommand.message(for: error),
-                           "resume is a command, not a URL: put options after it (afget resume -q ...)")
+            XCTAssertEqual(
+                AFGetCommand.message(for: error),
+                "resume is a command, not a URL: put options after it (afget resume -q ...)")
         }
         XCTAssertNoThrow(try AFGetCommand.parseAsRoot(["resume", "-q"]))
     }
@@ -86,14 +90,17 @@ final class ParsingTests: XCTestCase {
     /// Double reads "inf", "nan" and "1e308"; a timeout of that many seconds overflowed
     /// libcurl's milliseconds and stopped afget with a Swift runtime trap.
     func testSecondsMustBeFiniteAndTimeoutsBounded() throws {
-        for (option, value) in [("--connect-timeout", "1e308"), ("--connect-timeout", "inf"), ("--stall-timeout", "nan"),
-                                ("--stall-timeout", "1000001"), ("--retry-delay", "inf"), ("--retry-delay", "nan")] {
+        for (option, value) in [
+            ("--connect-timeout", "1e308"), ("--connect-timeout", "inf"), ("--stall-timeout", "nan"),
+            ("--stall-timeout", "1000001"), ("--retry-delay", "inf"), ("--retry-delay", "nan"),
+        ] {
             XCTAssertThrowsError(try AFGetCommand.parseAsRoot([option, value, "http://h/"])) { error in
                 XCTAssertTrue(AFGetCommand.message(for: error).hasPrefix(option + " must be "), AFGetCommand.message(for: error))
             }
         }
-        let longest = try XCTUnwrap(try AFGetCommand.parseAsRoot(["--connect-timeout", "1000000", "--retry-delay", "60", "http://h/"])
-            as? DownloadCommand)
+        let longest = try XCTUnwrap(
+            try AFGetCommand.parseAsRoot(["--connect-timeout", "1000000", "--retry-delay", "60", "http://h/"])
+                as? DownloadCommand)
         XCTAssertEqual(longest.options.connection.transferOptions.connectTimeout, 1_000_000)
     }
 }
@@ -110,11 +117,12 @@ final class ExchangeParsingTests: XCTestCase {
     }
 
     func testRequestOptions() throws {
-        let command = try XCTUnwrap(try AFGetCommand.parseAsRoot([
-            "request", "--json", "--array-format", "indices", "--accept-status", "200,404", "--accept-type", "text/*",
-            "--pretty", "-i", "-o", "out", "-u", "ann:pw", "--auth", "digest", "--cookie", "a=b", "--cookie-jar", "jar",
-            "--retry", "0", "http://h/",
-        ]) as? RequestCommand)
+        let command = try XCTUnwrap(
+            try AFGetCommand.parseAsRoot([
+                "request", "--json", "--array-format", "indices", "--accept-status", "200,404", "--accept-type", "text/*",
+                "--pretty", "-i", "-o", "out", "-u", "ann:pw", "--auth", "digest", "--cookie", "a=b", "--cookie-jar", "jar",
+                "--retry", "0", "http://h/",
+            ]) as? RequestCommand)
         XCTAssertEqual(command.body.format, .json)
         XCTAssertEqual(command.body.arrayFormat, .indices)
         XCTAssertEqual(try command.response.serializer().acceptableStatusCodes, [200...200, 404...404])
@@ -128,26 +136,33 @@ final class ExchangeParsingTests: XCTestCase {
     }
 
     func testRequestMisuseIsRefused() {
-        for arguments in [["request"], ["request", "--content-type", "x/y", "http://h/"],
-                          ["request", "-d", "a", "--data-binary", "b", "http://h/"],
-                          ["request", "--accept-status", "ok", "http://h/"], ["request", "--netrc", "--netrc-file", "f", "http://h/"],
-                          ["request", "-o", "out/", "http://h/"], ["request", "-o", "", "http://h/"],
-                          // A type matching no response would fail every request after sending it.
-                          ["request", "--accept-type", "", "http://h/"], ["request", "--accept-type", "json", "http://h/"],
-                          ["request", "--accept-type", "text/", "http://h/"]] {
+        for arguments in [
+            ["request"], ["request", "--content-type", "x/y", "http://h/"],
+            ["request", "-d", "a", "--data-binary", "b", "http://h/"],
+            ["request", "--accept-status", "ok", "http://h/"], ["request", "--netrc", "--netrc-file", "f", "http://h/"],
+            ["request", "-o", "out/", "http://h/"], ["request", "-o", "", "http://h/"],
+            // A type matching no response would fail every request after sending it.
+            ["request", "--accept-type", "", "http://h/"], ["request", "--accept-type", "json", "http://h/"],
+            ["request", "--accept-type", "text/", "http://h/"],
+        ] {
             XCTAssertThrowsError(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")
         }
     }
 
     func testUploadArguments() throws {
-        let command = try XCTUnwrap(try AFGetCommand.parseAsRoot(["upload", "--method", "POST", "--field", "file", "a.txt",
-                                                                  "http://h/"]) as? UploadCommand)
+        let command = try XCTUnwrap(
+            try AFGetCommand.parseAsRoot([
+                "upload", "--method", "POST", "--field", "file", "a.txt",
+                "http://h/",
+            ]) as? UploadCommand)
         XCTAssertEqual(command.method, "POST")
         XCTAssertEqual(command.field, "file")
         XCTAssertEqual(command.arguments, ["a.txt", "http://h/"])
         XCTAssertEqual(UploadCommand.extraField("title=Q3")?.value, "Q3")
         XCTAssertNil(UploadCommand.extraField("=x"))
-        for arguments in [["upload", "http://h/"], ["upload", "--method", "P UT", "a", "http://h/"], ["upload", "-", "-", "http://h/"]] {
+        for arguments in [
+            ["upload", "http://h/"], ["upload", "--method", "P UT", "a", "http://h/"], ["upload", "-", "-", "http://h/"],
+        ] {
             XCTAssertThrowsError(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")
         }
     }
@@ -157,13 +172,18 @@ final class ExchangeParsingTests: XCTestCase {
 final class SecurityParsingTests: XCTestCase {
     func testTLSOptions() throws {
         let pin = "sha256//" + String(repeating: "A", count: 43) + "="
-        let command = try XCTUnwrap(try AFGetCommand.parseAsRoot([
-            "--cacert", "ca.pem", "--capath", "cas", "-k", "--pin-pubkey", "\(pin);\(pin)", "--cert", "c.pem", "--key", "k.pem",
-            "http://h/",
-        ]) as? DownloadCommand)
+        let command = try XCTUnwrap(
+            try AFGetCommand.parseAsRoot([
+                "--cacert", "ca.pem", "--capath", "cas", "-k", "--pin-pubkey", "\(pin);\(pin)", "--cert", "c.pem", "--key",
+                "k.pem",
+                "http://h/",
+            ]) as? DownloadCommand)
         let tls = try command.options.tls.settings()
-        XCTAssertEqual(tls, TLSSettings(caFile: "ca.pem", caDirectory: "cas", insecure: true, publicKeyPins: [pin, pin],
-                                        clientCertificate: "c.pem", clientKey: "k.pem"))
+        XCTAssertEqual(
+            tls,
+            TLSSettings(
+                caFile: "ca.pem", caDirectory: "cas", insecure: true, publicKeyPins: [pin, pin],
+                clientCertificate: "c.pem", clientKey: "k.pem"))
         for arguments in [["upload", "-k", "f", "http://h/"], ["request", "--insecure", "http://h/"], ["resume", "-k"]] {
             XCTAssertNoThrow(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")
         }
@@ -177,8 +197,9 @@ final class SecurityParsingTests: XCTestCase {
         let defaults = try XCTUnwrap(try AFGetCommand.parseAsRoot(["http://h/"]) as? DownloadCommand)
         XCTAssertEqual(defaults.options.run.split, 1)
         XCTAssertEqual(defaults.options.run.minSplitSize.bytes, 1 << 20)
-        let given = try XCTUnwrap(try AFGetCommand.parseAsRoot(["-s", "8", "--min-split-size", "256K", "http://h/"])
-            as? DownloadCommand)
+        let given = try XCTUnwrap(
+            try AFGetCommand.parseAsRoot(["-s", "8", "--min-split-size", "256K", "http://h/"])
+                as? DownloadCommand)
         XCTAssertEqual(given.options.run.split, 8)
         XCTAssertEqual(given.options.run.minSplitSize.bytes, 256 << 10)
         for bad in [["-s", "0"], ["-s", "65"], ["--min-split-size", "1K"]] {
@@ -199,8 +220,9 @@ final class SecurityParsingTests: XCTestCase {
     }
 
     func testLimitsAndNames() throws {
-        let command = try XCTUnwrap(try AFGetCommand.parseAsRoot(["-J", "--compressed", "--max-size", "10M", "http://h/"])
-            as? DownloadCommand)
+        let command = try XCTUnwrap(
+            try AFGetCommand.parseAsRoot(["-J", "--compressed", "--max-size", "10M", "http://h/"])
+                as? DownloadCommand)
         XCTAssertTrue(command.output.namesFromServer)
         XCTAssertTrue(command.options.connection.transferOptions.decompresses)
         XCTAssertEqual(command.options.connection.transferOptions.limits.maxBodyBytes, 10 << 20)
@@ -210,8 +232,10 @@ final class SecurityParsingTests: XCTestCase {
         XCTAssertThrowsError(try AFGetCommand.parseAsRoot(["--limit-rate", "100", "http://h/"]))
         for option in ["--limit-rate", "--max-size", "--min-split-size"] {
             XCTAssertThrowsError(try AFGetCommand.parseAsRoot([option, "abc", "http://h/"])) { error in
-                XCTAssertEqual(AFGetCommand.message(for: error), "The value 'abc' is invalid for '\(option) <\(option == "--limit-rate" ? "rate" : "bytes")>': "
-                    + "expected a number of bytes with an optional K, M or G suffix, as in 512K or 1.5M")
+                XCTAssertEqual(
+                    AFGetCommand.message(for: error),
+                    "The value 'abc' is invalid for '\(option) <\(option == "--limit-rate" ? "rate" : "bytes")>': "
+                        + "expected a number of bytes with an optional K, M or G suffix, as in 512K or 1.5M")
             }
         }
         let unlimited = try XCTUnwrap(try AFGetCommand.parseAsRoot(["--limit-rate", "0", "http://h/"]) as? DownloadCommand)
@@ -222,8 +246,10 @@ final class SecurityParsingTests: XCTestCase {
         XCTAssertEqual(ByteCount(argument: "1.5M")?.bytes, 3 << 19)
         XCTAssertEqual(ByteCount(argument: "0.5k")?.bytes, 512)
         XCTAssertEqual(ByteCount(argument: "2.0")?.bytes, 2)
-        for bad in ["", "-1", "10X", "M", "99999999999999999999G", "1e3", "nan", "inf", "0x10", "1.5.5K", ".", "-0.5M",
-                    "9000000000.5G"] {
+        for bad in [
+            "", "-1", "10X", "M", "99999999999999999999G", "1e3", "nan", "inf", "0x10", "1.5.5K", ".", "-0.5M",
+            "9000000000.5G",
+        ] {
             XCTAssertNil(ByteCount(argument: bad), bad)
         }
     }

@@ -33,8 +33,9 @@ final class CommitTests: XCTestCase {
         try await withThrowingTaskGroup(of: String.self) { group in
             for index in 0..<40 {
                 group.addTask {
-                    try await Self.commit("f\(index).bin", in: path, holding: Array(repeating: UInt8(index), count: 1000 + index),
-                                          lastModified: 1_000_000_000)
+                    try await Self.commit(
+                        "f\(index).bin", in: path, holding: Array(repeating: UInt8(index), count: 1000 + index),
+                        lastModified: 1_000_000_000)
                 }
             }
             try await group.waitForAll()

@@ -33,7 +33,8 @@ final class DescriptorBudgetTests: XCTestCase {
         XCTAssertThrowsError(try DescriptorBudget(asked: 1, connectionsEach: 1, gated: false, limit: 12, openNow: 10)) { error in
             let failure = error as? TransferFailure
             XCTAssertEqual(failure?.kind, .localFile)
-            XCTAssertEqual(failure?.message, "too few files may be open (ulimit -n 12): 10 are open already and a transfer needs 10 more")
+            XCTAssertEqual(
+                failure?.message, "too few files may be open (ulimit -n 12): 10 are open already and a transfer needs 10 more")
         }
     }
 }

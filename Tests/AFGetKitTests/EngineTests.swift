@@ -41,8 +41,9 @@ final class EngineTests: XCTestCase {
     }
 
     private func retryLoop(maxRetries: Int, cancellation: Cancellation = Cancellation()) -> RetryLoop {
-        RetryLoop(policy: RetryPolicy(maxRetries: maxRetries, baseDelay: 0), cancellation: cancellation,
-                  renderer: SharedRenderer(QuietRenderer(showsRetries: false)))
+        RetryLoop(
+            policy: RetryPolicy(maxRetries: maxRetries, baseDelay: 0), cancellation: cancellation,
+            renderer: SharedRenderer(QuietRenderer(showsRetries: false)))
     }
 
     private let item = ItemInfo(id: 0, url: "http://example.invalid/f", path: "f")
@@ -63,16 +64,21 @@ final class EngineTests: XCTestCase {
         let problem = RetryLoop.transientProblem(response: busy, failure: nil, sentCredentials: false)
         XCTAssertEqual(problem?.retryAfter, "7")
         XCTAssertNil(RetryLoop.transientProblem(response: busy, failure: nil, sentCredentials: false, accepted: [503...503]))
-        XCTAssertNil(RetryLoop.transientProblem(response: ResponseHead(status: 404),
-                                                failure: nil, sentCredentials: false))
-        XCTAssertNil(RetryLoop.transientProblem(response: nil, failure: TransferFailure(.localFile, "disk full"),
-                                                sentCredentials: false))
+        XCTAssertNil(
+            RetryLoop.transientProblem(
+                response: ResponseHead(status: 404),
+                failure: nil, sentCredentials: false))
+        XCTAssertNil(
+            RetryLoop.transientProblem(
+                response: nil, failure: TransferFailure(.localFile, "disk full"),
+                sentCredentials: false))
     }
 
     func testAStopDuringARetryWaitEndsTheLoop() async {
         let cancellation = Cancellation()
-        var loop = RetryLoop(policy: RetryPolicy(maxRetries: 5, baseDelay: 30), cancellation: cancellation,
-                             renderer: SharedRenderer(QuietRenderer(showsRetries: false)))
+        var loop = RetryLoop(
+            policy: RetryPolicy(maxRetries: 5, baseDelay: 30), cancellation: cancellation,
+            renderer: SharedRenderer(QuietRenderer(showsRetries: false)))
         let problem = RetryLoop.Problem(failure: TransferFailure(.network, "reset", transient: true), retryAfter: nil)
         Task {
             try await Task.sleep(for: .milliseconds(50))
@@ -105,7 +111,8 @@ final class EngineTests: XCTestCase {
         machine.move(to: .verifying)
         machine.move(to: .moving)
         machine.move(to: .ended)
-        XCTAssertEqual(heard, [.transferring(attempt: 1), .waitingToRetry, .transferring(attempt: 2), .verifying, .moving, .ended])
+        XCTAssertEqual(
+            heard, [.transferring(attempt: 1), .waitingToRetry, .transferring(attempt: 2), .verifying, .moving, .ended])
         XCTAssertEqual(machine.attempts, 2)
     }
 }

@@ -26,8 +26,9 @@ final class HeaderTests: XCTestCase {
         XCTAssertEqual(HeaderMasking.mask("Authorization: tokenonly"), "Authorization: ***")
         XCTAssertEqual(HeaderMasking.mask("X-Api-Key: s3cret"), "X-Api-Key: ***")
         XCTAssertEqual(HeaderMasking.mask("Private-Token: s3cret"), "Private-Token: ***")
-        XCTAssertEqual(HeaderMasking.mask("WWW-Authenticate: Basic realm=\"x\""), "WWW-Authenticate: Basic realm=\"x\"",
-                       "a challenge is no secret")
+        XCTAssertEqual(
+            HeaderMasking.mask("WWW-Authenticate: Basic realm=\"x\""), "WWW-Authenticate: Basic realm=\"x\"",
+            "a challenge is no secret")
         XCTAssertEqual(HeaderMasking.mask("Accept: */*"), "Accept: */*")
         XCTAssertEqual(HeaderMasking.mask("GET / HTTP/1.1"), "GET / HTTP/1.1")
     }
@@ -38,15 +39,18 @@ final class HeaderTests: XCTestCase {
         XCTAssertEqual(head.value(of: "etag"), "\"x\"")
         XCTAssertNil(head.value(of: "ETagX"))
         XCTAssertNil(head.value(of: "ETAF"), "same length, one letter apart")
-        XCTAssertEqual(ResponseHead(headers: [("Content-Encoding", "gzip"), ("CONTENT-ENCODING", "br")]).contentEncodings,
-                       ["gzip", "br"])
+        XCTAssertEqual(
+            ResponseHead(headers: [("Content-Encoding", "gzip"), ("CONTENT-ENCODING", "br")]).contentEncodings,
+            ["gzip", "br"])
         XCTAssertTrue(head.isSuccess)
         XCTAssertNil(ResponseHead(status: 200, headers: [("Content-Length", "-1")]).contentLength)
     }
 
     /// RFC 9112 §6.3: repeated values that agree are one length; any other list is unusable.
     func testContentLengthValuesMustAgreeAndBeCounts() {
-        func head(_ values: String...) -> ResponseHead { ResponseHead(status: 200, headers: values.map { ("Content-Length", $0) }) }
+        func head(_ values: String...) -> ResponseHead {
+            ResponseHead(status: 200, headers: values.map { ("Content-Length", $0) })
+        }
         XCTAssertEqual(head("42", "42").contentLength, 42)
         XCTAssertEqual(head("42, 42").contentLength, 42)
         XCTAssertNil(head("42, 42").contentLengthProblem)

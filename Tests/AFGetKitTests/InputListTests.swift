@@ -37,18 +37,22 @@ final class InputListTests: XCTestCase {
     /// way to write it (not fetched as one URL with %20 in it); its option lines go with it.
     /// A space inside a URL alone is still a URL (sent as %20).
     func testAURLLineHoldsOneURLAndNothingElse() {
-        let list = parse(Array("http://h/a.bin out=b.bin\n  header=X: 1\nhttp://h/c.bin\thttp://mirror/c.bin\nhttp://h/my file.bin\n".utf8))
+        let list = parse(
+            Array("http://h/a.bin out=b.bin\n  header=X: 1\nhttp://h/c.bin\thttp://mirror/c.bin\nhttp://h/my file.bin\n".utf8))
         XCTAssertEqual(list.entries.map(\.url), ["http://h/my file.bin"])
-        XCTAssertEqual(list.problems.map(\.description), [
-            "list:1: out=b.bin goes on its own line below the URL, indented",
-            "list:3: several URLs on one line (aria2c's mirrors) are not supported: one URL per line",
-        ])
+        XCTAssertEqual(
+            list.problems.map(\.description),
+            [
+                "list:1: out=b.bin goes on its own line below the URL, indented",
+                "list:3: several URLs on one line (aria2c's mirrors) are not supported: one URL per line",
+            ])
     }
 
     /// A line that is not UTF-8 is reported by number; a bad URL line takes its options with it,
     /// a bad option line takes its URL (its file would land under another name).
     func testLinesThatAreNotUTF8AreReported() {
-        let bytes = Array("http://h/".utf8) + [0xFF] + Array("\n  out=x\nhttp://h/no.bin\n  out=".utf8) + [0xC3]
+        let bytes =
+            Array("http://h/".utf8) + [0xFF] + Array("\n  out=x\nhttp://h/no.bin\n  out=".utf8) + [0xC3]
             + Array("\nhttp://h/ok.bin\n".utf8)
         let list = parse(bytes)
         XCTAssertEqual(list.entries.map(\.url), ["http://h/ok.bin"])
@@ -60,16 +64,19 @@ final class InputListTests: XCTestCase {
     /// Without its checksum= an item would arrive unverified, so a bad option line drops its item,
     /// and the item's other option lines go unreported with it.
     func testABadOptionLineTakesItsItemWithIt() {
-        let list = parse(Array("""
-            http://h/a.bin
-              checksum=sha-256=00
-              color=blue
-            http://h/b.bin
-              out=b2.bin
-            """.utf8))
+        let list = parse(
+            Array(
+                """
+                http://h/a.bin
+                  checksum=sha-256=00
+                  color=blue
+                http://h/b.bin
+                  out=b2.bin
+                """.utf8))
         XCTAssertEqual(list.entries.map(\.url), ["http://h/b.bin"])
-        XCTAssertEqual(list.problems.map(\.description),
-                       ["list:2: sha-256 checksum must be 64 hex digits; not downloading http://h/a.bin"])
+        XCTAssertEqual(
+            list.problems.map(\.description),
+            ["list:2: sha-256 checksum must be 64 hex digits; not downloading http://h/a.bin"])
     }
 }
 
@@ -89,8 +96,10 @@ final class BatchPlanTests: XCTestCase {
             let plan = BatchPlan.check([item("http://h/1", .path(first)), item("http://h/2", .path(second))])
             XCTAssertNotNil(plan.conflict, "\(first) and \(second)")
         }
-        let apart = BatchPlan.check([item("http://h/1", .path("a/b")), item("http://h/2", .path("a/b.bin")),
-                                     item("http://h/3", .directory("a")), item("http://h/4", .path("a/..b"))])
+        let apart = BatchPlan.check([
+            item("http://h/1", .path("a/b")), item("http://h/2", .path("a/b.bin")),
+            item("http://h/3", .directory("a")), item("http://h/4", .path("a/..b")),
+        ])
         XCTAssertNil(apart.conflict)
     }
 }

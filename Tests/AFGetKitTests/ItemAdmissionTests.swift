@@ -27,7 +27,8 @@ final class ItemAdmissionTests: XCTestCase {
         admission.started()
         admission.requestPosted()
         admission.transferEnded()
-        XCTAssertFalse(admission.mayStartAnother(), "five under way is the most: two transfers, two at the gate, one moving into place")
+        XCTAssertFalse(
+            admission.mayStartAnother(), "five under way is the most: two transfers, two at the gate, one moving into place")
 
         admission.finished(requestWasUnposted: false, transferWasOpen: false)
         XCTAssertTrue(admission.mayStartAnother())

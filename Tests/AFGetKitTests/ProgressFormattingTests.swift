@@ -21,10 +21,12 @@ final class ProgressFormattingTests: XCTestCase {
     /// from that alone.
     func testDoneLineOfAContinuedDownload() {
         let info = ItemInfo(id: 0, url: "http://h/f.iso", path: "f.iso")
-        XCTAssertEqual(HumanMessages.done(info, bytes: 4 << 20, transferred: 4 << 20, seconds: 2),
-                       "f.iso: done, 4.0 MiB in 2.0 s, 2.0 MiB/s")
-        XCTAssertEqual(HumanMessages.done(info, bytes: 4 << 20, transferred: 1 << 20, seconds: 2),
-                       "f.iso: done, 4.0 MiB (1.0 MiB this run) in 2.0 s, 512.0 KiB/s")
+        XCTAssertEqual(
+            HumanMessages.done(info, bytes: 4 << 20, transferred: 4 << 20, seconds: 2),
+            "f.iso: done, 4.0 MiB in 2.0 s, 2.0 MiB/s")
+        XCTAssertEqual(
+            HumanMessages.done(info, bytes: 4 << 20, transferred: 1 << 20, seconds: 2),
+            "f.iso: done, 4.0 MiB (1.0 MiB this run) in 2.0 s, 512.0 KiB/s")
     }
 
     func testBarFitsTheWidthAndShowsEverything() {

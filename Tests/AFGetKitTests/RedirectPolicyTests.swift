@@ -7,10 +7,12 @@ import XCTest
 
 final class RedirectPolicyTests: XCTestCase {
     private func request(_ url: String, method: String = "GET") throws -> HTTPRequest {
-        HTTPRequest(method: method, url: try CurlURL(url), headers: [
-            HTTPHeader(name: "Authorization", value: "Bearer t"),
-            HTTPHeader(name: "Range", value: "bytes=5-", scope: .everyHop),
-        ])
+        HTTPRequest(
+            method: method, url: try CurlURL(url),
+            headers: [
+                HTTPHeader(name: "Authorization", value: "Bearer t"),
+                HTTPHeader(name: "Range", value: "bytes=5-", scope: .everyHop),
+            ])
     }
 
     private func follow(_ decision: RedirectPolicy.Decision) throws -> HTTPRequest {
@@ -22,16 +24,18 @@ final class RedirectPolicyTests: XCTestCase {
     }
 
     func testSameOriginKeepsEveryHeader() throws {
-        let next = try follow(RedirectPolicy().next(
-            after: try request("http://a.test/x"), status: 302, target: "http://a.test:80/y", redirectsSoFar: 0))
+        let next = try follow(
+            RedirectPolicy().next(
+                after: try request("http://a.test/x"), status: 302, target: "http://a.test:80/y", redirectsSoFar: 0))
         XCTAssertEqual(next.url.absoluteString, "http://a.test:80/y")
         XCTAssertEqual(next.headers.map(\.name), ["Authorization", "Range"])
     }
 
     func testAnotherHostPortOrSchemeDropsUserHeaders() throws {
         for target in ["http://b.test/x", "http://a.test:8080/x", "https://a.test/x"] {
-            let next = try follow(RedirectPolicy().next(
-                after: try request("http://a.test/x"), status: 301, target: target, redirectsSoFar: 0))
+            let next = try follow(
+                RedirectPolicy().next(
+                    after: try request("http://a.test/x"), status: 301, target: target, redirectsSoFar: 0))
             XCTAssertEqual(next.headers.map(\.name), ["Range"], target)
         }
     }
@@ -39,7 +43,8 @@ final class RedirectPolicyTests: XCTestCase {
     func testHTTPSToHTTPIsRefused() throws {
         let decision = RedirectPolicy().next(
             after: try request("https://a.test/x"), status: 302, target: "http://a.test/x", redirectsSoFar: 0)
-        XCTAssertEqual(decision, .refuse(TransferFailure(.protocolViolation, "refusing redirect from HTTPS to HTTP: http://a.test/x")))
+        XCTAssertEqual(
+            decision, .refuse(TransferFailure(.protocolViolation, "refusing redirect from HTTPS to HTTP: http://a.test/x")))
     }
 
     func testOnlyHTTPAndHTTPSTargets() throws {
@@ -53,12 +58,14 @@ final class RedirectPolicyTests: XCTestCase {
 
     func testRedirectLimitAndNoFollow() throws {
         let limited = RedirectPolicy(maxRedirects: 2)
-        _ = try follow(limited.next(after: try request("http://a.test/"), status: 302, target: "http://a.test/2", redirectsSoFar: 1))
+        _ = try follow(
+            limited.next(after: try request("http://a.test/"), status: 302, target: "http://a.test/2", redirectsSoFar: 1))
         XCTAssertEqual(
             limited.next(after: try request("http://a.test/"), status: 302, target: "http://a.test/3", redirectsSoFar: 2),
             .refuse(TransferFailure(.protocolViolation, "too many redirects (more than 2)")))
         XCTAssertEqual(
-            RedirectPolicy(follow: false).next(after: try request("http://a.test/"), status: 302, target: "http://a.test/2", redirectsSoFar: 0),
+            RedirectPolicy(follow: false).next(
+                after: try request("http://a.test/"), status: 302, target: "http://a.test/2", redirectsSoFar: 0),
             .deliver)
     }
 

@@ -67,7 +67,8 @@ final class JSONTextTests: XCTestCase {
 
     func testPrettyPrinting() throws {
         let value = try JSONText.parse(#"{"a":[1,{}],"b":"q\"\n"}"#)
-        XCTAssertEqual(JSONText.pretty(value, colored: false), "{\n    \"a\": [\n        1,\n        {}\n    ],\n    \"b\": \"q\\\"\\n\"\n}")
+        XCTAssertEqual(
+            JSONText.pretty(value, colored: false), "{\n    \"a\": [\n        1,\n        {}\n    ],\n    \"b\": \"q\\\"\\n\"\n}")
         XCTAssertTrue(JSONText.pretty(value, colored: true).contains("\u{1B}[34m\"a\"\u{1B}[0m"))
     }
 
@@ -127,23 +128,31 @@ final class RequestSerializerTests: XCTestCase {
     }
 
     func testConflictingItemsAreRefused() throws {
-        XCTAssertThrowsError(try RequestSerializer(bodyFormat: .json).request(method: nil, url: "http://h/", items: items(["f@x"])))
-        XCTAssertThrowsError(try RequestSerializer().request(method: nil, url: "http://h/", items: items(["a=1"]), rawBody: .text("x")))
+        XCTAssertThrowsError(
+            try RequestSerializer(bodyFormat: .json).request(method: nil, url: "http://h/", items: items(["f@x"])))
+        XCTAssertThrowsError(
+            try RequestSerializer().request(method: nil, url: "http://h/", items: items(["a=1"]), rawBody: .text("x")))
         XCTAssertThrowsError(try RequestSerializer().request(method: "GET", url: "http://h/", items: items(["f@x"])))
-        XCTAssertThrowsError(try RequestSerializer(bodyFormat: .plist).request(method: nil, url: "http://h/", items: items(["n:=null"])))
+        XCTAssertThrowsError(
+            try RequestSerializer(bodyFormat: .plist).request(method: nil, url: "http://h/", items: items(["n:=null"])))
     }
 
     func testMultipartNamesCannotInjectHeaders() {
-        let form = MultipartForm(fields: [.text(name: "a\"\r\nX-Evil: 1", value: "v"),
-                                          .file(name: "f", path: "/dev/null", filename: "x\".txt\r\n", contentType: "text/plain")],
-                                 boundary: "B")
+        let form = MultipartForm(
+            fields: [
+                .text(name: "a\"\r\nX-Evil: 1", value: "v"),
+                .file(name: "f", path: "/dev/null", filename: "x\".txt\r\n", contentType: "text/plain"),
+            ],
+            boundary: "B")
         guard case .parts(let parts) = form.body, case .bytes(let first) = parts[0], case .bytes(let second) = parts[1] else {
             return XCTFail("a multipart body is made of parts")
         }
-        XCTAssertEqual(String(decoding: first, as: UTF8.self),
-                       "--B\r\nContent-Disposition: form-data; name=\"a%22%0D%0AX-Evil: 1\"\r\n\r\nv\r\n")
-        XCTAssertEqual(String(decoding: second, as: UTF8.self),
-                       "--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x%22.txt%0D%0A\"\r\nContent-Type: text/plain\r\n\r\n")
+        XCTAssertEqual(
+            String(decoding: first, as: UTF8.self),
+            "--B\r\nContent-Disposition: form-data; name=\"a%22%0D%0AX-Evil: 1\"\r\n\r\nv\r\n")
+        XCTAssertEqual(
+            String(decoding: second, as: UTF8.self),
+            "--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x%22.txt%0D%0A\"\r\nContent-Type: text/plain\r\n\r\n")
     }
 
     /// A URL needs "://", wherever its first colon is; one without it is refused by name.
@@ -164,7 +173,8 @@ final class RequestSerializerTests: XCTestCase {
         let longURL = base + String(repeating: "a", count: limit)
         XCTAssertThrowsError(try RequestSerializer.parseURL(longURL)) { error in
             XCTAssertEqual((error as? ItemFailure)?.exitCode, 2)
-            XCTAssertTrue("\(error)".hasSuffix("URL too long: \(limit + base.utf8.count) bytes, more than a request can carry (\(limit))"))
+            XCTAssertTrue(
+                "\(error)".hasSuffix("URL too long: \(limit + base.utf8.count) bytes, more than a request can carry (\(limit))"))
         }
         let header = HTTPHeader(name: "X-Big", value: String(repeating: "b", count: limit / 2))
         XCTAssertNoThrow(try RequestSerializer(headers: [header]).request(url: "http://h/f"))
@@ -172,12 +182,14 @@ final class RequestSerializerTests: XCTestCase {
             XCTAssertEqual((error as? ItemFailure)?.exitCode, 2)
             XCTAssertTrue("\(error)".hasPrefix("http://h/f: the URL and headers come to "), "\(error)")
         }
-        XCTAssertThrowsError(try RequestSerializer().request(method: "POST", url: "http://h/f", items: [.header(header), .header(header)]))
+        XCTAssertThrowsError(
+            try RequestSerializer().request(method: "POST", url: "http://h/f", items: [.header(header), .header(header)]))
     }
 
     func testResponseValidation() throws {
-        let serializer = ResponseSerializer(acceptableStatusCodes: try ResponseSerializer.parseStatusCodes("200-299,304"),
-                                            acceptableContentTypes: ["application/json", "text/*"])
+        let serializer = ResponseSerializer(
+            acceptableStatusCodes: try ResponseSerializer.parseStatusCodes("200-299,304"),
+            acceptableContentTypes: ["application/json", "text/*"])
         func head(_ status: Int, _ type: String?) -> ResponseHead {
             ResponseHead(status: status, headers: type.map { [("Content-Type", $0)] } ?? [])
         }

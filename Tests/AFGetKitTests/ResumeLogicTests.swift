@@ -13,8 +13,10 @@ final class ContentRangeTests: XCTestCase {
     }
 
     func testRejectsNonsense() {
-        for bad in ["", "bytes", "bytes 5-4/10", "bytes 5-10/10", "bytes -1-5/10", "items 0-1/2", "bytes */*",
-                    "bytes 1-2", "bytes a-b/c", "bytes 0-1/+5"] {
+        for bad in [
+            "", "bytes", "bytes 5-4/10", "bytes 5-10/10", "bytes -1-5/10", "items 0-1/2", "bytes */*",
+            "bytes 1-2", "bytes a-b/c", "bytes 0-1/+5",
+        ] {
             XCTAssertNil(ContentRange(bad), bad)
         }
     }
@@ -31,8 +33,14 @@ final class ResumeExpectationTests: XCTestCase {
     }
 
     func testMatching206Appends() {
-        XCTAssertEqual(expectation.verdict(for: head(206, [("Content-Range", "bytes 100-999/1000"), ("ETag", "\"v1\""),
-                                                           ("Content-Length", "900")])), .append)
+        XCTAssertEqual(
+            expectation.verdict(
+                for: head(
+                    206,
+                    [
+                        ("Content-Range", "bytes 100-999/1000"), ("ETag", "\"v1\""),
+                        ("Content-Length", "900"),
+                    ])), .append)
     }
 
     func testEveryMismatchIsRefused() {
@@ -97,9 +105,11 @@ final class ResumeDataTests: XCTestCase {
         let data = sample.propertyList()
         let text = String(decoding: data, as: UTF8.self)
         XCTAssertTrue(text.hasPrefix("<?xml"), text)
-        for key in ["NSURLSessionDownloadURL", "NSURLSessionResumeBytesReceived", "NSURLSessionResumeEntityTag",
-                    "NSURLSessionResumeServerDownloadDate", "NSURLSessionResumeInfoTempFileName",
-                    "NSURLSessionResumeInfoVersion", "AFGetDestination", "AFGetExpectedLength"] {
+        for key in [
+            "NSURLSessionDownloadURL", "NSURLSessionResumeBytesReceived", "NSURLSessionResumeEntityTag",
+            "NSURLSessionResumeServerDownloadDate", "NSURLSessionResumeInfoTempFileName",
+            "NSURLSessionResumeInfoVersion", "AFGetDestination", "AFGetExpectedLength",
+        ] {
             XCTAssertTrue(text.contains("<key>\(key)</key>"), key)
         }
         XCTAssertEqual(try ResumeData(propertyList: data), sample)
@@ -123,15 +133,18 @@ final class ResumeDataTests: XCTestCase {
         let withHeaders = ResumeData(
             url: sample.url, bytesReceived: 1, validators: sample.validators, tempFileName: sample.tempFileName,
             destination: sample.destination, expectedLength: sample.expectedLength,
-            headers: [HTTPHeader(name: "X-Trace", value: "abc"), HTTPHeader(name: "Authorization", value: "Bearer t0k"),
-                      HTTPHeader(name: "X-Api-Key", value: "s3cret"), HTTPHeader(name: "Accept", value: "")])
+            headers: [
+                HTTPHeader(name: "X-Trace", value: "abc"), HTTPHeader(name: "Authorization", value: "Bearer t0k"),
+                HTTPHeader(name: "X-Api-Key", value: "s3cret"), HTTPHeader(name: "Accept", value: ""),
+            ])
         XCTAssertEqual(withHeaders.headers, ["X-Trace: abc", "Accept: "])
         let text = String(decoding: withHeaders.propertyList(), as: UTF8.self)
         XCTAssertFalse(text.contains("t0k") || text.contains("s3cret"), text)
         XCTAssertEqual(try ResumeData(propertyList: withHeaders.propertyList()), withHeaders)
 
-        let planted = text.replacingOccurrences(of: "<string>X-Trace: abc</string>",
-                                                with: "<string>X-Trace: abc</string><string>Cookie: id=1</string>")
+        let planted = text.replacingOccurrences(
+            of: "<string>X-Trace: abc</string>",
+            with: "<string>X-Trace: abc</string><string>Cookie: id=1</string>")
         XCTAssertEqual(try ResumeData(propertyList: Data(planted.utf8)).headers, ["X-Trace: abc", "Accept: "])
         let broken = text.replacingOccurrences(of: "<string>X-Trace: abc</string>", with: "<string>no colon</string>")
         XCTAssertThrowsError(try ResumeData(propertyList: Data(broken.utf8)))
@@ -149,8 +162,9 @@ final class ResumeDataTests: XCTestCase {
             headers: [HTTPHeader(name: "X-Trace", value: "old"), HTTPHeader(name: "Accept", value: "*/*")])
         try ResumeStore(destination: destination).save(recorded)
 
-        let found = ResumeDiscovery.find([directory.path], replacementURL: nil,
-                                         commandHeaders: [HTTPHeader(name: "x-trace", value: "new")])
+        let found = ResumeDiscovery.find(
+            [directory.path], replacementURL: nil,
+            commandHeaders: [HTTPHeader(name: "x-trace", value: "new")])
         XCTAssertEqual(found.failures, [])
         XCTAssertEqual(found.items.map(\.headers), [[HTTPHeader(name: "Accept", value: "*/*")]])
     }
@@ -204,7 +218,8 @@ final class ResumeDataTests: XCTestCase {
 
     func testRejectsWhatCannotBeTrusted() throws {
         func variant(_ edit: (inout [String: Any]) -> Void) throws -> Data {
-            var dictionary = try XCTUnwrap(PropertyListSerialization.propertyList(from: sample.propertyList(), format: nil) as? [String: Any])
+            var dictionary = try XCTUnwrap(
+                PropertyListSerialization.propertyList(from: sample.propertyList(), format: nil) as? [String: Any])
             edit(&dictionary)
             return try PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)
         }
@@ -230,31 +245,46 @@ final class ResumeDataTests: XCTestCase {
 
 final class ValidatorAndRetryTests: XCTestCase {
     func testOnlyStrongValidatorsAreUsed() {
-        let strong = EntityValidators(of: ResponseHead(status: 200, headers: [("ETag", "\"x\""), ("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT")]))
+        let strong = EntityValidators(
+            of: ResponseHead(status: 200, headers: [("ETag", "\"x\""), ("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT")]))
         XCTAssertEqual(strong.ifRange, "\"x\"")
         let weak = EntityValidators(of: ResponseHead(status: 200, headers: [("ETag", "W/\"x\"")]))
         XCTAssertNil(weak.ifRange)
-        let fresh = EntityValidators(of: ResponseHead(status: 200, headers: [
-            ("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT"), ("Date", "Wed, 21 Oct 2015 07:28:00 GMT")]))
+        let fresh = EntityValidators(
+            of: ResponseHead(
+                status: 200,
+                headers: [
+                    ("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT"), ("Date", "Wed, 21 Oct 2015 07:28:00 GMT"),
+                ]))
         XCTAssertNil(fresh.ifRange, "modified in the same second as the response: not strong")
-        let old = EntityValidators(of: ResponseHead(status: 200, headers: [
-            ("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT"), ("Date", "Wed, 21 Oct 2015 07:28:01 GMT")]))
+        let old = EntityValidators(
+            of: ResponseHead(
+                status: 200,
+                headers: [
+                    ("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT"), ("Date", "Wed, 21 Oct 2015 07:28:01 GMT"),
+                ]))
         XCTAssertEqual(old.ifRange, "Wed, 21 Oct 2015 07:28:00 GMT")
         // A tag with a control or non-ASCII character is not an entity tag to rely on: it could
         // not be written into XML resume data, nor sent back byte for byte. Last-Modified is used.
         for bad in ["\"a\u{01}b\"", "\"caf\u{E9}\"", "\"a\"b\"", "\"", "\"a b\""] {
-            let odd = EntityValidators(of: ResponseHead(status: 200, headers: [
-                ("ETag", bad), ("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT")]))
+            let odd = EntityValidators(
+                of: ResponseHead(
+                    status: 200,
+                    headers: [
+                        ("ETag", bad), ("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT"),
+                    ]))
             XCTAssertEqual(odd.ifRange, "Wed, 21 Oct 2015 07:28:00 GMT", bad.debugDescription)
         }
         XCTAssertEqual(EntityValidators(of: ResponseHead(status: 200, headers: [("ETag", "\"\"")])).ifRange, "\"\"")
-        XCTAssertEqual(EntityValidators(of: ResponseHead(status: 200, headers: [("ETag", "\"5f-6a!#~\"")])).ifRange, "\"5f-6a!#~\"")
+        XCTAssertEqual(
+            EntityValidators(of: ResponseHead(status: 200, headers: [("ETag", "\"5f-6a!#~\"")])).ifRange, "\"5f-6a!#~\"")
     }
 
     func testBackoffDoublesAndIsCapped() {
         let policy = RetryPolicy(maxRetries: 8, baseDelay: 1)
-        XCTAssertEqual((1...8).map { policy.decision(afterFailedAttempts: $0, retryAfter: nil, now: 0) },
-                       [1, 2, 4, 8, 16, 30, 30, 30].map { .retry(after: $0) })
+        XCTAssertEqual(
+            (1...8).map { policy.decision(afterFailedAttempts: $0, retryAfter: nil, now: 0) },
+            [1, 2, 4, 8, 16, 30, 30, 30].map { .retry(after: $0) })
         XCTAssertEqual(policy.decision(afterFailedAttempts: 9, retryAfter: nil, now: 0), .giveUp)
     }
 
@@ -262,7 +292,8 @@ final class ValidatorAndRetryTests: XCTestCase {
         let policy = RetryPolicy()
         XCTAssertEqual(policy.decision(afterFailedAttempts: 1, retryAfter: "7", now: 0), .retry(after: 7))
         let now: Int64 = 1_445_412_480  // 2015-10-21 07:28:00 UTC
-        XCTAssertEqual(policy.decision(afterFailedAttempts: 1, retryAfter: "Wed, 21 Oct 2015 07:29:00 GMT", now: now), .retry(after: 60))
+        XCTAssertEqual(
+            policy.decision(afterFailedAttempts: 1, retryAfter: "Wed, 21 Oct 2015 07:29:00 GMT", now: now), .retry(after: 60))
         guard case .tooLongToWait = policy.decision(afterFailedAttempts: 1, retryAfter: "301", now: 0) else { return XCTFail() }
         XCTAssertEqual(policy.decision(afterFailedAttempts: 1, retryAfter: "soon", now: 0), .retry(after: 1))
     }

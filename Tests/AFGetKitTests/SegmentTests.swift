@@ -13,14 +13,17 @@ final class SegmentTests: XCTestCase {
         XCTAssertEqual(SegmentPlan.initial(length: 100, from: 0, connections: 8, minimumSize: 40).count, 2)
         XCTAssertEqual(SegmentPlan.initial(length: 100, from: 0, connections: 8, minimumSize: 400).count, 1)
         let continued = SegmentPlan.initial(length: 100, from: 40, connections: 2, minimumSize: 10)
-        XCTAssertEqual(continued, [Segment(start: 0, end: 40, done: 40), Segment(start: 40, end: 70), Segment(start: 70, end: 100)])
+        XCTAssertEqual(
+            continued, [Segment(start: 0, end: 40, done: 40), Segment(start: 40, end: 70), Segment(start: 70, end: 100)])
         XCTAssertEqual(SegmentPlan.contiguousPrefix(continued), 40, "the held prefix counts")
         XCTAssertEqual(continued.bytesDone, 40)
     }
 
     func testTheLargestSegmentLeftIsHalvedWhenWorthIt() throws {
-        let segments = [Segment(start: 0, end: 100, done: 100), Segment(start: 100, end: 200, done: 20),
-                        Segment(start: 200, end: 300, done: 90)]
+        let segments = [
+            Segment(start: 0, end: 100, done: 100), Segment(start: 100, end: 200, done: 20),
+            Segment(start: 200, end: 300, done: 90),
+        ]
         let split = try XCTUnwrap(SegmentPlan.split(segments, running: [(1, 120), (2, 290)], minimumSize: 10))
         XCTAssertEqual(split.index, 1)
         XCTAssertEqual(split.at, 160)
@@ -30,8 +33,10 @@ final class SegmentTests: XCTestCase {
 
     func testASplitIsPlacedAfterWhereTheTransferHasReachedNotWhereItLastReported() throws {
         // Segment 1 reported 20 bytes written but has taken 80; segment 2 reported 50 and is there.
-        let segments = [Segment(start: 0, end: 100, done: 100), Segment(start: 100, end: 200, done: 20),
-                        Segment(start: 200, end: 300, done: 50)]
+        let segments = [
+            Segment(start: 0, end: 100, done: 100), Segment(start: 100, end: 200, done: 20),
+            Segment(start: 200, end: 300, done: 50),
+        ]
         let split = try XCTUnwrap(SegmentPlan.split(segments, running: [(1, 180), (2, 250)], minimumSize: 10))
         XCTAssertEqual(split.index, 2, "segment 1 has only 20 bytes left")
         XCTAssertEqual(split.at, 275)
@@ -40,18 +45,25 @@ final class SegmentTests: XCTestCase {
     }
 
     func testTheContiguousPrefixStopsAtTheFirstGap() {
-        XCTAssertEqual(SegmentPlan.contiguousPrefix([Segment(start: 0, end: 50, done: 50), Segment(start: 50, end: 100, done: 7),
-                                                     Segment(start: 100, end: 150, done: 50)]), 57)
-        XCTAssertEqual(SegmentPlan.contiguousPrefix([Segment(start: 0, end: 50, done: 10), Segment(start: 50, end: 100, done: 50)]), 10)
+        XCTAssertEqual(
+            SegmentPlan.contiguousPrefix([
+                Segment(start: 0, end: 50, done: 50), Segment(start: 50, end: 100, done: 7),
+                Segment(start: 100, end: 150, done: 50),
+            ]), 57)
+        XCTAssertEqual(
+            SegmentPlan.contiguousPrefix([Segment(start: 0, end: 50, done: 10), Segment(start: 50, end: 100, done: 50)]), 10)
     }
 
     func testSegmentsRoundTripThroughResumeDataAndBadOnesAreRefused() throws {
-        var data = ResumeData(url: "https://h/f", bytesReceived: 50, validators: EntityValidators(entityTag: "\"e\""),
-                              tempFileName: "f.afpart", destination: "f", expectedLength: 300,
-                              segments: [Segment(start: 0, end: 100, done: 50), Segment(start: 100, end: 300, done: 200)])
+        var data = ResumeData(
+            url: "https://h/f", bytesReceived: 50, validators: EntityValidators(entityTag: "\"e\""),
+            tempFileName: "f.afpart", destination: "f", expectedLength: 300,
+            segments: [Segment(start: 0, end: 100, done: 50), Segment(start: 100, end: 300, done: 200)])
         XCTAssertEqual(try ResumeData(propertyList: data.propertyList()), data)
-        for bad in [[Segment(start: 0, end: 100, done: 101)], [Segment(start: 50, end: 40)],
-                    [Segment(start: 0, end: 200), Segment(start: 100, end: 300)], [Segment(start: 0, end: 400)]] {
+        for bad in [
+            [Segment(start: 0, end: 100, done: 101)], [Segment(start: 50, end: 40)],
+            [Segment(start: 0, end: 200), Segment(start: 100, end: 300)], [Segment(start: 0, end: 400)],
+        ] {
             data.segments = bad
             XCTAssertThrowsError(try ResumeData(propertyList: data.propertyList()), "\(bad)")
         }
@@ -75,16 +87,19 @@ final class RatePacerTests: XCTestCase {
     func testARangedRequestAsksForTheRestOfTheSameEntityUnencoded() throws {
         let request = HTTPRequest(url: try CurlURL("http://h.test/f"), headers: [HTTPHeader(name: "X-A", value: "1")])
         let ranged = request.ranged(from: 1024, ifRange: "\"v1\"")
-        XCTAssertEqual(ranged.headers.map { "\($0.name): \($0.value)" },
-                       ["X-A: 1", "Range: bytes=1024-", "If-Range: \"v1\"", "Accept-Encoding: identity"])
+        XCTAssertEqual(
+            ranged.headers.map { "\($0.name): \($0.value)" },
+            ["X-A: 1", "Range: bytes=1024-", "If-Range: \"v1\"", "Accept-Encoding: identity"])
         XCTAssertEqual(ranged.headers.dropFirst().map(\.scope), [.everyHop, .everyHop, .everyHop])
         XCTAssertEqual(request.headers.count, 1, "the request it came from is left as it was")
     }
 
     /// The user's Accept-Encoding is replaced, never sent beside another.
     func testARangedRequestCarriesOneAcceptEncoding() throws {
-        let request = HTTPRequest(url: try CurlURL("http://h.test/f"), headers: [HTTPHeader(name: "accept-encoding", value: "gzip")])
-        XCTAssertEqual(request.ranged(from: 5, ifRange: "\"v1\"").headers.map(\.line),
-                       ["Range: bytes=5-", "If-Range: \"v1\"", "Accept-Encoding: identity"])
+        let request = HTTPRequest(
+            url: try CurlURL("http://h.test/f"), headers: [HTTPHeader(name: "accept-encoding", value: "gzip")])
+        XCTAssertEqual(
+            request.ranged(from: 5, ifRange: "\"v1\"").headers.map(\.line),
+            ["Range: bytes=5-", "If-Range: \"v1\"", "Accept-Encoding: identity"])
     }
 }

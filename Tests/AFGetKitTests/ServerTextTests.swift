@@ -9,8 +9,9 @@ final class ServerTextTests: XCTestCase {
         XCTAssertEqual(ContentDisposition.filename(from: "attachment; filename=plain.txt"), "plain.txt")
         XCTAssertEqual(ContentDisposition.filename(from: "attachment;filename=\"q \\\"x\\\";y.txt\""), "q \"x\";y.txt")
         XCTAssertEqual(ContentDisposition.filename(from: "attachment; FILENAME*=utf-8''%E2%82%AC.txt; filename=e.txt"), "€.txt")
-        XCTAssertEqual(ContentDisposition.filename(from: "attachment; filename*=koi8-r''x; filename=ok.txt"), "ok.txt",
-                       "an unknown charset falls back to filename")
+        XCTAssertEqual(
+            ContentDisposition.filename(from: "attachment; filename*=koi8-r''x; filename=ok.txt"), "ok.txt",
+            "an unknown charset falls back to filename")
         XCTAssertEqual(ContentDisposition.filename(from: "attachment; filename*=UTF-8''%ZZ; filename=ok.txt"), "ok.txt")
         XCTAssertEqual(ContentDisposition.filename(from: "attachment; filename=first.txt; filename=second.txt"), "first.txt")
         XCTAssertNil(ContentDisposition.filename(from: "inline"))
@@ -28,10 +29,12 @@ final class ServerTextTests: XCTestCase {
 
     func testHeaderLinesSplitOnBytes() {
         func line(_ bytes: [UInt8]) -> HeaderLine { bytes.withUnsafeBytes { HeaderLine($0) } }
-        XCTAssertEqual(line(Array("HTTP/1.1 206 Partial Content".utf8)),
-                       .status(version: "HTTP/1.1", code: 206, reason: "Partial Content"))
+        XCTAssertEqual(
+            line(Array("HTTP/1.1 206 Partial Content".utf8)),
+            .status(version: "HTTP/1.1", code: 206, reason: "Partial Content"))
         XCTAssertEqual(line(Array("HTTP/2 200".utf8)), .status(version: "HTTP/2", code: 200, reason: ""))
-        XCTAssertEqual(line(Array("HTTP/1.1  404 \tNot  Found ".utf8)), .status(version: "HTTP/1.1", code: 404, reason: "Not  Found"))
+        XCTAssertEqual(
+            line(Array("HTTP/1.1  404 \tNot  Found ".utf8)), .status(version: "HTTP/1.1", code: 404, reason: "Not  Found"))
         XCTAssertEqual(line(Array("HTTP/1.1 2x0 Odd".utf8)), .status(version: "HTTP/1.1", code: 0, reason: "Odd"))
         XCTAssertEqual(line(Array("HTTP/1.0".utf8)), .status(version: "HTTP/1.0", code: 0, reason: ""))
         XCTAssertEqual(line([]), .end)

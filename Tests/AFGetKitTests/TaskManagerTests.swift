@@ -76,22 +76,25 @@ final class TaskManagerTests: XCTestCase {
         XCTAssertEqual(notFound.head.status, 404)
         XCTAssertEqual(try Data(contentsOf: file).count, 0, "an error page is not written")
 
-        let redirected = "/redirect/x?to=" + server.url("/file/x?size=50000").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let redirected =
+            "/redirect/x?to=" + server.url("/file/x?size=50000").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let task = manager.downloadTask(with: try request(redirected), to: sink)
         manager.resume(task.id)
         let events = try await collectEvents(of: task)
         XCTAssertTrue(events.contains { if case .redirected = $0 { true } else { false } }, "\(events)")
         guard case .completed(_, let response) = events.last else { return XCTFail("\(events)") }
         XCTAssertEqual(response.finalURL, server.url("/file/x?size=50000"))
-        XCTAssertEqual(sha256Hex(try Data(contentsOf: file)), TestPayload.sha256(count: 50_000), "the redirect body is not written either")
+        XCTAssertEqual(
+            sha256Hex(try Data(contentsOf: file)), TestPayload.sha256(count: 50_000), "the redirect body is not written either")
     }
 
     func testASegmentSaysHowFarItHasGotAndStopsWhereItIsShortened() async throws {
         let (file, sink) = temporaryFile()
         // Two chunks of 100 kB a second apart: in between, the segment has taken the first.
         let segment = LiveSegment(from: 0, end: 200_000)
-        let task = manager.downloadTask(with: try request("/file/x?size=200000&chunk=100000&ms=1000"),
-                                        to: sink, segment: segment)
+        let task = manager.downloadTask(
+            with: try request("/file/x?size=200000&chunk=100000&ms=1000"),
+            to: sink, segment: segment)
         manager.resume(task.id)
         let deadline = ContinuousClock.now + .seconds(20)
         while segment.reached < 100_000 {
@@ -204,7 +207,8 @@ final class TaskManagerTests: XCTestCase {
     /// Waiting tasks start lowest `gateOrder` first, whatever order they were resumed in.
     func testAGateStartsWaitingTasksInTheirOrder() async throws {
         let gate = TransferGate(limit: 1)
-        let first = manager.dataTask(with: try request("/file/o0?size=60000&chunk=10000&ms=20"), options: TransferOptions(gate: gate))
+        let first = manager.dataTask(
+            with: try request("/file/o0?size=60000&chunk=10000&ms=20"), options: TransferOptions(gate: gate))
         manager.resume(first.id)
         var waiting: [SessionTask] = []
         for order in [3, 1, 2] {

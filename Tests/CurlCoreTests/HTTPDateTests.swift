@@ -5,8 +5,10 @@ import XCTest
 final class HTTPDateTests: XCTestCase {
     /// The direct reading of the current form agrees with libcurl's parser.
     func testFixdateReadsAsLibcurlReadsIt() {
-        for text in ["Sun, 06 Nov 1994 08:49:37 GMT", "Thu, 01 Jan 1970 00:00:00 GMT", "Tue, 29 Feb 2028 23:59:59 GMT",
-                     "Fri, 31 Dec 2060 12:00:01 GMT"] {
+        for text in [
+            "Sun, 06 Nov 1994 08:49:37 GMT", "Thu, 01 Jan 1970 00:00:00 GMT", "Tue, 29 Feb 2028 23:59:59 GMT",
+            "Fri, 31 Dec 2060 12:00:01 GMT",
+        ] {
             XCTAssertNotNil(HTTPDate.fixdateSeconds(Array(text.utf8)), text)
             XCTAssertEqual(HTTPDate.seconds(from: text), Int64(curl_getdate(text, nil)), text)
         }

@@ -26,9 +26,10 @@ enum Afget {
     /// Starts afget with stdout and stderr going to files; the caller waits. `launcher` is a
     /// command afget is run through, its program first (setpriv to run as another user, a
     /// shell that sets signal dispositions before `exec`).
-    static func start(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
-                      input: Data? = nil, launcher: [String] = []) throws -> (process: Process, stdout: URL, stderr: URL)
-    {
+    static func start(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:],
+        input: Data? = nil, launcher: [String] = []
+    ) throws -> (process: Process, stdout: URL, stderr: URL) {
         let process = Process()
         if let program = launcher.first {
             process.executableURL = URL(fileURLWithPath: program)
@@ -61,10 +62,13 @@ enum Afget {
     }
 
     /// Runs afget to the end and collects what it printed; the output files are removed.
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
-                    input: Data? = nil, launcher: [String] = []) throws -> AfgetResult {
-        let (process, stdoutURL, stderrURL) = try start(arguments, in: directory, environment: environment, input: input,
-                                                        launcher: launcher)
+    static func run(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:],
+        input: Data? = nil, launcher: [String] = []
+    ) throws -> AfgetResult {
+        let (process, stdoutURL, stderrURL) = try start(
+            arguments, in: directory, environment: environment, input: input,
+            launcher: launcher)
         process.waitUntilExit()
         defer {
             try? FileManager.default.removeItem(at: stdoutURL)

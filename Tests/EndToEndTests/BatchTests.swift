@@ -20,7 +20,8 @@ final class BatchTests: ServerTestCase {
     }
 
     func testListWithOptionLinesAndCommandLineURLs() throws {
-        try writeList("""
+        try writeList(
+            """
             # nightly data
             \(server.url("/file/a.bin?size=1000"))
               out=renamed.bin
@@ -41,7 +42,8 @@ final class BatchTests: ServerTestCase {
 
     /// A list saved with Windows line ends reads like any other.
     func testListWithCRLFLineEnds() throws {
-        try writeList(server.url("/file/w1.bin?size=700") + "\r\n" + server.url("/file/w2.bin?size=800") + "\r\n  out=two.bin\r\n")
+        try writeList(
+            server.url("/file/w1.bin?size=700") + "\r\n" + server.url("/file/w2.bin?size=800") + "\r\n  out=two.bin\r\n")
         let result = try Afget.run(["-q", "-i", "urls.txt"], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(sha("w1.bin"), TestPayload.sha256(count: 700))
@@ -77,7 +79,8 @@ final class BatchTests: ServerTestCase {
 
     func testFailuresAmongGoodItemsAndTheReport() throws {
         let refused = "http://127.0.0.1:\(try freePort())/r.bin"
-        try writeList("""
+        try writeList(
+            """
             \(server.url("/file/good1.bin?size=4000"))
             \(server.url("/status/404"))
               out=missing.bin
@@ -90,19 +93,25 @@ final class BatchTests: ServerTestCase {
             \(server.url("/file/unchecked.bin?size=6000"))
               checksum=sha-256=12ab
             """)
-        let result = try Afget.run(["--progress", "line", "--retry", "0", "-i", "urls.txt", "--report", "report.json"], in: directory)
+        let result = try Afget.run(
+            ["--progress", "line", "--retry", "0", "-i", "urls.txt", "--report", "report.json"], in: directory)
         XCTAssertEqual(result.status, 2, "the malformed line (2) is the lowest code: \(result.stderr)")
         XCTAssertEqual(listing(directory).sorted(), ["good1.bin", "good2.bin", "report.json", "urls.txt"], "no empty files")
         XCTAssertEqual(sha("good1.bin"), TestPayload.sha256(count: 4000))
         XCTAssertEqual(sha("good2.bin"), TestPayload.sha256(count: 5000))
-        XCTAssertTrue(result.stderr.contains("afget: urls.txt:7: not a URL: it must start with http:// or https://"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("afget: urls.txt:11: sha-256 checksum must be 64 hex digits; not downloading "
-                                             + server.url("/file/unchecked.bin?size=6000")), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("afget: urls.txt:7: not a URL: it must start with http:// or https://"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "afget: urls.txt:11: sha-256 checksum must be 64 hex digits; not downloading "
+                    + server.url("/file/unchecked.bin?size=6000")), result.stderr)
         XCTAssertFalse(server.log.all.contains { $0.uri.contains("unchecked") }, "not fetched unverified")
         XCTAssertTrue(result.stderr.contains("2 downloaded, 0 skipped, 5 failed"), result.stderr)
         XCTAssertFalse(result.stderr.contains("\r"))
 
-        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("report.json"))) as? [String: Any])
+        let report = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("report.json")))
+                as? [String: Any])
         let items = try XCTUnwrap(report["items"] as? [[String: Any]])
         XCTAssertEqual(items.count, 7)
         let good = try XCTUnwrap(items.first { $0["path"] as? String == "good1.bin" })
@@ -120,7 +129,9 @@ final class BatchTests: ServerTestCase {
         let refusedItem = try XCTUnwrap(items.first { $0["url"] as? String == refused })
         XCTAssertEqual((refusedItem["error"] as? [String: Any])?["exit"] as? Int, 4)
         let dropped = try XCTUnwrap(items.first { $0["path"] as? String == "urls.txt:11" })
-        XCTAssertEqual(dropped["url"] as? String, server.url("/file/unchecked.bin?size=6000"), "the URL its bad line kept from being fetched")
+        XCTAssertEqual(
+            dropped["url"] as? String, server.url("/file/unchecked.bin?size=6000"), "the URL its bad line kept from being fetched"
+        )
         XCTAssertEqual(dropped["outcome"] as? String, "failed")
         let summary = try XCTUnwrap(report["summary"] as? [String: Any])
         XCTAssertEqual(summary["downloaded"] as? Int, 2)
@@ -132,7 +143,8 @@ final class BatchTests: ServerTestCase {
     /// exit 1 (a bug); such an item is now bad input, and the rest of the list still downloads.
     func testARequestTooLargeToSendIsBadInputNotAnInternalError() throws {
         let huge = String(repeating: "a", count: 1_100_000)
-        try writeList("""
+        try writeList(
+            """
             \(server.url("/file/long.bin?q=\(huge)"))
             \(server.url("/file/headed.bin?size=10"))
               header=X-Big: \(huge)
@@ -144,8 +156,9 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(sha("good.bin"), TestPayload.sha256(count: 3000))
         let lines = result.stderr.split(separator: "\n")
         XCTAssertTrue(lines.contains { $0.hasPrefix("afget: urls.txt:1: URL too long: ") }, result.stderr)
-        XCTAssertTrue(lines.contains { $0.hasPrefix("afget: \(server.url("/file/headed.bin?size=10")): the URL and headers come to ") },
-                      result.stderr)
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("afget: \(server.url("/file/headed.bin?size=10")): the URL and headers come to ") },
+            result.stderr)
         XCTAssertFalse(result.stderr.contains("memory"), result.stderr)
         XCTAssertEqual(server.log.all.map(\.uri), ["/file/good.bin?size=3000"], "nothing of the others was sent")
     }
@@ -154,7 +167,8 @@ final class BatchTests: ServerTestCase {
     /// as "already exists" while the other item ran, and a later run would have taken it for that
     /// item's part file and started it over, losing it.
     func testANameOfAfgetsOwnFilesIsRefused() throws {
-        try writeList("""
+        try writeList(
+            """
             \(server.url("/file/a.bin?size=3000"))
             \(server.url("/file/b.bin?size=10"))
               out=a.bin.afpart
@@ -164,9 +178,11 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(result.status, 2, result.stderr)
         XCTAssertEqual(listing(directory).sorted(), ["a.bin", "urls.txt"])
         XCTAssertEqual(sha("a.bin"), TestPayload.sha256(count: 3000))
-        let why = "a name ending in .afpart, .afresume or .aftmp would be taken for afget's own files of another download; "
+        let why =
+            "a name ending in .afpart, .afresume or .aftmp would be taken for afget's own files of another download; "
             + "choose another name with -o or out="
-        XCTAssertEqual(result.stderrLines.sorted(), ["afget: urls.txt:2: a.bin.afpart: \(why)", "afget: urls.txt:4: c.afresume: \(why)"])
+        XCTAssertEqual(
+            result.stderrLines.sorted(), ["afget: urls.txt:2: a.bin.afpart: \(why)", "afget: urls.txt:4: c.afresume: \(why)"])
         let single = try Afget.run(["-q", "-o", "x.aftmp", server.url("/file/x.bin?size=10")], in: directory)
         XCTAssertEqual(single.status, 2)
         XCTAssertEqual(single.stderrLines, ["afget: \(server.url("/file/x.bin?size=10")): x.aftmp: \(why)"])
@@ -174,14 +190,17 @@ final class BatchTests: ServerTestCase {
     }
 
     func testDuplicateDestinationsAreRejectedBeforeAnyTransfer() throws {
-        try writeList("""
+        try writeList(
+            """
             \(server.url("/file/x.bin?size=10"))
             \(server.url("/file/y.bin?size=20"))
               out=x.bin
             """)
         let result = try Afget.run(["-q", "-i", "urls.txt"], in: directory)
         XCTAssertEqual(result.status, 2)
-        XCTAssertEqual(result.stderrLines, ["afget: x.bin: urls.txt:1 and urls.txt:2 would both write this file; give one of them out= or -o"])
+        XCTAssertEqual(
+            result.stderrLines,
+            ["afget: x.bin: urls.txt:1 and urls.txt:2 would both write this file; give one of them out= or -o"])
         XCTAssertEqual(server.log.all.count, 0)
     }
 
@@ -189,9 +208,11 @@ final class BatchTests: ServerTestCase {
     /// used to start together, and the second failed on the first's lock as "another afget".
     func testDuplicateDestinationsAreFoundThroughOtherNamesOfTheDirectory() throws {
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("here").path, withDestinationPath: ".")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("here").path, withDestinationPath: ".")
         for other in ["dir=sub/..", "dir=here"] {
-            try writeList("""
+            try writeList(
+                """
                 \(server.url("/file/x.bin?size=10"))
                   \(other)
                 \(server.url("/file/y.bin?size=20"))
@@ -199,8 +220,10 @@ final class BatchTests: ServerTestCase {
                 """)
             let result = try Afget.run(["-q", "-i", "urls.txt"], in: directory)
             XCTAssertEqual(result.status, 2, other)
-            XCTAssertEqual(result.stderrLines, ["afget: x.bin: urls.txt:1 and urls.txt:3 would both write this file; give one of them out= or -o"],
-                           other)
+            XCTAssertEqual(
+                result.stderrLines,
+                ["afget: x.bin: urls.txt:1 and urls.txt:3 would both write this file; give one of them out= or -o"],
+                other)
         }
         XCTAssertEqual(server.log.all.count, 0)
         XCTAssertEqual(listing(directory).sorted(), ["here", "sub", "urls.txt"])
@@ -247,7 +270,8 @@ final class BatchTests: ServerTestCase {
     /// two downloads are: a report through a symlink to the download's directory is refused too.
     func testAReportOverADownloadThroughAnotherNameOfItsDirectoryIsRefused() throws {
         let url = server.url("/file/a.bin?size=100")
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("here").path, withDestinationPath: ".")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("here").path, withDestinationPath: ".")
         let result = try Afget.run(["-q", "--report", "here/a.bin", url], in: directory)
         XCTAssertEqual(result.status, 2, result.stderr)
         XCTAssertEqual(result.stderrLines, ["afget: --report here/a.bin is where \(url) is downloaded; name another file"])
@@ -297,7 +321,8 @@ final class BatchTests: ServerTestCase {
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         XCTAssertEqual((report["items"] as? [[String: Any]])?.first?["sha256"] as? String, TestPayload.sha256(count: 100))
 
-        let command = "echo first > out.txt && '\(Afget.binary.path)' -q --report /proc/self/fd/1 '\(server.url("/file/b.bin?size=100"))' >> out.txt"
+        let command =
+            "echo first > out.txt && '\(Afget.binary.path)' -q --report /proc/self/fd/1 '\(server.url("/file/b.bin?size=100"))' >> out.txt"
         let appended = try runShell(command, in: directory)
         XCTAssertEqual(appended.status, 0, appended.stderr)
         let text = try String(contentsOf: directory.appendingPathComponent("out.txt"), encoding: .utf8)
@@ -325,8 +350,12 @@ final class BatchTests: ServerTestCase {
         try writeList("\(url)\n\(url)\n  checksum=sha-256=\(String(repeating: "0", count: 64))\n")
         let result = try Afget.run(["-i", "urls.txt"], in: directory)
         XCTAssertEqual(result.status, 2, result.stderr)
-        XCTAssertEqual(result.stderrLines, ["afget: same.bin: urls.txt:1 and urls.txt:2 fetch the same URL into this file "
-                                            + "with different checksum= or header= lines; keep one of them"])
+        XCTAssertEqual(
+            result.stderrLines,
+            [
+                "afget: same.bin: urls.txt:1 and urls.txt:2 fetch the same URL into this file "
+                    + "with different checksum= or header= lines; keep one of them"
+            ])
         try writeList("\(url)\n  header=X-Token: a\n\(url)\n  header=X-Token: b\n")
         XCTAssertEqual(try Afget.run(["-q", "-i", "urls.txt"], in: directory).status, 2)
         XCTAssertEqual(server.log.all.count, 0)
@@ -367,9 +396,11 @@ final class BatchTests: ServerTestCase {
         XCTAssertTrue((errors[0]["message"] as? String ?? "").hasSuffix("kept in q0.bin.afpart for the next run"), "\(errors[0])")
         XCTAssertEqual(errors[3]["message"] as? String, "stopped by a signal before any byte arrived")
         XCTAssertEqual(errors[5]["message"] as? String, "not started: the run was stopped by a signal")
-        XCTAssertEqual(stopped.map { $0["http_status"] as? Int }, [200, 200, nil, nil, nil, nil], "the status a stopped item got")
-        XCTAssertEqual(listing(directory).filter { !$0.hasSuffix(".afresume") }, ["q0.bin.afpart", "q1.bin.afpart", "report.json"],
-                       "an item stopped at the gate leaves no empty part file")
+        XCTAssertEqual(
+            stopped.map { $0["http_status"] as? Int }, [200, 200, nil, nil, nil, nil], "the status a stopped item got")
+        XCTAssertEqual(
+            listing(directory).filter { !$0.hasSuffix(".afresume") }, ["q0.bin.afpart", "q1.bin.afpart", "report.json"],
+            "an item stopped at the gate leaves no empty part file")
 
         let result = try Afget.run(command, in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -415,7 +446,8 @@ final class BatchTests: ServerTestCase {
     /// A re-run with checksums proves the files it skips too: a file changed since (or put
     /// there by something else) is reported, exit 10, and left as it is.
     func testAnExistingFileIsCheckedAgainstItsChecksum() throws {
-        try writeList("""
+        try writeList(
+            """
             \(server.url("/file/a.bin?size=3000"))
               checksum=sha-256=\(TestPayload.sha256(count: 3000))
             \(server.url("/file/b.bin?size=4000"))
@@ -453,8 +485,9 @@ final class FailFastTests: XCTestCase {
         let directory = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let urls = [server.url("/status/404")] + (0..<3).map { server.url("/file/n\($0).bin?size=10") }
-        let result = try Afget.run(["-q", "-j", "1", "--fail-fast", "--report", "../\(directory.lastPathComponent).json"] + urls,
-                                   in: directory)
+        let result = try Afget.run(
+            ["-q", "-j", "1", "--fail-fast", "--report", "../\(directory.lastPathComponent).json"] + urls,
+            in: directory)
         XCTAssertEqual(result.status, 8)
         XCTAssertEqual(server.log.all.count, 1)
         XCTAssertEqual(listing(directory), [])
@@ -462,8 +495,9 @@ final class FailFastTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: report) }
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
         let errors = (json["items"] as? [[String: Any]] ?? []).map { $0["error"] as? [String: Any] ?? [:] }
-        XCTAssertEqual(errors.map { $0["class"] as? String }, ["http", "not started", "not started", "not started"],
-                       "items --fail-fast kept from starting are in the report")
+        XCTAssertEqual(
+            errors.map { $0["class"] as? String }, ["http", "not started", "not started", "not started"],
+            "items --fail-fast kept from starting are in the report")
         XCTAssertEqual(errors.map { $0["exit"] as? Int }, [8, 8, 8, 8])
 
         let keepsGoing = try Afget.run(["-q", "-j", "1"] + urls, in: directory)

@@ -7,17 +7,21 @@ import XCTest
 final class ContentDispositionTests: ServerTestCase {
     /// Downloads with `-J -d work` a file whose Content-Disposition is `value`; returns what is in
     /// `work`, after checking nothing appeared beside it.
-    private func download(_ value: String, urlName: String = "plain.bin", extra: [String] = [],
-                          file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+    private func download(
+        _ value: String, urlName: String = "plain.bin", extra: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> [String] {
         let cd = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let result = try Afget.run(["-q", "-J", "-d", "work"] + extra + [server.url("/disposition/\(urlName)?cd=\(cd)")],
-                                   in: directory)
+        let result = try Afget.run(
+            ["-q", "-J", "-d", "work"] + extra + [server.url("/disposition/\(urlName)?cd=\(cd)")],
+            in: directory)
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
         XCTAssertEqual(listing(directory), ["work"], "nothing outside the directory", file: file, line: line)
         let names = listing(directory.appendingPathComponent("work"))
         for name in names {
-            XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("work/\(name)").path), TestPayload.sha256(count: 1000),
-                           file: file, line: line)
+            XCTAssertEqual(
+                sha256Hex(ofFile: directory.appendingPathComponent("work/\(name)").path), TestPayload.sha256(count: 1000),
+                file: file, line: line)
         }
         return names
     }
@@ -27,8 +31,9 @@ final class ContentDispositionTests: ServerTestCase {
     }
 
     func testTheExtendedNameIsPreferredAndDecoded() throws {
-        XCTAssertEqual(try download("attachment; filename=\"fallback.txt\"; filename*=UTF-8''na%C3%AFve%20file.txt"),
-                       ["naïve file.txt"])
+        XCTAssertEqual(
+            try download("attachment; filename=\"fallback.txt\"; filename*=UTF-8''na%C3%AFve%20file.txt"),
+            ["naïve file.txt"])
         try FileManager.default.removeItem(at: directory.appendingPathComponent("work"))
         XCTAssertEqual(try download("attachment; filename*=iso-8859-1'en'caf%E9.txt"), ["café.txt"])
     }
@@ -109,10 +114,12 @@ final class ContentDispositionTests: ServerTestCase {
         let cd = "attachment; filename=taken.txt".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         // 64 KiB arrive, then nothing: before, afget waited for the rest and failed at the stall timeout.
         let url = server.url("/disposition/u.bin?cd=\(cd)&size=1000000&stall=65536")
-        let skipped = try Afget.run(["-J", "--progress", "line", "--stall-timeout", "5", "--retry", "0", "-d", "work", url], in: directory)
+        let skipped = try Afget.run(
+            ["-J", "--progress", "line", "--stall-timeout", "5", "--retry", "0", "-d", "work", url], in: directory)
         XCTAssertEqual(skipped.status, 0, skipped.stderr)
         XCTAssertTrue(skipped.stderr.contains("skipping work/taken.txt: already exists"), skipped.stderr)
-        let refused = try Afget.run(["-J", "--on-exists", "error", "--stall-timeout", "5", "--retry", "0", "-d", "work", url], in: directory)
+        let refused = try Afget.run(
+            ["-J", "--on-exists", "error", "--stall-timeout", "5", "--retry", "0", "-d", "work", url], in: directory)
         XCTAssertEqual(refused.status, 11, refused.stderr)
         XCTAssertEqual(listing(work), ["taken.txt"])
         XCTAssertEqual(try String(contentsOf: work.appendingPathComponent("taken.txt"), encoding: .utf8), "mine")
@@ -120,14 +127,17 @@ final class ContentDispositionTests: ServerTestCase {
 
     func testTheItemIsShownUnderTheServersNameOnceTheResponseStarts() throws {
         let cd = "attachment; filename=server.txt".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let result = try Afget.run(["-J", "--progress", "json", "-d", "work", server.url("/disposition/x.bin?cd=\(cd)")],
-                                   in: directory)
+        let result = try Afget.run(
+            ["-J", "--progress", "json", "-d", "work", server.url("/disposition/x.bin?cd=\(cd)")],
+            in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         let events = result.stdoutText.split(separator: "\n").map(String.init)
-        XCTAssertTrue(events.contains { $0.contains("\"event\":\"queued\"") && $0.contains("\"path\":\"work/x.bin\"") }, result.stdoutText)
+        XCTAssertTrue(
+            events.contains { $0.contains("\"event\":\"queued\"") && $0.contains("\"path\":\"work/x.bin\"") }, result.stdoutText)
         for name in ["started", "done"] {
-            XCTAssertTrue(events.contains { $0.contains("\"event\":\"\(name)\"") && $0.contains("\"path\":\"work/server.txt\"") },
-                          "\(name): \(result.stdoutText)")
+            XCTAssertTrue(
+                events.contains { $0.contains("\"event\":\"\(name)\"") && $0.contains("\"path\":\"work/server.txt\"") },
+                "\(name): \(result.stdoutText)")
         }
     }
 

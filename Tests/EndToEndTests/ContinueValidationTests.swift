@@ -29,7 +29,8 @@ final class ContinueValidationTests: ServerTestCase {
     }
 
     func testResetMidBodyIsRetried() throws {
-        let result = try Afget.run(["-q", "--retry-delay", "0", server.url("/flaky/f.bin?size=\(size)&fail=2&mode=reset")], in: directory)
+        let result = try Afget.run(
+            ["-q", "--retry-delay", "0", server.url("/flaky/f.bin?size=\(size)&fail=2&mode=reset")], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
         XCTAssertEqual(server.log.all.count, 3)
@@ -180,13 +181,23 @@ final class ContinueValidationTests: ServerTestCase {
             ("garbage", "this is not a plist"),
             ("string count", good.replacingOccurrences(of: "<integer>\(size / 2)</integer>", with: "<string>lots</string>")),
             ("negative count", good.replacingOccurrences(of: "<integer>\(size / 2)</integer>", with: "<integer>-5</integer>")),
-            ("path in temp name", good.replacingOccurrences(of: "<string>f.bin.afpart</string>", with: "<string>../../etc/passwd</string>")),
-            ("newer format", good.replacingOccurrences(of: "<key>NSURLSessionResumeInfoVersion</key>\n\t<integer>1</integer>",
-                                                       with: "<key>NSURLSessionResumeInfoVersion</key>\n\t<integer>99</integer>")),
+            (
+                "path in temp name",
+                good.replacingOccurrences(of: "<string>f.bin.afpart</string>", with: "<string>../../etc/passwd</string>")
+            ),
+            (
+                "newer format",
+                good.replacingOccurrences(
+                    of: "<key>NSURLSessionResumeInfoVersion</key>\n\t<integer>1</integer>",
+                    with: "<key>NSURLSessionResumeInfoVersion</key>\n\t<integer>99</integer>")
+            ),
             ("ftp URL", good.replacingOccurrences(of: "<string>http://", with: "<string>ftp://")),
             // Foundation's XML reader recursed once per level and overflowed the stack (SIGSEGV).
-            ("deep nesting", "<?xml version=\"1.0\"?><plist version=\"1.0\">" + String(repeating: "<array>", count: 60_000)
-                + String(repeating: "</array>", count: 60_000) + "</plist>"),
+            (
+                "deep nesting",
+                "<?xml version=\"1.0\"?><plist version=\"1.0\">" + String(repeating: "<array>", count: 60_000)
+                    + String(repeating: "</array>", count: 60_000) + "</plist>"
+            ),
             ("binary", "bplist00"),
         ]
         for (name, text) in variants {
@@ -204,8 +215,9 @@ final class ContinueValidationTests: ServerTestCase {
         XCTAssertEqual(resumed.status, 9, resumed.stderr)
         XCTAssertEqual(resumed.stderrLines.count, 1, resumed.stderr)
         XCTAssertTrue(resumed.stderr.hasPrefix("afget: f.bin: f.bin.afresume "), resumed.stderr)
-        XCTAssertTrue(resumed.stderr.hasSuffix("; run the command that started it again with --restart to start over\n"),
-                      "the resume command has no URL to start over from: \(resumed.stderr)")
+        XCTAssertTrue(
+            resumed.stderr.hasSuffix("; run the command that started it again with --restart to start over\n"),
+            "the resume command has no URL to start over from: \(resumed.stderr)")
         XCTAssertEqual(fileSize(part), size / 2)
         let restarted = try afget(["--restart"])
         XCTAssertEqual(restarted.status, 0, restarted.stderr)
@@ -223,8 +235,9 @@ final class ContinueValidationTests: ServerTestCase {
         try leaveHalfADownload()  // as root: the part and resume data are 0600, unreadable to nobody
         // The part file is opened (and locked) first: it is made writable, so what is refused is the resume data.
         XCTAssertEqual(chmod(part.path, 0o666), 0)
-        let result = try Afget.run(["-q", url], in: directory,
-                                   launcher: [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+        let result = try Afget.run(
+            ["-q", url], in: directory,
+            launcher: [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups"])
         XCTAssertEqual(result.status, 3, result.stderr)
         XCTAssertEqual(result.stderr, "afget: f.bin: cannot read f.bin.afresume: Permission denied\n")
         XCTAssertEqual(fileSize(part), size / 2)
@@ -241,13 +254,19 @@ final class ContinueValidationTests: ServerTestCase {
         let odd = directory.appendingPathComponent("odd")
         try FileManager.default.createDirectory(at: odd, withIntermediateDirectories: true)
         let oddName = [UInt8](odd.path.utf8) + [UInt8(ascii: "/"), 0xFF] + [UInt8](".bin.afresume".utf8) + [0]
-        let created = oddName.withUnsafeBytes { open($0.baseAddress!.assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o600) }
+        let created = oddName.withUnsafeBytes {
+            open($0.baseAddress!.assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o600)
+        }
         XCTAssertGreaterThanOrEqual(created, 0)
         close(created)
         let notUTF8 = try Afget.run(["resume", "odd"], in: directory)
         XCTAssertEqual(notUTF8.status, 3)
-        XCTAssertEqual(notUTF8.stderrLines, ["afget: odd/\u{FFFD}.bin.afresume: the name is not valid UTF-8, "
-                                             + "so afget cannot name its files exactly; rename it to continue it"])
+        XCTAssertEqual(
+            notUTF8.stderrLines,
+            [
+                "afget: odd/\u{FFFD}.bin.afresume: the name is not valid UTF-8, "
+                    + "so afget cannot name its files exactly; rename it to continue it"
+            ])
 
         let setpriv = "/usr/bin/setpriv"
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: setpriv) else {
@@ -256,8 +275,9 @@ final class ContinueValidationTests: ServerTestCase {
         let locked = directory.appendingPathComponent("locked")
         try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
         XCTAssertEqual(chmod(locked.path, 0o700), 0)
-        let unreadable = try Afget.run(["resume", "locked"], in: directory,
-                                       launcher: [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+        let unreadable = try Afget.run(
+            ["resume", "locked"], in: directory,
+            launcher: [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups"])
         XCTAssertEqual(unreadable.status, 3, unreadable.stderr)
         XCTAssertEqual(unreadable.stderrLines, ["afget: locked: cannot read the directory: Permission denied"])
     }
@@ -266,13 +286,19 @@ final class ContinueValidationTests: ServerTestCase {
     /// 5-7 of 10 were written as a complete 3-byte file, exit 0.
     func testAPartialAnswerToAWholeFileRequestIsRefused() throws {
         func reply(_ range: String, _ body: String) -> [UInt8] {
-            Array("HTTP/1.1 206 Partial Content\r\nContent-Length: \(body.utf8.count)\r\nContent-Range: \(range)\r\nConnection: close\r\n\r\n\(body)".utf8)
+            Array(
+                "HTTP/1.1 206 Partial Content\r\nContent-Length: \(body.utf8.count)\r\nContent-Range: \(range)\r\nConnection: close\r\n\r\n\(body)"
+                    .utf8)
         }
         let partial = try RawReplyServer(reply: reply("bytes 5-7/10", "fgh"))
         let result = try Afget.run(["-q", "--retry", "0", partial.url("/p.bin")], in: directory)
         XCTAssertEqual(result.status, 7, result.stderr)
-        XCTAssertEqual(result.stderrLines, ["afget: \(partial.url("/p.bin")): a partial answer (206) to a request for the whole file: "
-                                            + "Content-Range \"bytes 5-7/10\" does not continue at byte 0"])
+        XCTAssertEqual(
+            result.stderrLines,
+            [
+                "afget: \(partial.url("/p.bin")): a partial answer (206) to a request for the whole file: "
+                    + "Content-Range \"bytes 5-7/10\" does not continue at byte 0"
+            ])
         XCTAssertEqual(listing(directory), [])
 
         let whole = try RawReplyServer(reply: reply("bytes 0-2/3", "abc"))

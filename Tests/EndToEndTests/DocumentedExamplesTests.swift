@@ -43,7 +43,8 @@ final class DocumentedExamplesTests: ServerTestCase {
         let examples = try (readmeExamples() + manualExamples()).filter { $0.contains("example.org") }
         XCTAssertGreaterThanOrEqual(examples.count, 8, "\(examples)")
         for example in examples {
-            let command = example
+            let command =
+                example
                 .replacingOccurrences(of: "https://api.example.org", with: server.url("/echo"))
                 .replacingOccurrences(of: "https://upload.example.org", with: server.url("/echo"))
                 .replacingOccurrences(of: "https://example.org", with: server.url("/echo"))

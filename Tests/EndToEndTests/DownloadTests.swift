@@ -52,9 +52,11 @@ final class DownloadTests: ServerTestCase {
     /// `-o sub/` has no file name to create: refused before anything is fetched or made,
     /// rather than found out at the final rename with the data left in `sub/.afpart`.
     func testAnOutputPathNamingADirectoryIsRefusedUpFront() throws {
-        for (path, message) in [("sub/", "-o/--output \"sub/\" names a directory, not a file; use -d/--dir to download into it"),
-                                ("sub/..", "-o/--output \"sub/..\" names a directory, not a file; use -d/--dir to download into it"),
-                                ("", "-o/--output is empty; give a file name")] {
+        for (path, message) in [
+            ("sub/", "-o/--output \"sub/\" names a directory, not a file; use -d/--dir to download into it"),
+            ("sub/..", "-o/--output \"sub/..\" names a directory, not a file; use -d/--dir to download into it"),
+            ("", "-o/--output is empty; give a file name"),
+        ] {
             let result = try Afget.run(["-o", path, server.url("/file/x.bin?size=10")], in: directory)
             XCTAssertEqual(result.status, 2, "\(path): \(result.stderr)")
             XCTAssertEqual(result.stderrLines, ["afget: \(message) (see afget --help)"])
@@ -174,8 +176,10 @@ final class DownloadTests: ServerTestCase {
     }
 
     func testBadOptionsAreUsageErrors() throws {
-        for arguments in [["--no-such-option", "http://x/"], ["--on-exists", "sometimes", "http://x/"],
-                          ["-o", "a", "http://x/1", "http://x/2"], ["-H", "NoColon", "http://x/"], []] {
+        for arguments in [
+            ["--no-such-option", "http://x/"], ["--on-exists", "sometimes", "http://x/"],
+            ["-o", "a", "http://x/1", "http://x/2"], ["-H", "NoColon", "http://x/"], [],
+        ] {
             let result = try Afget.run(arguments, in: directory)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
             XCTAssertEqual(result.stderrLines.count, 1, "\(arguments): \(result.stderr)")
@@ -244,8 +248,10 @@ final class DownloadTests: ServerTestCase {
         try mountSmallDisk(at: disk)
         defer { unmount(disk) }
         let size = 3_000_000
-        for (name, query, words) in [("known.bin", "", ["no room for", "known.bin.afpart"]),
-                                     ("unknown.bin", "&nolength=1", ["kept in", "unknown.bin.afpart"])] {
+        for (name, query, words) in [
+            ("known.bin", "", ["no room for", "known.bin.afpart"]),
+            ("unknown.bin", "&nolength=1", ["kept in", "unknown.bin.afpart"]),
+        ] {
             let url = server.url("/file/\(name)?size=\(size)\(query)")
             let full = try Afget.run(["-q", "-d", disk.path, url], in: directory)
             XCTAssertEqual(full.status, 3, full.stderr)
@@ -282,8 +288,9 @@ final class DownloadTests: ServerTestCase {
         XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
         XCTAssertTrue(result.stderr.contains("huge.bin.afpart"), result.stderr)
         // ext4 says the file would be too large; a file system holding larger files, no room.
-        XCTAssertTrue(result.stderr.contains("cannot grow to 17.0 TiB: larger than a file on this file system may be (File too large)")
-                      || result.stderr.contains("no room for"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("cannot grow to 17.0 TiB: larger than a file on this file system may be (File too large)")
+                || result.stderr.contains("no room for"), result.stderr)
         XCTAssertFalse(listing(directory).contains("huge.bin"))
     }
 

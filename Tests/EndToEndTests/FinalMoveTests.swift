@@ -19,9 +19,12 @@ final class FinalMoveTests: ServerTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 3)
         let message = try String(contentsOf: stderr, encoding: .utf8)
-        XCTAssertEqual(message, "afget: small.bin: cannot move small.bin.afpart to small.bin: Is a directory; the data is kept in "
-                       + "small.bin.afpart; run the same command again to move it into place\n")
-        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("small.bin.afpart").path), TestPayload.sha256(count: size))
+        XCTAssertEqual(
+            message,
+            "afget: small.bin: cannot move small.bin.afpart to small.bin: Is a directory; the data is kept in "
+                + "small.bin.afpart; run the same command again to move it into place\n")
+        XCTAssertEqual(
+            sha256Hex(ofFile: directory.appendingPathComponent("small.bin.afpart").path), TestPayload.sha256(count: size))
 
         // Still a directory: refused before any request, the data stays.
         let requests = server.log.all.count
@@ -66,7 +69,8 @@ final class FinalMoveTests: ServerTestCase {
         XCTAssertEqual(listing(folder), ["small.bin"])
         let destination = folder.appendingPathComponent("small.bin")
         XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
-        XCTAssertEqual(server.log.all.dropFirst(requests).map { $0.header("Range") }, ["bytes=\(size)-"], "nothing is downloaded again")
+        XCTAssertEqual(
+            server.log.all.dropFirst(requests).map { $0.header("Range") }, ["bytes=\(size)-"], "nothing is downloaded again")
         let attributes = try runShell("python3 -c \"import os; assert os.listxattr('d/small.bin') == []\"", in: directory)
         XCTAssertEqual(attributes.status, 0, "the file carries nothing of afget's: \(attributes.stderr)")
     }

@@ -9,8 +9,9 @@ final class HostileInputTests: ServerTestCase {
         let url = server.url("/status/404?reason=" + reason.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
         let result = try Afget.run(["-v", "--progress", "line", "-o", "x", url], in: directory)
         XCTAssertEqual(result.status, 8)
-        XCTAssertFalse(result.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E },
-                       result.stderr.debugDescription)
+        XCTAssertFalse(
+            result.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E },
+            result.stderr.debugDescription)
         XCTAssertTrue(result.stderr.contains("HTTP 404 Not Found]0;pwned[2J"), result.stderr.debugDescription)
     }
 
@@ -21,8 +22,12 @@ final class HostileInputTests: ServerTestCase {
         let url = server.url("/file/a.bin?size=10")
         let path = try Afget.run(["-q", "-o", "a\u{01}b.bin", url], in: directory)
         XCTAssertEqual(path.status, 2)
-        XCTAssertEqual(path.stderrLines, ["afget: \(url): ab.bin: the path contains a control character (0x01), which resume "
-                                          + "data cannot record; choose another name"])
+        XCTAssertEqual(
+            path.stderrLines,
+            [
+                "afget: \(url): ab.bin: the path contains a control character (0x01), which resume "
+                    + "data cannot record; choose another name"
+            ])
         let header = try Afget.run(["-q", "-H", "X-Note: a\u{01}b", url], in: directory)
         XCTAssertEqual(header.status, 2)
         XCTAssertEqual(header.stderrLines, ["afget: header \"X-Note\" contains a control character"])
@@ -36,8 +41,9 @@ final class HostileInputTests: ServerTestCase {
     func testArgumentsThatAreNotUTF8AreRefusedNotMangled() throws {
         // Process takes Swift strings; a shell passes the raw bytes.
         for argument in ["-o $'out\\xff.bin'", "-i $'list\\xe9.txt'", "-d $'dir\\xc3'"] {
-            let (status, message) = try runShell("exec bash -c \"exec '\(Afget.binary.path)' \(argument) '\(server.url("/file/a.bin"))'\"",
-                                                 in: directory)
+            let (status, message) = try runShell(
+                "exec bash -c \"exec '\(Afget.binary.path)' \(argument) '\(server.url("/file/a.bin"))'\"",
+                in: directory)
             XCTAssertEqual(status, 2, argument)
             XCTAssertEqual(message.split(separator: "\n").count, 1, message)
             XCTAssertTrue(message.contains("is not valid UTF-8"), message)
@@ -80,10 +86,12 @@ final class HostileInputTests: ServerTestCase {
     }
 
     func testACompletedFileGetsTheUmasksModeNeverWider() throws {
-        let (status, stderr) = try runShell("umask 027 && exec '\(Afget.binary.path)' -q '\(server.url("/file/m.bin?size=100"))'",
-                                            in: directory)
+        let (status, stderr) = try runShell(
+            "umask 027 && exec '\(Afget.binary.path)' -q '\(server.url("/file/m.bin?size=100"))'",
+            in: directory)
         XCTAssertEqual(status, 0, stderr)
-        let mode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("m.bin").path)[.posixPermissions]
+        let mode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("m.bin").path)[
+            .posixPermissions]
         XCTAssertEqual(mode as? Int, 0o640)
     }
 
@@ -91,8 +99,9 @@ final class HostileInputTests: ServerTestCase {
     private func plantSymlink(at name: String) throws -> URL {
         let victim = directory.appendingPathComponent("victim.txt")
         try Data("precious".utf8).write(to: victim)
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent(name).path,
-                                                   withDestinationPath: victim.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent(name).path,
+            withDestinationPath: victim.path)
         return victim
     }
 }

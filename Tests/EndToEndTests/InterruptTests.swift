@@ -55,10 +55,13 @@ final class InterruptTests: ServerTestCase {
         XCTAssertFalse(exists(destination))
         let kept = try XCTUnwrap(fileSize(part))
         let plist = try String(contentsOf: resumeData, encoding: .utf8)
-        XCTAssertTrue(plist.contains("<key>NSURLSessionResumeBytesReceived</key>\n\t<integer>\(kept)</integer>"),
-                      "on a clean stop the resume data counts every byte of the part file: \(plist)")
+        XCTAssertTrue(
+            plist.contains("<key>NSURLSessionResumeBytesReceived</key>\n\t<integer>\(kept)</integer>"),
+            "on a clean stop the resume data counts every byte of the part file: \(plist)")
         XCTAssertTrue(plist.contains("<key>NSURLSessionDownloadURL</key>"))
-        XCTAssertTrue(plist.contains(Route.etag(size: size).replacingOccurrences(of: "\"", with: "&quot;")) || plist.contains(Route.etag(size: size)))
+        XCTAssertTrue(
+            plist.contains(Route.etag(size: size).replacingOccurrences(of: "\"", with: "&quot;"))
+                || plist.contains(Route.etag(size: size)))
         let mode = try FileManager.default.attributesOfItem(atPath: resumeData.path)[.posixPermissions] as? Int
         XCTAssertEqual(mode, 0o600)
 
@@ -104,8 +107,9 @@ final class InterruptTests: ServerTestCase {
     func testCtrlCWhileAnUploadWaitsForStandardInputIsObeyedAtOnce() throws {
         let fifo = directory.appendingPathComponent("in.fifo")
         XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
-        let (process, _, stderr) = try Afget.start(["upload", "-", server.url("/upload")], in: directory,
-                                                   launcher: ["/bin/sh", "-c", "exec \"$0\" \"$@\" < in.fifo"])
+        let (process, _, stderr) = try Afget.start(
+            ["upload", "-", server.url("/upload")], in: directory,
+            launcher: ["/bin/sh", "-c", "exec \"$0\" \"$@\" < in.fifo"])
         let producer = try XCTUnwrap(FileHandle(forWritingAtPath: fifo.path))
         defer { try? producer.close() }
         try producer.write(contentsOf: Data("abc".utf8))
@@ -129,10 +133,12 @@ final class InterruptTests: ServerTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 130)
         let lines = try String(contentsOf: stderr, encoding: .utf8).split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines, [
-            "afget: blind.bin cannot be continued (the server sent no ETag or Last-Modified); the next run starts it over",
-            "afget: interrupted. Run the same command again to continue.",
-        ])
+        XCTAssertEqual(
+            lines,
+            [
+                "afget: blind.bin cannot be continued (the server sent no ETag or Last-Modified); the next run starts it over",
+                "afget: interrupted. Run the same command again to continue.",
+            ])
         XCTAssertEqual(listing(directory), ["blind.bin.afpart"], "the received bytes are not deleted")
     }
 
@@ -161,8 +167,9 @@ final class InterruptTests: ServerTestCase {
     /// A signal afget was started ignoring stays ignored: `afget URL &` in a script is not
     /// stopped by Ctrl-C, nor `nohup afget URL` by a hangup.
     func testSignalsStartedIgnoredStayIgnored() throws {
-        let (process, _, _) = try Afget.start(["-q", url], in: directory,
-                                              launcher: ["/bin/sh", "-c", "trap '' INT HUP; exec \"$0\" \"$@\""])
+        let (process, _, _) = try Afget.start(
+            ["-q", url], in: directory,
+            launcher: ["/bin/sh", "-c", "trap '' INT HUP; exec \"$0\" \"$@\""])
         waitUntil("a checkpoint beyond 100000 bytes") { (checkpointedBytes(resumeData) ?? 0) > 100_000 }
         kill(process.processIdentifier, SIGINT)
         kill(process.processIdentifier, SIGHUP)
@@ -203,7 +210,8 @@ final class InterruptTests: ServerTestCase {
         let (first, _, _) = try startAndWaitForProgress()
         let second = try Afget.run(["--progress", "line", url], in: directory)
         XCTAssertEqual(second.status, 12)
-        XCTAssertEqual(second.stderrLines, ["afget: big.bin: another afget is downloading this file (it holds the lock on big.bin.afpart)"])
+        XCTAssertEqual(
+            second.stderrLines, ["afget: big.bin: another afget is downloading this file (it holds the lock on big.bin.afpart)"])
 
         kill(first.processIdentifier, SIGINT)
         first.waitUntilExit()
@@ -219,7 +227,9 @@ final class InterruptTests: ServerTestCase {
         for extra in [[], ["--restart"], ["--no-restart"]] {
             let second = try Afget.run(["--progress", "line"] + extra + ["-o", "big.bin", other], in: directory)
             XCTAssertEqual(second.status, 12, "\(extra): \(second.stderr)")
-            XCTAssertEqual(second.stderrLines, ["afget: big.bin: another afget is downloading this file (it holds the lock on big.bin.afpart)"])
+            XCTAssertEqual(
+                second.stderrLines,
+                ["afget: big.bin: another afget is downloading this file (it holds the lock on big.bin.afpart)"])
         }
         XCTAssertFalse(server.log.all.contains { $0.uri.hasPrefix("/file/other.bin") })
         XCTAssertNotNil(checkpointedBytes(resumeData), "the running download's resume data is left alone")
@@ -268,8 +278,10 @@ final class InterruptTests: ServerTestCase {
         XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
         XCTAssertNotNil(server.log.all.last?.header("Range"), "continued, not started over")
         let report = try String(contentsOf: directory.appendingPathComponent("report.json"), encoding: .utf8)
-        for (name, text) in [("first run's stderr", interrupted), ("resume data", plist), ("second run's stderr", result.stderr),
-                             ("report", report)] {
+        for (name, text) in [
+            ("first run's stderr", interrupted), ("resume data", plist), ("second run's stderr", result.stderr),
+            ("report", report),
+        ] {
             XCTAssertFalse(text.contains("s3cret"), "\(name): \(text)")
         }
         XCTAssertTrue(result.stderr.contains("http://user@127.0.0.1"), result.stderr)
@@ -278,8 +290,11 @@ final class InterruptTests: ServerTestCase {
     /// `afget resume` sends the original request's headers again (the same file, a ranged
     /// request), but not the ones that may hold secrets: those are never written down.
     func testResumeCommandReplaysHeadersButNoSecrets() throws {
-        let started = try Afget.start(["--progress", "line", "-H", "X-Trace: abc", "-H", "Authorization: Bearer t0k",
-                                       "-H", "X-Api-Key: s3cret", url], in: directory)
+        let started = try Afget.start(
+            [
+                "--progress", "line", "-H", "X-Trace: abc", "-H", "Authorization: Bearer t0k",
+                "-H", "X-Api-Key: s3cret", url,
+            ], in: directory)
         waitUntil("a checkpoint beyond 100000 bytes") { (checkpointedBytes(resumeData) ?? 0) > 100_000 }
         kill(started.0.processIdentifier, SIGINT)
         started.0.waitUntilExit()

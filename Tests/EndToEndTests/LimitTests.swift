@@ -29,8 +29,11 @@ final class LimitTests: ServerTestCase {
 
     func testADecompressionBombStopsAtTheLimitWithFlatMemory() throws {
         try shell("head -c 536870912 /dev/zero | gzip -1 > bomb.gz")
-        let (process, _, stderr) = try Afget.start(["-q", "--compressed", "--max-size", "10M", "-o", "out/bomb.bin",
-                                                    encodedURL("bomb.gz")], in: directory)
+        let (process, _, stderr) = try Afget.start(
+            [
+                "-q", "--compressed", "--max-size", "10M", "-o", "out/bomb.bin",
+                encodedURL("bomb.gz"),
+            ], in: directory)
         var peakKiB = 0
         while process.isRunning {
             if let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
@@ -70,7 +73,9 @@ final class LimitTests: ServerTestCase {
         let good = try Data(contentsOf: directory.appendingPathComponent("good.gz"))
         try good.dropLast(4).write(to: directory.appendingPathComponent("truncated.gz"))
         try (good + Data("trailing garbage".utf8)).write(to: directory.appendingPathComponent("garbage.gz"))
-        for (file, problem) in [("truncated.gz", "the gzip stream is truncated"), ("garbage.gz", "data after the end of the gzip stream")] {
+        for (file, problem) in [
+            ("truncated.gz", "the gzip stream is truncated"), ("garbage.gz", "data after the end of the gzip stream"),
+        ] {
             let result = try Afget.run(["-q", "--compressed", "-o", "out/x.bin", encodedURL(file)], in: directory)
             XCTAssertEqual(result.status, 7, "\(file): \(result.stderr)")
             XCTAssertEqual(result.stderrLines, ["afget: \(encodedURL(file)): \(problem)"])
@@ -85,12 +90,15 @@ final class LimitTests: ServerTestCase {
         try Data("second".utf8).write(to: directory.appendingPathComponent("b"))
         try shell("gzip -c a > members.gz && gzip -c b >> members.gz")
         try shell("python3 -c 'import zlib,sys; sys.stdout.buffer.write(zlib.compress(b\"first second\"))' > zlib.bin")
-        try shell("python3 -c 'import zlib,sys; c=zlib.compressobj(wbits=-15); "
-                  + "sys.stdout.buffer.write(c.compress(b\"first second\")+c.flush())' > raw.bin")
+        try shell(
+            "python3 -c 'import zlib,sys; c=zlib.compressobj(wbits=-15); "
+                + "sys.stdout.buffer.write(c.compress(b\"first second\")+c.flush())' > raw.bin")
         for (file, encoding) in [("members.gz", "gzip"), ("zlib.bin", "deflate"), ("raw.bin", "deflate")] {
-            let result = try Afget.run(["-q", "--compressed", "-o", "out/" + file, encodedURL(file, encoding: encoding)], in: directory)
+            let result = try Afget.run(
+                ["-q", "--compressed", "-o", "out/" + file, encodedURL(file, encoding: encoding)], in: directory)
             XCTAssertEqual(result.status, 0, "\(file): \(result.stderr)")
-            XCTAssertEqual(try String(contentsOf: directory.appendingPathComponent("out/" + file), encoding: .utf8), "first second", file)
+            XCTAssertEqual(
+                try String(contentsOf: directory.appendingPathComponent("out/" + file), encoding: .utf8), "first second", file)
         }
     }
 
@@ -108,8 +116,11 @@ final class LimitTests: ServerTestCase {
     func testCtrlCStopsADecompressionBombAtOnce() throws {
         try shell("head -c 67108864 /dev/zero | gzip -1 > member.gz && for i in $(seq 256); do cat member.gz; done > bomb.gz")
         let output = directory.appendingPathComponent("out/bomb.bin")
-        let (process, _, stderr) = try Afget.start(["--progress", "line", "--compressed", "-o", "out/bomb.bin",
-                                                    encodedURL("bomb.gz")], in: directory)
+        let (process, _, stderr) = try Afget.start(
+            [
+                "--progress", "line", "--compressed", "-o", "out/bomb.bin",
+                encodedURL("bomb.gz"),
+            ], in: directory)
         waitUntil("decoded bytes on disk") { (fileSize(directory.appendingPathComponent("out/bomb.bin.afpart")) ?? 0) > 64 << 20 }
         let signaled = Date()
         kill(process.processIdentifier, SIGINT)
@@ -122,20 +133,26 @@ final class LimitTests: ServerTestCase {
 
     func testTooManyStackedEncodingsAreRefused() throws {
         try Data("x".utf8).write(to: directory.appendingPathComponent("body"))
-        let result = try Afget.run(["-q", "--compressed", "-o", "out/x.bin",
-                                    encodedURL("body", encoding: "gzip,%20gzip,%20gzip,%20gzip,%20gzip,%20gzip")], in: directory)
+        let result = try Afget.run(
+            [
+                "-q", "--compressed", "-o", "out/x.bin",
+                encodedURL("body", encoding: "gzip,%20gzip,%20gzip,%20gzip,%20gzip,%20gzip"),
+            ], in: directory)
         XCTAssertEqual(result.status, 7, result.stderr)
-        XCTAssertTrue(result.stderr.contains("content encodings"), result.stderr)  // afget's limit or libcurl's, whichever comes first
+        // afget's limit or libcurl's, whichever comes first
+        XCTAssertTrue(result.stderr.contains("content encodings"), result.stderr)
         XCTAssertEqual(listing(directory.appendingPathComponent("out")), [])
     }
 
     func testAnAnnouncedLengthOverTheLimitIsRefusedBeforeTheBody() throws {
-        let download = try Afget.run(["-q", "--max-size", "1000", "-o", "out/x.bin", server.url("/file/x.bin?size=5000")],
-                                     in: directory)
+        let download = try Afget.run(
+            ["-q", "--max-size", "1000", "-o", "out/x.bin", server.url("/file/x.bin?size=5000")],
+            in: directory)
         XCTAssertEqual(download.status, 7, download.stderr)
         XCTAssertEqual(listing(directory.appendingPathComponent("out")), [])
-        let fits = try Afget.run(["-q", "--max-size", "5000", "-o", "out/x.bin", server.url("/file/x.bin?size=5000")],
-                                 in: directory)
+        let fits = try Afget.run(
+            ["-q", "--max-size", "5000", "-o", "out/x.bin", server.url("/file/x.bin?size=5000")],
+            in: directory)
         XCTAssertEqual(fits.status, 0, fits.stderr)
         let request = try Afget.run(["request", "--max-size", "1K", server.url("/file/y.bin?size=5000")], in: directory)
         XCTAssertEqual(request.status, 7, request.stderr)
@@ -146,8 +163,10 @@ final class LimitTests: ServerTestCase {
     /// response unusable. libcurl took the last of two, or read an overflowing one as "unknown"
     /// and kept whatever came as the whole file (exit 0).
     func testAContentLengthThatCannotBeTrustedExits7AndLeavesNothing() throws {
-        for (query, problem) in [("length2=7", "conflicting Content-Length values: 5000, 7"),
-                                 ("nolength=1&length2=99999999999999999999", "malformed Content-Length \"99999999999999999999\"")] {
+        for (query, problem) in [
+            ("length2=7", "conflicting Content-Length values: 5000, 7"),
+            ("nolength=1&length2=99999999999999999999", "malformed Content-Length \"99999999999999999999\""),
+        ] {
             let result = try Afget.run(["-q", server.url("/file/cl.bin?size=5000&\(query)")], in: directory)
             XCTAssertEqual(result.status, 7, result.stderr)
             XCTAssertEqual(result.stderrLines, ["afget: \(server.url("/file/cl.bin?size=5000&\(query)")): \(problem)"])
@@ -163,8 +182,9 @@ final class LimitTests: ServerTestCase {
         // machine (a burst of a tenth of a second is allowed).
         let size = 1_500_000
         let started = Date()
-        let result = try Afget.run(["-q", "--limit-rate", "1M", "-o", "x.bin", server.url("/file/x.bin?size=\(size)")],
-                                   in: directory)
+        let result = try Afget.run(
+            ["-q", "--limit-rate", "1M", "-o", "x.bin", server.url("/file/x.bin?size=\(size)")],
+            in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertGreaterThan(Date().timeIntervalSince(started), 1.2)
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("x.bin").path), TestPayload.sha256(count: size))

@@ -58,15 +58,19 @@ final class LongNameTests: ServerTestCase {
         let result = try Afget.run(["-q", "-o", "sub/" + longest, server.url("/file/small.bin?size=5000")], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(listing(directory.appendingPathComponent("sub")), [longest])
-        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("sub/" + longest).path), TestPayload.sha256(count: 5000))
+        XCTAssertEqual(
+            sha256Hex(ofFile: directory.appendingPathComponent("sub/" + longest).path), TestPayload.sha256(count: 5000))
     }
 
     func testANameNoFileMayHaveIsALocalFileErrorBeforeAnyRequest() throws {
         let tooLong = name(bytes: 256)
         let result = try Afget.run(["-o", "sub/" + tooLong, server.url("/file/small.bin?size=5000")], in: directory)
         XCTAssertEqual(result.status, 3, result.stderr)
-        XCTAssertEqual(result.stderrLines,
-                       ["afget: sub/\(tooLong): the file name is 256 bytes long, more than the 255 a file system allows; choose a shorter name"])
+        XCTAssertEqual(
+            result.stderrLines,
+            [
+                "afget: sub/\(tooLong): the file name is 256 bytes long, more than the 255 a file system allows; choose a shorter name"
+            ])
         XCTAssertEqual(server.log.all.count, 0)
         XCTAssertEqual(listing(directory), [])
     }

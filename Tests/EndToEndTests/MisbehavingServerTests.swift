@@ -34,9 +34,11 @@ final class MisbehavingServerTests: ServerTestCase {
         let result = try afget("&noetag=1&lmversion=1")
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size, version: 1))
-        XCTAssertTrue(result.stderr.contains("cannot continue (the file changed on the server (Last-Modified "
-                                             + "\(Route.lastModified) became \(Route.lastModified(version: 1)))); starting over"),
-                      result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "cannot continue (the file changed on the server (Last-Modified "
+                    + "\(Route.lastModified) became \(Route.lastModified(version: 1)))); starting over"),
+            result.stderr)
         XCTAssertEqual(listing(directory), ["f.bin"])
     }
 
@@ -56,8 +58,10 @@ final class MisbehavingServerTests: ServerTestCase {
     /// If-Range was four interleaved versions. The whole download starts over instead.
     func testASplitDownloadOfAChangedFileStartsOver() throws {
         let size = 6_000_000
-        let arguments = ["--progress", "line", "-s", "3", "--min-split-size", "256K",
-                         server.url("/file/k.bin?size=\(size)&chunk=30000&ms=50&noetag=1&lmversion=1")]
+        let arguments = [
+            "--progress", "line", "-s", "3", "--min-split-size", "256K",
+            server.url("/file/k.bin?size=\(size)&chunk=30000&ms=50&noetag=1&lmversion=1"),
+        ]
         let (process, _, _) = try Afget.start(arguments, in: directory)
         let resumeData = directory.appendingPathComponent("k.bin.afresume")
         waitUntil("resume data with segments and bytes") {
@@ -70,7 +74,8 @@ final class MisbehavingServerTests: ServerTestCase {
         server.change("k.bin", ["v": "1", "ranges": "always", "chunk": "1000000", "ms": "1"])
         let result = try Afget.run(arguments, in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("k.bin").path), TestPayload.sha256(count: size, version: 1))
+        XCTAssertEqual(
+            sha256Hex(ofFile: directory.appendingPathComponent("k.bin").path), TestPayload.sha256(count: size, version: 1))
         XCTAssertTrue(result.stderr.contains("the file changed on the server (Last-Modified"), result.stderr)
         XCTAssertEqual(listing(directory), ["k.bin"])
     }
@@ -89,7 +94,8 @@ final class MisbehavingServerTests: ServerTestCase {
     func testA200CarryingContentRangeIsNeverTheFile() throws {
         let result = try Afget.run(["-q", "--retry", "0", server.url("/file/c.bin?size=1000&crange200=all")], in: directory)
         XCTAssertEqual(result.status, 7, result.stderr)
-        XCTAssertTrue(result.stderr.contains("an inconsistent response: a 200 (the whole file) with Content-Range"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("an inconsistent response: a 200 (the whole file) with Content-Range"), result.stderr)
         XCTAssertEqual(listing(directory), [])
     }
 
@@ -104,8 +110,10 @@ final class MisbehavingServerTests: ServerTestCase {
         XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
         let ranged = try XCTUnwrap(server.log.all.first { $0.header("Range") != nil })
         XCTAssertEqual(ranged.headers.filter { $0.name.lowercased() == "accept-encoding" }.map(\.value), ["identity"])
-        XCTAssertTrue(result.stderr.contains("the server sent another representation (Content-Encoding gzip where the part holds identity)"),
-                      result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "the server sent another representation (Content-Encoding gzip where the part holds identity)"),
+            result.stderr)
     }
 
     /// A content-coded body is never continued by a range: Caddy answered one with a gzip of a
@@ -124,7 +132,8 @@ final class MisbehavingServerTests: ServerTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 130)
         let message = try String(contentsOf: stderr, encoding: .utf8)
-        XCTAssertTrue(message.contains("d.bin cannot be continued (its body is gzip-coded, which a range cannot continue)"), message)
+        XCTAssertTrue(
+            message.contains("d.bin cannot be continued (its body is gzip-coded, which a range cannot continue)"), message)
     }
 
     /// Twisted answers a range past the end of a file that shrank with 416, its new length and
@@ -159,12 +168,14 @@ final class MisbehavingServerTests: ServerTestCase {
         let wrong = try Afget.run(["-q", "--checksum", "sha256=" + String(repeating: "0", count: 64), file], in: directory)
         XCTAssertEqual(wrong.status, 10, wrong.stderr)
         let before = server.log.all.count
-        let right = try Afget.run(["--progress", "line", "--checksum", "sha256=" + TestPayload.sha256(count: size), file],
-                                  in: directory)
+        let right = try Afget.run(
+            ["--progress", "line", "--checksum", "sha256=" + TestPayload.sha256(count: size), file],
+            in: directory)
         XCTAssertEqual(right.status, 0, right.stderr)
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("c.bin").path), TestPayload.sha256(count: size))
-        XCTAssertEqual(server.log.all.dropFirst(before).map { "\($0.method) \($0.header("Range") ?? "-")" },
-                       ["GET bytes=\(size)-", "HEAD -"])
+        XCTAssertEqual(
+            server.log.all.dropFirst(before).map { "\($0.method) \($0.header("Range") ?? "-")" },
+            ["GET bytes=\(size)-", "HEAD -"])
         XCTAssertTrue(right.stderr.contains("the part already holds the whole file"), right.stderr)
         XCTAssertEqual(listing(directory), ["c.bin"])
     }

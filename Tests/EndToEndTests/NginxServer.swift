@@ -18,7 +18,8 @@ final class NginxServer {
         prefix = try makeScratchDirectory()
         root = prefix.appendingPathComponent("www")
         for directory in ["www", "www/dav", "tmp", "logs"] {
-            try FileManager.default.createDirectory(at: prefix.appendingPathComponent(directory), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: prefix.appendingPathComponent(directory), withIntermediateDirectories: true)
         }
         port = try freePort()
         let temp = prefix.appendingPathComponent("tmp").path
@@ -56,7 +57,9 @@ final class NginxServer {
 
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-p", prefix.path, "-c", configFile.path, "-e", prefix.appendingPathComponent("logs/error.log").path]
+        process.arguments = [
+            "-p", prefix.path, "-c", configFile.path, "-e", prefix.appendingPathComponent("logs/error.log").path,
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

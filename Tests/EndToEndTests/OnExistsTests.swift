@@ -25,8 +25,12 @@ final class OnExistsTests: ServerTestCase {
         try Data("part".utf8).write(to: directory.appendingPathComponent("f.bin.afpart"))
         let again = try Afget.run(["--progress", "line", url], in: directory)
         XCTAssertEqual(again.status, 0)
-        XCTAssertEqual(again.stderrLines, ["afget: skipping f.bin: already exists; f.bin.afpart beside it is from an "
-            + "unfinished download and is left as it is (see --on-exists)"])
+        XCTAssertEqual(
+            again.stderrLines,
+            [
+                "afget: skipping f.bin: already exists; f.bin.afpart beside it is from an "
+                    + "unfinished download and is left as it is (see --on-exists)"
+            ])
         XCTAssertEqual(listing(directory), ["f.bin", "f.bin.afpart"])
     }
 
@@ -110,7 +114,8 @@ final class OnExistsUpdateTests: XCTestCase {
         XCTAssertEqual(listing(directory), ["u.bin"])
 
         try Data("stale".utf8).write(to: file)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)], ofItemAtPath: file.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)], ofItemAtPath: file.path)
         let older = try Afget.run(["-q", "--on-exists", "update", url], in: directory)
         XCTAssertEqual(older.status, 0, older.stderr)
         XCTAssertEqual(sha256Hex(ofFile: file.path), TestPayload.sha256(count: 6000))

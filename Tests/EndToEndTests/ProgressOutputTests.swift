@@ -36,14 +36,20 @@ final class ProgressOutputTests: ServerTestCase {
         let url = server.url("/file/named.bin?size=5000")
         let intoDirectory = try Afget.run(["-d", "sub", url], in: directory)
         XCTAssertEqual(intoDirectory.status, 0, intoDirectory.stderr)
-        XCTAssertTrue(intoDirectory.stderrLines.first?.hasPrefix("sub/named.bin: started (4.9 KiB) from http://") ?? false, intoDirectory.stderr)
-        XCTAssertTrue(intoDirectory.stderrLines.last?.hasPrefix("sub/named.bin: done, 4.9 KiB in ") ?? false, intoDirectory.stderr)
+        XCTAssertTrue(
+            intoDirectory.stderrLines.first?.hasPrefix("sub/named.bin: started (4.9 KiB) from http://") ?? false,
+            intoDirectory.stderr)
+        XCTAssertTrue(
+            intoDirectory.stderrLines.last?.hasPrefix("sub/named.bin: done, 4.9 KiB in ") ?? false, intoDirectory.stderr)
 
         let toStandardOutput = try Afget.run(["-o", "-", url], in: directory)
         XCTAssertEqual(toStandardOutput.status, 0, toStandardOutput.stderr)
         XCTAssertEqual(toStandardOutput.stdout.count, 5000)
-        XCTAssertTrue(toStandardOutput.stderrLines.first?.hasPrefix("(stdout): started (4.9 KiB) from http://") ?? false, toStandardOutput.stderr)
-        XCTAssertTrue(toStandardOutput.stderrLines.last?.hasPrefix("(stdout): done, 4.9 KiB in ") ?? false, toStandardOutput.stderr)
+        XCTAssertTrue(
+            toStandardOutput.stderrLines.first?.hasPrefix("(stdout): started (4.9 KiB) from http://") ?? false,
+            toStandardOutput.stderr)
+        XCTAssertTrue(
+            toStandardOutput.stderrLines.last?.hasPrefix("(stdout): done, 4.9 KiB in ") ?? false, toStandardOutput.stderr)
     }
 
     func testJSONProgressIsOneObjectPerLineOnStdout() throws {

@@ -31,8 +31,10 @@ final class RedirectTests: XCTestCase {
 
     func testUserHeadersAreNotSentToAnotherOrigin() throws {
         let result = try Afget.run(
-            ["-q", "-H", "Authorization: Bearer secret-token", "-H", "Cookie: session=s3cr3t", "-H", "X-Custom: mine",
-             "-o", "echo.txt", redirect(to: other.url("/echo-headers"))],
+            [
+                "-q", "-H", "Authorization: Bearer secret-token", "-H", "Cookie: session=s3cr3t", "-H", "X-Custom: mine",
+                "-o", "echo.txt", redirect(to: other.url("/echo-headers")),
+            ],
             in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
 
@@ -63,7 +65,8 @@ final class RedirectTests: XCTestCase {
         for arguments in [["-v", "-o", "echo.json"], ["request", "-v"]] {
             let result = try Afget.run(arguments + [redirect(to: target)], in: directory)
             XCTAssertEqual(result.status, 0, result.stderr)
-            XCTAssertTrue(result.stderr.contains("* following redirect to http://ann@127.0.0.1:\(other.port)/echo"), result.stderr)
+            XCTAssertTrue(
+                result.stderr.contains("* following redirect to http://ann@127.0.0.1:\(other.port)/echo"), result.stderr)
             let notices = result.stderrLines.filter { $0.contains("following redirect") }
             XCTAssertEqual(notices.count, 1, result.stderr)
             XCTAssertFalse(notices.contains { $0.contains("s3cret") }, "\(arguments): \(notices)")

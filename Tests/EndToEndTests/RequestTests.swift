@@ -12,8 +12,9 @@ final class RequestTests: ServerTestCase {
         let result = try Afget.run(["request"] + arguments, in: directory, input: input)
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
         XCTAssertEqual(result.stderr, "", file: file, line: line)
-        return try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], result.stdoutText,
-                             file: file, line: line)
+        return try XCTUnwrap(
+            JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], result.stdoutText,
+            file: file, line: line)
     }
 
     private func headers(_ echo: [String: Any]) -> [String: String] {
@@ -33,8 +34,10 @@ final class RequestTests: ServerTestCase {
     }
 
     func testItemsOfEveryKindGoWhereTheySay() throws {
-        let echo = try echo(["--json", server.url("/echo"), "a=1", "n:=5", "tags:=[\"x\",true,null]", "q==two words",
-                             "X-Trace:abc"])
+        let echo = try echo([
+            "--json", server.url("/echo"), "a=1", "n:=5", "tags:=[\"x\",true,null]", "q==two words",
+            "X-Trace:abc",
+        ])
         XCTAssertEqual(echo["method"] as? String, "POST")
         XCTAssertEqual(echo["query"] as? String, "q=two%20words")
         XCTAssertEqual(headers(echo)["x-trace"], "abc")
@@ -47,8 +50,10 @@ final class RequestTests: ServerTestCase {
         let tree = #"user:={"name":"Zoë & co","tags":["a","b"],"admin":false,"note":null}"#
         let brackets = try echo(["GET", server.url("/echo?x=1"), tree])
         XCTAssertEqual(brackets["method"] as? String, "GET")
-        XCTAssertEqual(brackets["query"] as? String,
-            "x=1&user%5Badmin%5D=0&user%5Bname%5D=Zo%C3%AB%20%26%20co&user%5Bnote%5D&user%5Btags%5D%5B%5D=a&user%5Btags%5D%5B%5D=b")
+        XCTAssertEqual(
+            brackets["query"] as? String,
+            "x=1&user%5Badmin%5D=0&user%5Bname%5D=Zo%C3%AB%20%26%20co&user%5Bnote%5D&user%5Btags%5D%5B%5D=a&user%5Btags%5D%5B%5D=b"
+        )
         XCTAssertEqual(brackets["bodyLength"] as? Int, 0)
         let indices = try echo(["--array-format", "indices", "GET", server.url("/echo"), "t:=[\"a\",\"b\"]"])
         XCTAssertEqual(indices["query"] as? String, "t%5B0%5D=a&t%5B1%5D=b")
@@ -87,7 +92,9 @@ final class RequestTests: ServerTestCase {
         var expected = Data()
         func add(_ text: String) { expected.append(Data(text.utf8)) }
         add("--\(boundary)\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nhello\r\n")
-        add("--\(boundary)\r\nContent-Disposition: form-data; name=\"doc\"; filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\n")
+        add(
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"doc\"; filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\n"
+        )
         expected.append(text)
         add("\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"a%22b\"; filename=\"blob.bin\"\r\n")
         add("Content-Type: application/octet-stream\r\n\r\n")
@@ -107,8 +114,9 @@ final class RequestTests: ServerTestCase {
         let indices = try echo(["--array-format", "indices", server.url("/echo"), "tags[]=a", "tags[]=b"])
         XCTAssertEqual(indices["body"] as? String, "tags%5B0%5D=a&tags%5B1%5D=b")
         let json = try echo(["--json", server.url("/echo")] + items + ["list:=[1]", "list[]=2", "odd[=x", "[y]=z"])
-        XCTAssertEqual(json["body"] as? String,
-                       #"{"tags":["a","b"],"user":{"id":"7","name":"Zoë"},"list":[1,"2"],"odd[":"x","[y]":"z"}"#)
+        XCTAssertEqual(
+            json["body"] as? String,
+            #"{"tags":["a","b"],"user":{"id":"7","name":"Zoë"},"list":[1,"2"],"odd[":"x","[y]":"z"}"#)
         let multipart = try echo(["--multipart", server.url("/echo"), "tags[]=a", "tags[]=b"])
         let body = try XCTUnwrap(multipart["body"] as? String)
         XCTAssertTrue(body.contains("name=\"tags[]\"\r\n\r\na\r\n"), body)
@@ -116,8 +124,10 @@ final class RequestTests: ServerTestCase {
     }
 
     func testUserHeadersWinOverDefaults() throws {
-        let echo = try echo(["--json", "-H", "Accept: text/plain", server.url("/echo"), "a=1",
-                             "Content-Type:application/vnd.api+json"])
+        let echo = try echo([
+            "--json", "-H", "Accept: text/plain", server.url("/echo"), "a=1",
+            "Content-Type:application/vnd.api+json",
+        ])
         XCTAssertEqual(headers(echo)["content-type"], "application/vnd.api+json")
         XCTAssertEqual(headers(echo)["accept"], "text/plain")
     }
@@ -153,10 +163,12 @@ final class RequestTests: ServerTestCase {
         let retried = try Afget.run(["request", "--retry", "1", "--retry-delay", "0", server.url("/status/503")], in: directory)
         XCTAssertEqual(retried.status, 8)
         XCTAssertEqual(server.log.all.count, 3, "retried once when not accepted")
-        XCTAssertEqual(retried.stderrLines, [
-            "afget: \(server.url("/status/503")): HTTP 503 Service Unavailable; retrying in 0.0 s (attempt 2)",
-            "afget: \(server.url("/status/503")): HTTP 503 Service Unavailable",
-        ], "the retry line gives the status line as the last line does")
+        XCTAssertEqual(
+            retried.stderrLines,
+            [
+                "afget: \(server.url("/status/503")): HTTP 503 Service Unavailable; retrying in 0.0 s (attempt 2)",
+                "afget: \(server.url("/status/503")): HTTP 503 Service Unavailable",
+            ], "the retry line gives the status line as the last line does")
     }
 
     func testAnUnacceptableContentTypeExits7() throws {
@@ -171,8 +183,9 @@ final class RequestTests: ServerTestCase {
         let result = try Afget.run(["request", "-i", server.url("/status/404"), "--accept-status", "404"], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdoutText.hasPrefix("HTTP/1.1 404 Not Found\n"), result.stdoutText)
-        XCTAssertTrue(result.stdoutText.hasSuffix("content-length: 15\n\nerror page 404\n")
-            || result.stdoutText.hasSuffix("Content-Length: 15\n\nerror page 404\n"), result.stdoutText)
+        XCTAssertTrue(
+            result.stdoutText.hasSuffix("content-length: 15\n\nerror page 404\n")
+                || result.stdoutText.hasSuffix("Content-Length: 15\n\nerror page 404\n"), result.stdoutText)
     }
 
     func testSavingTheBodyToAFile() throws {
@@ -184,8 +197,9 @@ final class RequestTests: ServerTestCase {
 
         let full = try Afget.run(["request", "-o", "/dev/full", server.url("/echo")], in: directory)
         XCTAssertEqual(full.status, 3)
-        XCTAssertEqual(full.stderrLines, ["afget: \(server.url("/echo")): cannot write /dev/full: No space left on device"],
-                       "one line naming the URL and the file once")
+        XCTAssertEqual(
+            full.stderrLines, ["afget: \(server.url("/echo")): cannot write /dev/full: No space left on device"],
+            "one line naming the URL and the file once")
     }
 
     func testBadItemsAreUsageErrorsNamingTheItem() throws {
@@ -278,8 +292,9 @@ final class AuthenticationTests: ServerTestCase {
         XCTAssertEqual(missing.status, 3)
         XCTAssertEqual(missing.stderrLines, ["afget: cannot read the netrc file nope: No such file or directory"])
         let count = server.log.all.count
-        let absent = try Afget.run(["request", "--netrc", server.url("/echo")], in: directory,
-                                   environment: ["NETRC": directory.appendingPathComponent("none").path])
+        let absent = try Afget.run(
+            ["request", "--netrc", server.url("/echo")], in: directory,
+            environment: ["NETRC": directory.appendingPathComponent("none").path])
         XCTAssertEqual(absent.status, 0, absent.stderr)
         XCTAssertEqual(server.log.all.count, count + 1)
     }
@@ -287,8 +302,9 @@ final class AuthenticationTests: ServerTestCase {
     func testCredentialsDoNotFollowARedirectToAnotherOrigin() throws {
         let other = try TestHTTPServer()
         let target = other.url("/echo-headers").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let result = try Afget.run(["request", "-u", "ann:s3cret", "--cookie", "k=v", server.url("/redirect?to=\(target)")],
-                                   in: directory)
+        let result = try Afget.run(
+            ["request", "-u", "ann:s3cret", "--cookie", "k=v", server.url("/redirect?to=\(target)")],
+            in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(server.log.all.first?.header("Authorization"), "Basic " + Data("ann:s3cret".utf8).base64EncodedString())
         XCTAssertEqual(server.log.all.first?.header("Cookie"), "k=v")
@@ -297,15 +313,17 @@ final class AuthenticationTests: ServerTestCase {
     }
 
     func testACookieJarIsWrittenAndReadBack() throws {
-        let set = try Afget.run(["request", "--cookie-jar", "jar.txt", server.url("/cookies/set?session=abc&theme=dark")],
-                                in: directory)
+        let set = try Afget.run(
+            ["request", "--cookie-jar", "jar.txt", server.url("/cookies/set?session=abc&theme=dark")],
+            in: directory)
         XCTAssertEqual(set.status, 0, set.stderr)
         let jar = try String(contentsOf: directory.appendingPathComponent("jar.txt"), encoding: .utf8)
         XCTAssertTrue(jar.contains("\tsession\tabc"), jar)
         let sent = try Afget.run(["request", "--cookie-jar", "jar.txt", server.url("/cookies")], in: directory)
         XCTAssertEqual(sent.status, 0, sent.stderr)
-        XCTAssertTrue(["cookie: session=abc; theme=dark\n", "cookie: theme=dark; session=abc\n"].contains(sent.stdoutText),
-                      sent.stdoutText)
+        XCTAssertTrue(
+            ["cookie: session=abc; theme=dark\n", "cookie: theme=dark; session=abc\n"].contains(sent.stdoutText),
+            sent.stdoutText)
         let given = try Afget.run(["request", "--cookie", "a=b", server.url("/cookies")], in: directory)
         XCTAssertEqual(given.stdoutText, "cookie: a=b\n")
 
@@ -319,8 +337,9 @@ final class AuthenticationTests: ServerTestCase {
         // beside it.)
         let toStdout = try Afget.run(["--cookie-jar", "/proc/self/fd/1", server.url("/cookies/set?x=1")], in: directory)
         XCTAssertEqual(toStdout.status, 2)
-        XCTAssertEqual(toStdout.stderrLines,
-                       ["afget: --cookie-jar /proc/self/fd/1: the jar is read and saved as a file; name a file"])
+        XCTAssertEqual(
+            toStdout.stderrLines,
+            ["afget: --cookie-jar /proc/self/fd/1: the jar is read and saved as a file; name a file"])
         XCTAssertEqual(server.log.all.count, count)
     }
 }

@@ -16,8 +16,11 @@ final class SegmentedTests: ServerTestCase {
 
     func testASplitDownloadIsExactAndUsesSeveralConnectionsAtOnce() throws {
         let size = 4_000_000
-        let result = try Afget.run(["-q", "-s", "4", "--min-split-size", "256K",
-                                    server.url("/file/s.bin?size=\(size)&chunk=100000&ms=20")], in: directory)
+        let result = try Afget.run(
+            [
+                "-q", "-s", "4", "--min-split-size", "256K",
+                server.url("/file/s.bin?size=\(size)&chunk=100000&ms=20"),
+            ], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(sha("s.bin"), TestPayload.sha256(count: size))
         XCTAssertEqual(listing(directory), ["s.bin"])
@@ -31,8 +34,11 @@ final class SegmentedTests: ServerTestCase {
 
     func testAFinishedConnectionTakesHalfOfTheLargestSegmentLeft() throws {
         let size = 2_000_000
-        let result = try Afget.run(["-q", "-s", "2", "--min-split-size", "64K",
-                                    server.url("/file/t.bin?size=\(size)&slowfrom=1000000&chunk=40000&ms=40")], in: directory)
+        let result = try Afget.run(
+            [
+                "-q", "-s", "2", "--min-split-size", "64K",
+                server.url("/file/t.bin?size=\(size)&slowfrom=1000000&chunk=40000&ms=40"),
+            ], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(sha("t.bin"), TestPayload.sha256(count: size))
         let offsets = startOffsets(server.log.all)
@@ -42,8 +48,11 @@ final class SegmentedTests: ServerTestCase {
     func testProgressCountsTheSegmentsTogetherAtARealSpeed() throws {
         // Four connections of about 2.5 MB/s each (50 kB every 20 ms): reports for about a second.
         let size = 8_000_000
-        let result = try Afget.run(["--progress", "json", "-s", "4", "--min-split-size", "256K",
-                                    server.url("/file/p.bin?size=\(size)&chunk=50000&ms=20")], in: directory)
+        let result = try Afget.run(
+            [
+                "--progress", "json", "-s", "4", "--min-split-size", "256K",
+                server.url("/file/p.bin?size=\(size)&chunk=50000&ms=20"),
+            ], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         let progress = try result.stdoutText.split(separator: "\n").map {
             try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -62,9 +71,13 @@ final class SegmentedTests: ServerTestCase {
     func testAFailedSegmentIsRetriedOnItsOwn() throws {
         let size = 3_000_000
         // The first ranged request is reset after 100 kB, inside whichever segment it is.
-        let result = try Afget.run(["--progress", "line", "--retry-delay", "0", "-s", "2", "--min-split-size", "256K",
-                                    server.url("/flaky/r.bin?size=\(size)&fail=1&mode=reset&after=100000&rangedonly=1"
-                                               + "&chunk=100000&ms=20")], in: directory)
+        let result = try Afget.run(
+            [
+                "--progress", "line", "--retry-delay", "0", "-s", "2", "--min-split-size", "256K",
+                server.url(
+                    "/flaky/r.bin?size=\(size)&fail=1&mode=reset&after=100000&rangedonly=1"
+                        + "&chunk=100000&ms=20"),
+            ], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(sha("r.bin"), TestPayload.sha256(count: size))
         XCTAssertTrue(result.stderr.contains("retrying"), result.stderr)
@@ -73,8 +86,11 @@ final class SegmentedTests: ServerTestCase {
 
     func testAServerThatIgnoresRangesFallsBackToOneConnection() throws {
         let size = 3_000_000
-        let result = try Afget.run(["--progress", "line", "-s", "4", "--min-split-size", "256K",
-                                    server.url("/file/i.bin?size=\(size)&ranges=ignore&chunk=200000&ms=10")], in: directory)
+        let result = try Afget.run(
+            [
+                "--progress", "line", "-s", "4", "--min-split-size", "256K",
+                server.url("/file/i.bin?size=\(size)&ranges=ignore&chunk=200000&ms=10"),
+            ], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(sha("i.bin"), TestPayload.sha256(count: size))
         XCTAssertTrue(result.stderr.contains("one connection from here"), result.stderr)
@@ -82,8 +98,11 @@ final class SegmentedTests: ServerTestCase {
     }
 
     func testWithoutAValidatorItStaysOnOneConnectionAndSaysWhy() throws {
-        let result = try Afget.run(["-v", "-s", "4", "--min-split-size", "64K",
-                                    server.url("/file/n.bin?size=1000000&noetag=1&nolm=1")], in: directory)
+        let result = try Afget.run(
+            [
+                "-v", "-s", "4", "--min-split-size", "64K",
+                server.url("/file/n.bin?size=1000000&noetag=1&nolm=1"),
+            ], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("* one connection: no ETag or Last-Modified"), result.stderr)
         XCTAssertEqual(server.log.all.count, 1)
@@ -91,8 +110,11 @@ final class SegmentedTests: ServerTestCase {
     }
 
     func testStandardOutputStaysOnOneConnectionAndSaysWhy() throws {
-        let result = try Afget.run(["-v", "-s", "4", "--min-split-size", "64K", "-o", "-",
-                                    server.url("/file/o.bin?size=1000000")], in: directory)
+        let result = try Afget.run(
+            [
+                "-v", "-s", "4", "--min-split-size", "64K", "-o", "-",
+                server.url("/file/o.bin?size=1000000"),
+            ], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("* one connection: standard output is written in order"), result.stderr)
         XCTAssertEqual(server.log.all.count, 1)
@@ -139,8 +161,9 @@ final class SegmentedTests: ServerTestCase {
         let list = sizes.enumerated().map { server.url("/file/b\($0.offset).bin?size=\($0.element)&chunk=100000&ms=10") }
             .joined(separator: "\n")
         try list.write(to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
-        let result = try Afget.run(["-q", "-j", "2", "-s", "3", "--min-split-size", "128K", "-i", "list.txt", "-d", "out"],
-                                   in: directory)
+        let result = try Afget.run(
+            ["-q", "-j", "2", "-s", "3", "--min-split-size", "128K", "-i", "list.txt", "-d", "out"],
+            in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         for (index, size) in sizes.enumerated() {
             XCTAssertEqual(sha("out/b\(index).bin"), TestPayload.sha256(count: size))

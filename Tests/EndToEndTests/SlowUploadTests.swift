@@ -21,8 +21,11 @@ final class SlowUploadTests: ServerTestCase {
     func testAnUploadLongerThanTheStallTimeoutFinishes() throws {
         let size = 10 << 20
         let data = try makeFile("data.bin", size: size)
-        let result = try Afget.run(["upload", "-q", "--stall-timeout", "1", "--retry", "0", "data.bin",
-                                    server.url("/slow-upload?rate=\(2 << 20)&slowfor=\(6 << 20)")], in: directory)
+        let result = try Afget.run(
+            [
+                "upload", "-q", "--stall-timeout", "1", "--retry", "0", "data.bin",
+                server.url("/slow-upload?rate=\(2 << 20)&slowfor=\(6 << 20)"),
+            ], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdoutText, "\(size) \(sha256Hex(data))\n")
         XCTAssertEqual(server.log.all.count, 1)
@@ -31,8 +34,11 @@ final class SlowUploadTests: ServerTestCase {
     /// A body nobody reads stalls once nothing more can be sent for the stall timeout.
     func testABodyThatIsNotReadStalls() throws {
         try makeFile("data.bin", size: 16 << 20)
-        let result = try Afget.run(["upload", "-q", "--stall-timeout", "1", "--retry", "0", "data.bin",
-                                    server.url("/slow-upload?rate=0")], in: directory)
+        let result = try Afget.run(
+            [
+                "upload", "-q", "--stall-timeout", "1", "--retry", "0", "data.bin",
+                server.url("/slow-upload?rate=0"),
+            ], in: directory)
         XCTAssertEqual(result.status, 4, result.stderr)
         XCTAssertEqual(result.stderrLines, ["afget: data.bin: stalled: no body byte sent for 1 s"])
     }
@@ -40,8 +46,11 @@ final class SlowUploadTests: ServerTestCase {
     /// Once the body has been sent, the response headers are due within the stall timeout.
     func testHeadersAreDueWithinTheStallTimeoutAfterTheBody() throws {
         try makeFile("data.bin", size: 100_000)
-        let result = try Afget.run(["upload", "-q", "--stall-timeout", "1", "--retry", "0", "data.bin",
-                                    server.url("/silent")], in: directory)
+        let result = try Afget.run(
+            [
+                "upload", "-q", "--stall-timeout", "1", "--retry", "0", "data.bin",
+                server.url("/silent"),
+            ], in: directory)
         XCTAssertEqual(result.status, 4, result.stderr)
         XCTAssertEqual(result.stderrLines, ["afget: data.bin: stalled: no complete response headers within 1 s"])
         XCTAssertEqual(server.bodyBytesReceived, 100_000)
@@ -51,8 +60,11 @@ final class SlowUploadTests: ServerTestCase {
     /// would never come.
     func testASourceFileThatShrinksEndsTheUploadAtOnceWithExit3() throws {
         try makeFile("data.bin", size: 16 << 20)
-        let (process, stdout, stderr) = try Afget.start(["upload", "-q", "data.bin",
-                                                         server.url("/slow-upload?rate=\(2 << 20)")], in: directory)
+        let (process, stdout, stderr) = try Afget.start(
+            [
+                "upload", "-q", "data.bin",
+                server.url("/slow-upload?rate=\(2 << 20)"),
+            ], in: directory)
         defer { if process.isRunning { process.terminate() } }
         waitUntil("the server has part of the body") { server.bodyBytesReceived >= 1 << 20 }
         XCTAssertEqual(truncate(directory.appendingPathComponent("data.bin").path, 0), 0)
@@ -70,8 +82,11 @@ final class SlowUploadTests: ServerTestCase {
     /// bytes it gained took the place of the closing boundary.
     func testASourceFileThatGrowsIsSentAtTheLengthAnnounced() throws {
         let data = try makeFile("data.bin", size: 8 << 20)
-        let (process, stdout, stderr) = try Afget.start(["upload", "-q", "--method", "POST", "--field", "file", "data.bin",
-                                                         server.url("/slow-upload?rate=\(2 << 20)")], in: directory)
+        let (process, stdout, stderr) = try Afget.start(
+            [
+                "upload", "-q", "--method", "POST", "--field", "file", "data.bin",
+                server.url("/slow-upload?rate=\(2 << 20)"),
+            ], in: directory)
         defer { if process.isRunning { process.terminate() } }
         waitUntil("the server has part of the body") { server.bodyBytesReceived >= 1 << 20 }
         let handle = try FileHandle(forWritingTo: directory.appendingPathComponent("data.bin"))
@@ -86,8 +101,9 @@ final class SlowUploadTests: ServerTestCase {
 
         let contentType = try XCTUnwrap(server.log.all.first?.header("Content-Type"))
         let boundary = String(contentType.dropFirst("multipart/form-data; boundary=".count))
-        var form = Data(("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"data.bin\"\r\n"
-            + "Content-Type: application/octet-stream\r\n\r\n").utf8)
+        var form = Data(
+            ("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"data.bin\"\r\n"
+                + "Content-Type: application/octet-stream\r\n\r\n").utf8)
         form.append(data)
         form.append(Data("\r\n--\(boundary)--\r\n".utf8))
         let received = String(decoding: try Data(contentsOf: stdout), as: UTF8.self)

@@ -21,21 +21,24 @@ final class TLSTests: XCTestCase {
         throws -> AfgetResult
     {
         try? FileManager.default.removeItem(at: directory.appendingPathComponent("x.bin"))
-        return try Afget.run(["-q", "--retry", "0", "-o", "x.bin"] + options + [server.url("/file/x.bin?size=\(size)", host: host)],
-                             in: directory)
+        return try Afget.run(
+            ["-q", "--retry", "0", "-o", "x.bin"] + options + [server.url("/file/x.bin?size=\(size)", host: host)],
+            in: directory)
     }
 
     private func assertDownloaded(_ result: AfgetResult, size: Int = 5000, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
-        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("x.bin").path), TestPayload.sha256(count: size),
-                       file: file, line: line)
+        XCTAssertEqual(
+            sha256Hex(ofFile: directory.appendingPathComponent("x.bin").path), TestPayload.sha256(count: size),
+            file: file, line: line)
     }
 
     private func assertRefused(_ result: AfgetResult, _ words: [String], file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(result.status, 5, result.stderr, file: file, line: line)
         XCTAssertEqual(result.stderrLines.count, 1, result.stderr, file: file, line: line)
         for word in words + ["TLS with 127.0.0.1"] {
-            XCTAssertTrue(result.stderr.lowercased().contains(word.lowercased()), "\(word): \(result.stderr)", file: file, line: line)
+            XCTAssertTrue(
+                result.stderr.lowercased().contains(word.lowercased()), "\(word): \(result.stderr)", file: file, line: line)
         }
         XCTAssertFalse(exists(directory.appendingPathComponent("x.bin")), file: file, line: line)
     }
@@ -53,8 +56,10 @@ final class TLSTests: XCTestCase {
 
     func testUntrustedCertificatesAreRefusedNamingHostAndReason() throws {
         assertRefused(try fetch(try TestHTTPServer(tls: certificates.good), []), ["issuer"])
-        for (identity, reason) in [(certificates.expired, "expired"), (certificates.wrongName, "name"),
-                                   (certificates.selfSigned, "self-signed")] {
+        for (identity, reason) in [
+            (certificates.expired, "expired"), (certificates.wrongName, "name"),
+            (certificates.selfSigned, "self-signed"),
+        ] {
             let server = try TestHTTPServer(tls: identity)
             assertRefused(try fetch(server, ["--cacert", certificates.caPath]), [reason])
             assertDownloaded(try fetch(server, ["--insecure"]))
@@ -66,8 +71,9 @@ final class TLSTests: XCTestCase {
         assertDownloaded(try fetch(server, ["--cacert", certificates.caPath, "--pin-pubkey", certificates.good.publicKeyPin]))
         let both = certificates.other.publicKeyPin + ";" + certificates.good.publicKeyPin
         assertDownloaded(try fetch(server, ["--cacert", certificates.caPath, "--pin-pubkey", both]))
-        assertRefused(try fetch(server, ["--cacert", certificates.caPath, "--pin-pubkey", certificates.other.publicKeyPin]),
-                      ["pinned public key"])
+        assertRefused(
+            try fetch(server, ["--cacert", certificates.caPath, "--pin-pubkey", certificates.other.publicKeyPin]),
+            ["pinned public key"])
         assertRefused(try fetch(server, ["-k", "--pin-pubkey", certificates.other.publicKeyPin]), ["pinned public key"])
         let selfSigned = try TestHTTPServer(tls: certificates.selfSigned)
         assertDownloaded(try fetch(selfSigned, ["-k", "--pin-pubkey", certificates.selfSigned.publicKeyPin]))
@@ -78,8 +84,9 @@ final class TLSTests: XCTestCase {
     func testCertificatePinsHoldEvenWithInsecure() throws {
         let server = try TestHTTPServer(tls: certificates.good)
         assertDownloaded(try fetch(server, ["--cacert", certificates.caPath, "--pin-cert", certificates.good.certificatePath]))
-        assertRefused(try fetch(server, ["--cacert", certificates.caPath, "--pin-cert", certificates.other.certificatePath]),
-                      ["pinned"])
+        assertRefused(
+            try fetch(server, ["--cacert", certificates.caPath, "--pin-cert", certificates.other.certificatePath]),
+            ["pinned"])
         assertRefused(try fetch(server, ["-k", "--pin-cert", certificates.other.certificatePath]), ["pinned"])
         let selfSigned = try TestHTTPServer(tls: certificates.selfSigned)
         assertDownloaded(try fetch(selfSigned, ["-k", "--pin-cert", certificates.selfSigned.certificatePath]))
@@ -95,8 +102,11 @@ final class TLSTests: XCTestCase {
         let unpinned = try Afget.run(["-q", "--cacert", certificates.caPath, "-o", "x.bin", redirect], in: directory)
         assertDownloaded(unpinned)
         try FileManager.default.removeItem(at: directory.appendingPathComponent("x.bin"))
-        let refused = try Afget.run(["-q", "--retry", "0", "--cacert", certificates.caPath, "--pin-pubkey",
-                                     certificates.good.publicKeyPin, "-o", "x.bin", redirect], in: directory)
+        let refused = try Afget.run(
+            [
+                "-q", "--retry", "0", "--cacert", certificates.caPath, "--pin-pubkey",
+                certificates.good.publicKeyPin, "-o", "x.bin", redirect,
+            ], in: directory)
         assertRefused(refused, ["pinned public key"])
         XCTAssertEqual(pinned.log.all.count, 2, "the pinned host answered both runs")
         XCTAssertEqual(other.log.all.count, 1, "from the unpinned run only")
@@ -104,12 +114,18 @@ final class TLSTests: XCTestCase {
 
     func testAClientCertificateIsPresentedWhenAsked() throws {
         let server = try TestHTTPServer(tls: certificates.good, requiresClientCertificate: true)
-        let without = try Afget.run(["-q", "--cacert", certificates.caPath, "-o", "x.bin", server.url("/file/x.bin")],
-                                    in: directory)
+        let without = try Afget.run(
+            ["-q", "--cacert", certificates.caPath, "-o", "x.bin", server.url("/file/x.bin")],
+            in: directory)
         assertRefused(without, ["certificate required"])
         XCTAssertEqual(server.log.all.count, 0)
-        assertDownloaded(try fetch(server, ["--cacert", certificates.caPath, "--cert", certificates.client.certificatePath,
-                                            "--key", certificates.client.privateKeyPath]))
+        assertDownloaded(
+            try fetch(
+                server,
+                [
+                    "--cacert", certificates.caPath, "--cert", certificates.client.certificatePath,
+                    "--key", certificates.client.privateKeyPath,
+                ]))
     }
 
     func testInsecureIsNotRememberedByResumeData() throws {

@@ -28,7 +28,8 @@ final class UploadTests: ServerTestCase {
         let result = try Afget.run(["upload", "-q", "small.bin", "large.bin", server.url("/upload/")], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(server.log.all.map { $0.header("Expect") }, [nil, "100-continue"])
-        let asked = try Afget.run(["upload", "-q", "-H", "Expect: 100-continue", "small.bin", server.url("/upload/")], in: directory)
+        let asked = try Afget.run(
+            ["upload", "-q", "-H", "Expect: 100-continue", "small.bin", server.url("/upload/")], in: directory)
         XCTAssertEqual(asked.status, 0, asked.stderr)
         XCTAssertEqual(server.log.all.last?.header("Expect"), "100-continue", "the user's header wins")
     }
@@ -36,14 +37,18 @@ final class UploadTests: ServerTestCase {
     func testAURLEndingInASlashGetsEachFilesName() throws {
         try makeFile("one.txt", size: 10)
         try makeFile("two words.txt", size: 20)
-        let result = try Afget.run(["upload", "--progress", "json", "--method", "post", "one.txt", "two words.txt",
-                                    server.url("/echo/in/")], in: directory)
+        let result = try Afget.run(
+            [
+                "upload", "--progress", "json", "--method", "post", "one.txt", "two words.txt",
+                server.url("/echo/in/"),
+            ], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(server.log.all.map(\.uri), ["/echo/in/one.txt", "/echo/in/two%20words.txt"])
         let done = result.stderrLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .filter { $0["event"] as? String == "done" }
-        XCTAssertEqual(done.compactMap { $0["url"] as? String }, [server.url("/echo/in/one.txt"), server.url("/echo/in/two%20words.txt")],
-                       "events name the URL each file went to")
+        XCTAssertEqual(
+            done.compactMap { $0["url"] as? String }, [server.url("/echo/in/one.txt"), server.url("/echo/in/two%20words.txt")],
+            "events name the URL each file went to")
         XCTAssertEqual(server.log.all.map(\.method), ["POST", "POST"])
         XCTAssertEqual(server.log.all.map(\.bodyCount), [10, 20])
     }
@@ -59,13 +64,17 @@ final class UploadTests: ServerTestCase {
 
     func testAMultipartUploadWithExtraFields() throws {
         try Data("hello file\n".utf8).write(to: directory.appendingPathComponent("note.txt"))
-        let result = try Afget.run(["upload", "-q", "--method", "POST", "--field", "attachment", "note.txt", "title=Q3 plan",
-                                    server.url("/echo")], in: directory)
+        let result = try Afget.run(
+            [
+                "upload", "-q", "--method", "POST", "--field", "attachment", "note.txt", "title=Q3 plan",
+                server.url("/echo"),
+            ], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         let echo = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         let body = try XCTUnwrap(echo["body"] as? String)
         XCTAssertTrue(body.contains("Content-Disposition: form-data; name=\"title\"\r\n\r\nQ3 plan\r\n"), body)
-        XCTAssertTrue(body.contains("name=\"attachment\"; filename=\"note.txt\"\r\nContent-Type: text/plain\r\n\r\nhello file\n\r\n"), body)
+        XCTAssertTrue(
+            body.contains("name=\"attachment\"; filename=\"note.txt\"\r\nContent-Type: text/plain\r\n\r\nhello file\n\r\n"), body)
         let contentType = (echo["headers"] as? [String: String])?["content-type"] ?? ""
         XCTAssertTrue(contentType.hasPrefix("multipart/form-data; boundary="), contentType)
     }
@@ -81,21 +90,24 @@ final class UploadTests: ServerTestCase {
     /// Standard input is named "(stdin)", not "(stdout)" as "-" is wherever afget writes, and
     /// its bytes are the body's: libcurl's count included the chunked framing (6 B went as 16).
     func testStandardInputIsNamedAndCountedAsTheBody() throws {
-        let result = try Afget.run(["upload", "--progress", "line", "-", server.url("/upload")], in: directory,
-                                   input: Data("hello\n".utf8))
+        let result = try Afget.run(
+            ["upload", "--progress", "line", "-", server.url("/upload")], in: directory,
+            input: Data("hello\n".utf8))
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderrLines.contains { $0.hasPrefix("(stdin): done, 6 B in ") }, result.stderr)
         let unreadable = try runShell("exec '\(Afget.binary.path)' upload -q - '\(server.url("/upload"))' <&-", in: directory)
         XCTAssertEqual(unreadable.status, 3, unreadable.stderr)
-        XCTAssertTrue(unreadable.stderr.contains("afget: (stdin): cannot read the request body: Bad file descriptor"), unreadable.stderr)
+        XCTAssertTrue(
+            unreadable.stderr.contains("afget: (stdin): cannot read the request body: Bad file descriptor"), unreadable.stderr)
     }
 
     /// A Content-Length the user gives is the body's framing: standard input went chunked
     /// beside it, which no server can read both ways. The body must have that length.
     func testAContentLengthGivenIsSentAtThatLengthNotChunked() throws {
         let data = Data(TestPayload.bytes(0..<100_000))
-        let result = try Afget.run(["upload", "-q", "-H", "Content-Length: 100000", "-", server.url("/echo")],
-                                   in: directory, input: data)
+        let result = try Afget.run(
+            ["upload", "-q", "-H", "Content-Length: 100000", "-", server.url("/echo")],
+            in: directory, input: data)
         XCTAssertEqual(result.status, 0, result.stderr)
         let echo = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         let headers = echo["headers"] as? [String: String] ?? [:]
@@ -103,23 +115,32 @@ final class UploadTests: ServerTestCase {
         XCTAssertNil(headers["transfer-encoding"])
         XCTAssertEqual(echo["bodySHA256"] as? String, sha256Hex(data))
 
-        let short = try Afget.run(["upload", "-q", "-H", "Content-Length: 100001", "-", server.url("/upload")],
-                                  in: directory, input: data)
+        let short = try Afget.run(
+            ["upload", "-q", "-H", "Content-Length: 100001", "-", server.url("/upload")],
+            in: directory, input: data)
         XCTAssertEqual(short.status, 2, short.stderr)
-        XCTAssertEqual(short.stderrLines, ["afget: (stdin): standard input ended after 100000 of the 100001 bytes "
-            + "Content-Length announces"])
+        XCTAssertEqual(
+            short.stderrLines,
+            [
+                "afget: (stdin): standard input ended after 100000 of the 100001 bytes "
+                    + "Content-Length announces"
+            ])
 
         try makeFile("data.bin", size: 1000)
         let count = server.log.all.count
-        let mismatch = try Afget.run(["upload", "-q", "-H", "Content-Length: 999", "data.bin", server.url("/upload")],
-                                     in: directory)
+        let mismatch = try Afget.run(
+            ["upload", "-q", "-H", "Content-Length: 999", "data.bin", server.url("/upload")],
+            in: directory)
         XCTAssertEqual(mismatch.status, 2, mismatch.stderr)
         XCTAssertEqual(mismatch.stderrLines, ["afget: data.bin: Content-Length: 999 does not match the body's 1000 bytes"])
         let word = try Afget.run(["upload", "-q", "-H", "Content-Length: ten", "data.bin", server.url("/upload")], in: directory)
         XCTAssertEqual(word.status, 2, word.stderr)
         XCTAssertEqual(word.stderrLines, ["afget: data.bin: Content-Length: ten is not a byte count"])
-        let both = try Afget.run(["upload", "-q", "-H", "Content-Length: 1000", "-H", "Transfer-Encoding: chunked", "data.bin",
-                                  server.url("/upload")], in: directory)
+        let both = try Afget.run(
+            [
+                "upload", "-q", "-H", "Content-Length: 1000", "-H", "Transfer-Encoding: chunked", "data.bin",
+                server.url("/upload"),
+            ], in: directory)
         XCTAssertEqual(both.status, 2, both.stderr)
         XCTAssertEqual(both.stderrLines, ["afget: data.bin: Content-Length and Transfer-Encoding cannot both be sent"])
         XCTAssertEqual(server.log.all.count, count, "nothing sent")
@@ -148,8 +169,11 @@ final class UploadTests: ServerTestCase {
 
     func testAResetUploadIsSentAgainFromTheStart() throws {
         let sha = try makeFile("data.bin", size: 4_000_000)
-        let result = try Afget.run(["upload", "--progress", "line", "--retry-delay", "0", "data.bin",
-                                    server.url("/flaky-upload/d?fail=1")], in: directory)
+        let result = try Afget.run(
+            [
+                "upload", "--progress", "line", "--retry-delay", "0", "data.bin",
+                server.url("/flaky-upload/d?fail=1"),
+            ], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdoutText, "4000000 \(sha)\n")
         XCTAssertTrue(result.stderr.contains("retrying"), result.stderr)
@@ -192,8 +216,9 @@ final class UploadTests: ServerTestCase {
         let size = 384 << 20
         try makeSparseFile("large.bin", size: size)
         for options in [[], ["--method", "POST", "--field", "file"]] {
-            let (process, stdout, _) = try Afget.start(["upload", "-q"] + options + ["large.bin", server.url("/upload")],
-                                                       in: directory)
+            let (process, stdout, _) = try Afget.start(
+                ["upload", "-q"] + options + ["large.bin", server.url("/upload")],
+                in: directory)
             var peakKiB = 0
             while process.isRunning {
                 peakKiB = max(peakKiB, residentKiB(of: process.processIdentifier) ?? 0)

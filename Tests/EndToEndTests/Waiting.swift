@@ -3,8 +3,10 @@ import XCTest
 
 /// Waits for a condition by polling it, failing the test after `timeout` seconds: tests wait
 /// on what they can observe (a file growing, a process ending), never on a fixed sleep.
-func waitUntil(timeout: Double = 20, _ what: String, file: StaticString = #filePath, line: UInt = #line,
-               _ condition: () throws -> Bool) rethrows {
+func waitUntil(
+    timeout: Double = 20, _ what: String, file: StaticString = #filePath, line: UInt = #line,
+    _ condition: () throws -> Bool
+) rethrows {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if try condition() { return }

@@ -96,5 +96,3 @@ struct RequestTarget {
         query[key].flatMap { Int($0) } ?? value
     }
 }
-
-

@@ -39,8 +39,12 @@ final class RouteHandler: ChannelInboundHandler {
         case .body(let buffer):
             guard !resetsDuringBody else {
                 resetsDuringBody = false
-                if let head { log.append(RecordedRequest(method: head.method.rawValue, uri: head.uri,
-                                                         headers: head.headers.map { ($0.name, $0.value) }, bodyCount: 0)) }
+                if let head {
+                    log.append(
+                        RecordedRequest(
+                            method: head.method.rawValue, uri: head.uri,
+                            headers: head.headers.map { ($0.name, $0.value) }, bodyCount: 0))
+                }
                 head = nil
                 resetConnection(context)
                 return
@@ -57,9 +61,10 @@ final class RouteHandler: ChannelInboundHandler {
                 readsSlowly = false
                 readFreely(context)
             }
-            log.append(RecordedRequest(
-                method: head.method.rawValue, uri: head.uri,
-                headers: head.headers.map { ($0.name, $0.value) }, bodyCount: bodyCount))
+            log.append(
+                RecordedRequest(
+                    method: head.method.rawValue, uri: head.uri,
+                    headers: head.headers.map { ($0.name, $0.value) }, bodyCount: bodyCount))
             state.responseStarted()
             if resetsDuringBody {
                 resetsDuringBody = false
@@ -78,26 +83,31 @@ final class RouteHandler: ChannelInboundHandler {
         switch segments.first ?? "" {
         case "reject":
             self.head = nil
-            log.append(RecordedRequest(method: head.method.rawValue, uri: head.uri,
-                                       headers: head.headers.map { ($0.name, $0.value) }, bodyCount: 0))
+            log.append(
+                RecordedRequest(
+                    method: head.method.rawValue, uri: head.uri,
+                    headers: head.headers.map { ($0.name, $0.value) }, bodyCount: 0))
             state.responseStarted()
             let page = Array("rejected\n".utf8)
-            sendHead(context, HTTPResponseStatus(statusCode: target.int("status", default: 413)),
-                     ["Content-Length": "\(page.count)", "Connection": "close"])
+            sendHead(
+                context, HTTPResponseStatus(statusCode: target.int("status", default: 413)),
+                ["Content-Length": "\(page.count)", "Connection": "close"])
             sendBytes(context, page, then: .close)
             return
         case "flaky-upload":
             let name = segments.dropFirst().joined(separator: "/")
             resetsDuringBody = state.next("upload:" + name) <= target.int("fail", default: 1)
         case "slow-upload":
-            readSlowly(context, bytesPerSecond: max(0, target.int("rate", default: 100_000)),
-                       for: target.query["slowfor"].flatMap { Int($0) } ?? Int.max)
+            readSlowly(
+                context, bytesPerSecond: max(0, target.int("rate", default: 100_000)),
+                for: target.query["slowfor"].flatMap { Int($0) } ?? Int.max)
         default:
             break
         }
         if head.headers.first(name: "Expect")?.lowercased() == "100-continue" {
-            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .continue))),
-                                  promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .continue))),
+                promise: nil)
         }
     }
 
@@ -118,14 +128,16 @@ final class RouteHandler: ChannelInboundHandler {
         case "status":
             let code = Int(segments.dropFirst().first ?? "") ?? 500
             let page = Array("error page \(code)\n".utf8)
-            let status = target.query["reason"].map { HTTPResponseStatus.custom(code: UInt(code), reasonPhrase: $0) }
+            let status =
+                target.query["reason"].map { HTTPResponseStatus.custom(code: UInt(code), reasonPhrase: $0) }
                 ?? HTTPResponseStatus(statusCode: code)
             sendHead(context, status, ["Content-Length": "\(page.count)"])
             sendBytes(context, page, then: .end)
         case "redirect":
             let code = target.int("code", default: 302)
-            sendHead(context, HTTPResponseStatus(statusCode: code),
-                     ["Location": target.query["to"] ?? head.uri, "Content-Length": "9"])
+            sendHead(
+                context, HTTPResponseStatus(statusCode: code),
+                ["Location": target.query["to"] ?? head.uri, "Content-Length": "9"])
             sendBytes(context, Array("redirect\n".utf8), then: .end)
         case "echo-headers":
             let text = head.headers.map { "\($0.name): \($0.value)\n" }.joined()
@@ -142,8 +154,9 @@ final class RouteHandler: ChannelInboundHandler {
         case "drip":
             let size = target.int("size", default: 100_000)
             sendHead(context, .ok, payloadHeaders(size: size).adding("Content-Length", "\(size)"))
-            drip(context, from: 0, size: size, chunk: max(1, target.int("chunk", default: 10_000)),
-                 interval: .milliseconds(Int64(target.int("ms", default: 100))))
+            drip(
+                context, from: 0, size: size, chunk: max(1, target.int("chunk", default: 10_000)),
+                interval: .milliseconds(Int64(target.int("ms", default: 100))))
         case "silent":
             break
         case "headers":
@@ -172,8 +185,12 @@ final class RouteHandler: ChannelInboundHandler {
         case "encoded":
             // /encoded?file=PATH&encoding=E: the bytes of a file the test wrote, as Content-Encoding E.
             let bytes = target.query["file"].flatMap { FileManager.default.contents(atPath: $0) }.map(Array.init) ?? []
-            sendHead(context, .ok, ["Content-Length": "\(bytes.count)", "Content-Encoding": target.query["encoding"] ?? "gzip",
-                                    "Content-Type": "application/octet-stream"])
+            sendHead(
+                context, .ok,
+                [
+                    "Content-Length": "\(bytes.count)", "Content-Encoding": target.query["encoding"] ?? "gzip",
+                    "Content-Type": "application/octet-stream",
+                ])
             sendBytes(context, bytes, then: .end)
         case "echo":
             let echo = EchoDocument(head: head, body: body, bodyCount: bodyCount, bodySHA256: bodyHash.hex())
@@ -210,10 +227,14 @@ final class RouteHandler: ChannelInboundHandler {
 
     // MARK: Files with ranges
 
-    private func serveFile(_ head: HTTPRequestHead, _ target: RequestTarget, _ context: ChannelHandlerContext, failing mode: String?) {
+    private func serveFile(
+        _ head: HTTPRequestHead, _ target: RequestTarget, _ context: ChannelHandlerContext, failing mode: String?
+    ) {
         let size = target.int("size", default: 1024)
         let version = target.int("v", default: 0)
-        let etag = target.query["weak"] == "1" ? "W/" + Route.etag(size: size, version: version) : Route.etag(size: size, version: version)
+        let etag =
+            target.query["weak"] == "1"
+            ? "W/" + Route.etag(size: size, version: version) : Route.etag(size: size, version: version)
         var headers: HTTPHeaders = ["Content-Type": "application/octet-stream", "Accept-Ranges": "bytes"]
         if target.query["noetag"] != "1" { headers.add(name: "ETag", value: etag) }
         // `lmversion=1`: a changed file also has a later Last-Modified, as on a real server.
@@ -248,7 +269,8 @@ final class RouteHandler: ChannelInboundHandler {
             if matches || ranges == "always" {
                 if first >= size {
                     // `total416=none`: no `Content-Range: */SIZE` (Apache, lighttpd).
-                    let unsatisfied = target.query["total416"] == "none" ? headers : headers.adding("Content-Range", "bytes */\(size)")
+                    let unsatisfied =
+                        target.query["total416"] == "none" ? headers : headers.adding("Content-Range", "bytes */\(size)")
                     sendHead(context, .rangeNotSatisfiable, unsatisfied.adding("Content-Length", "0"))
                     finish(context, .end)
                     return
@@ -294,13 +316,15 @@ final class RouteHandler: ChannelInboundHandler {
                 // Fast up to byte slowFrom, then dripped: one segment finishes long before another.
                 let fastEnd = max(start, min(slowFrom, size))
                 sendPayload(context, start..<fastEnd, version: version, then: .nothing)
-                drip(context, from: fastEnd, size: size, chunk: target.int("chunk", default: 50_000),
-                     interval: .milliseconds(Int64(target.int("ms", default: 50))), version: version)
+                drip(
+                    context, from: fastEnd, size: size, chunk: target.int("chunk", default: 50_000),
+                    interval: .milliseconds(Int64(target.int("ms", default: 50))), version: version)
                 return
             }
             if let chunk = target.query["chunk"].flatMap({ Int($0) }) {
-                drip(context, from: start, size: size, chunk: chunk,
-                     interval: .milliseconds(Int64(target.int("ms", default: 100))), version: version)
+                drip(
+                    context, from: start, size: size, chunk: chunk,
+                    interval: .milliseconds(Int64(target.int("ms", default: 100))), version: version)
                 return
             }
             let ending: Ending = target.query["claim"] == nil ? .end : .close
@@ -414,8 +438,10 @@ final class RouteHandler: ChannelInboundHandler {
         }
     }
 
-    private func drip(_ context: ChannelHandlerContext, from start: Int, size: Int, chunk: Int, interval: TimeAmount,
-                      version: Int = 0) {
+    private func drip(
+        _ context: ChannelHandlerContext, from start: Int, size: Int, chunk: Int, interval: TimeAmount,
+        version: Int = 0
+    ) {
         guard context.channel.isActive else { return }
         let end = min(start + chunk, size)
         sendPayload(context, start..<end, version: version, then: end == size ? .end : .nothing)

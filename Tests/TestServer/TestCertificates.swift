@@ -33,8 +33,9 @@ public final class TestCertificates: Sendable {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Certificates").path
         func identity(_ name: String) throws -> Identity {
             let pin = try String(contentsOfFile: "\(directory)/\(name).pin", encoding: .utf8)
-            return Identity(certificatePath: "\(directory)/\(name).pem", privateKeyPath: "\(directory)/\(name)-key.pem",
-                            publicKeyPin: pin.trimmingCharacters(in: .whitespacesAndNewlines))
+            return Identity(
+                certificatePath: "\(directory)/\(name).pem", privateKeyPath: "\(directory)/\(name)-key.pem",
+                publicKeyPin: pin.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         caPath = "\(directory)/ca.pem"
         good = try identity("good")

@@ -15,15 +15,19 @@ public enum BatchPlan {
 
     /// Command-line URLs first, then the list's entries, in order. `dir=` is relative to
     /// `directory` (the `-d` option, else the current directory); `out=` names the file in it.
-    public static func items(urls: [String], output: OutputTarget, list: [InputList.Entry], directory: String?,
-                             checksum: Checksum?) -> [DownloadItem] {
+    public static func items(
+        urls: [String], output: OutputTarget, list: [InputList.Entry], directory: String?,
+        checksum: Checksum?
+    ) -> [DownloadItem] {
         var items = urls.enumerated().map { DownloadItem(index: $0, url: $1, output: output, checksum: checksum) }
         let base = directory ?? "."
         for entry in list {
             let entryDirectory = entry.dir.map { $0.hasPrefix("/") ? $0 : joinPath(base, $0) } ?? base
             let target: OutputTarget = entry.out.map { .path(joinPath(entryDirectory, $0)) } ?? .directory(entryDirectory)
-            items.append(DownloadItem(index: items.count, url: entry.url, parsedURL: entry.parsedURL, output: target,
-                                      source: entry.source, checksum: entry.checksum, headers: entry.headers))
+            items.append(
+                DownloadItem(
+                    index: items.count, url: entry.url, parsedURL: entry.parsedURL, output: target,
+                    source: entry.source, checksum: entry.checksum, headers: entry.headers))
         }
         return items
     }
@@ -46,16 +50,23 @@ public enum BatchPlan {
             if let earlier = claimed[key] {
                 if earlier.url == item.url {
                     guard earlier.checksum == item.checksum && earlier.headers == item.headers else {
-                        plan.conflict = ItemFailure(item: destination, TransferFailure(.usage,
-                            "\(earlier.source) and \(item.source) fetch the same URL into this file with different checksum= "
-                            + "or header= lines; keep one of them"))
+                        plan.conflict = ItemFailure(
+                            item: destination,
+                            TransferFailure(
+                                .usage,
+                                "\(earlier.source) and \(item.source) fetch the same URL into this file with different checksum= "
+                                    + "or header= lines; keep one of them"))
                         return plan
                     }
-                    plan.notices.append("afget: \(item.source): same URL and destination as \(earlier.source); downloading it once")
+                    plan.notices.append(
+                        "afget: \(item.source): same URL and destination as \(earlier.source); downloading it once")
                     continue
                 }
-                plan.conflict = ItemFailure(item: destination, TransferFailure(.usage,
-                    "\(earlier.source) and \(item.source) would both write this file; give one of them out= or -o"))
+                plan.conflict = ItemFailure(
+                    item: destination,
+                    TransferFailure(
+                        .usage,
+                        "\(earlier.source) and \(item.source) would both write this file; give one of them out= or -o"))
                 return plan
             }
             claimed[key] = item

@@ -100,7 +100,8 @@ final class BufferedFileWriter {
         guard failure == nil else { return false }
         var done = 0
         while done < count {
-            let result = isSeekable
+            let result =
+                isSeekable
                 ? pwrite(sink.descriptor, data + done, count - done, off_t(position + Int64(done)))
                 : Glibc.write(sink.descriptor, data + done, count - done)
             if result < 0 {

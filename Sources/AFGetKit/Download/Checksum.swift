@@ -20,7 +20,10 @@ public struct Checksum: Sendable, Equatable, CustomStringConvertible {
         }
         let name = text[..<equals].lowercased()
         let hex = String(text[text.index(after: equals)...]).trimmingWhitespace()
-        guard let algorithm = Algorithm.allCases.first(where: { $0.rawValue == name || $0.rawValue.replacing("-", with: "") == name })
+        guard
+            let algorithm = Algorithm.allCases.first(where: {
+                $0.rawValue == name || $0.rawValue.replacing("-", with: "") == name
+            })
         else {
             throw TransferFailure(.usage, "unknown checksum algorithm \"\(name)\" (sha-256, sha-1 or md5)")
         }

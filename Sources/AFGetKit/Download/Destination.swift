@@ -32,12 +32,16 @@ public enum Destination: Sendable, Equatable {
         // a control character, so such a name could not be continued.
         if let control = path.utf8.first(where: TerminalText.isASCIIControl) {
             let code = (control < 0x10 ? "0" : "") + String(control, radix: 16, uppercase: true)
-            throw TransferFailure(.usage, "\(TerminalText.clean(path)): the path contains a control character "
-                + "(0x\(code)), which resume data cannot record; choose another name")
+            throw TransferFailure(
+                .usage,
+                "\(TerminalText.clean(path)): the path contains a control character "
+                    + "(0x\(code)), which resume data cannot record; choose another name")
         }
         if FileNaming.isWorkingFileName(path) {
-            throw TransferFailure(.usage, "\(splitPath(path).name): a name ending in .afpart, .afresume or .aftmp "
-                + "would be taken for afget's own files of another download; choose another name with -o or out=")
+            throw TransferFailure(
+                .usage,
+                "\(splitPath(path).name): a name ending in .afpart, .afresume or .aftmp "
+                    + "would be taken for afget's own files of another download; choose another name with -o or out=")
         }
         guard let kind = fileKind(at: path, followingSymlinks: true) else {
             return .file(path: path)
@@ -85,7 +89,8 @@ public enum Destination: Sendable, Equatable {
         var number = 1
         while true {
             let candidate = joinPath(directory, FileNaming.numbered(name, number))
-            if fileKind(at: candidate) == nil && fileKind(at: FileNaming.workingFileStem(for: candidate) + PartFile.suffix) == nil {
+            if fileKind(at: candidate) == nil && fileKind(at: FileNaming.workingFileStem(for: candidate) + PartFile.suffix) == nil
+            {
                 return candidate
             }
             number += 1

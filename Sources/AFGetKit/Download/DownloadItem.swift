@@ -28,11 +28,14 @@ public struct DownloadItem: Sendable, Equatable {
     public let takesServerName: Bool
 
     /// `parsedURL` is `url` already parsed, when the caller has it (an input list checks each URL).
-    public init(index: Int, url: String, parsedURL: CurlURL? = nil, output: OutputTarget, replacesURL: String? = nil,
-                source: String? = nil, checksum: Checksum? = nil, headers: [HTTPHeader] = [], takesServerName: Bool = false) {
+    public init(
+        index: Int, url: String, parsedURL: CurlURL? = nil, output: OutputTarget, replacesURL: String? = nil,
+        source: String? = nil, checksum: Checksum? = nil, headers: [HTTPHeader] = [], takesServerName: Bool = false
+    ) {
         self.index = index
         self.url = url
-        self.parsedURL = parsedURL.map { .success($0) }
+        self.parsedURL =
+            parsedURL.map { .success($0) }
             ?? Result { () throws(ItemFailure) in try RequestSerializer.parseURL(url) }
         shownURL = removingPassword(from: url)
         self.output = output

@@ -83,8 +83,10 @@ extension DownloadJob {
                 guard state.bodyStarted else { continue }
                 let now = monotonicSeconds()
                 state.speed.add(bytes: progress.received, at: now)
-                renderer.handle(.progress(info, bytes: state.base + progress.received, total: expectedTotal,
-                                          speed: state.speed.bytesPerSecond))
+                renderer.handle(
+                    .progress(
+                        info, bytes: state.base + progress.received, total: expectedTotal,
+                        speed: state.speed.bytesPerSecond))
                 if now - lastCheckpointAt >= Self.checkpointInterval {
                     if let failure = checkpoint(state.base + progress.written) {
                         state.cancel(task.id, because: .localFailure(failure), on: manager)
@@ -98,8 +100,9 @@ extension DownloadJob {
                 bytesThisRun += progress.received
                 if let refused = refusedBody(written: progress.written, state) { return refused }
                 // The job's own reason wins over what its cancel left the task to report.
-                return stopped(by: state.localFailure ?? failure, reached: state.reached(written: progress.written),
-                               bodyStarted: state.bodyStarted)
+                return stopped(
+                    by: state.localFailure ?? failure, reached: state.reached(written: progress.written),
+                    bodyStarted: state.bodyStarted)
             case .canceled(_, let reason, let progress):
                 return canceled(progress, because: reason, state)
             }
@@ -121,8 +124,9 @@ extension DownloadJob {
         let sink = FileDescriptorSink(descriptor: download.sink.descriptor, name: download.sink.name, digests: digests)
         var options = settings.transfer
         options.gateOrder = info.id
-        let task = manager.downloadTask(with: request, to: sink, resume: resume, segment: nil, options: options,
-                                        disk: environment.disk)
+        let task = manager.downloadTask(
+            with: request, to: sink, resume: resume, segment: nil, options: options,
+            disk: environment.disk)
         manager.resume(task.id)
         startAttempt()
         return task
@@ -182,7 +186,8 @@ extension DownloadJob {
             // plain file, others ignore the range), and decoded bytes are no range of anything:
             // no resume data, so a later run starts over.
             validators = EntityValidators()
-            whyNotContinuable = "its body is \(head.contentEncodings.joined(separator: ", "))-coded, which a range cannot continue"
+            whyNotContinuable =
+                "its body is \(head.contentEncodings.joined(separator: ", "))-coded, which a range cannot continue"
             expectedTotal = settings.transfer.decompresses ? nil : head.contentLength.map { base + $0 }
             return
         }
@@ -202,8 +207,10 @@ extension DownloadJob {
         if state.bodyStarted && response.head.isSuccess {
             // The whole body, while the file is moved into place: a bar at 100%, not
             // at its last sample (0% for a file quicker than one).
-            renderer.handle(.progress(info, bytes: state.base + response.progress.written, total: expectedTotal,
-                                      speed: state.speed.bytesPerSecond))
+            renderer.handle(
+                .progress(
+                    info, bytes: state.base + response.progress.written, total: expectedTotal,
+                    speed: state.speed.bytesPerSecond))
         }
         return .completed(response, reached: state.reached(written: response.progress.written))
     }

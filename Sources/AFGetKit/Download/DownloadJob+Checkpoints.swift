@@ -28,7 +28,7 @@ extension DownloadJob {
             let data = resumeData(bytes: bytes, segments: segments, of: part)
             do {
                 try store.save(data, durable: bytes > 0 || !segments.isEmpty)
-            } catch where Self.refusesNewFiles(error) && part.keep(data) {
+            } catch  where Self.refusesNewFiles(error) && part.keep(data) {
                 // The directory refuses DEST.afresume; the part file holds the resume data.
             }
             hasResumeData = true
@@ -57,7 +57,7 @@ extension DownloadJob {
     /// much is kept, and the attempt ends at the bytes the part file now holds.
     func stopped(by failure: TransferFailure, reached: Int64, bodyStarted: Bool) -> AttemptResult {
         guard bodyStarted, let part = download.part, let stopFailure = checkpoint(reached),
-              stopFailure.isOutOfSpace, reached > Self.roomForResumeData
+            stopFailure.isOutOfSpace, reached > Self.roomForResumeData
         else { return .failed(failure, reached: reached) }
         let kept = reached - Self.roomForResumeData
         do {
@@ -66,9 +66,11 @@ extension DownloadJob {
             return .failed(failure, reached: reached)
         }
         guard checkpoint(kept) == nil else { return .failed(failure, reached: kept) }
-        let message = "\(failure.message); \(Formatting.bytes(kept)) kept in \(part.path): run the same command again once there is room"
-        return .failed(TransferFailure(failure.kind, message, transient: failure.isTransient, systemErrorCode: failure.systemErrorCode),
-                       reached: kept)
+        let message =
+            "\(failure.message); \(Formatting.bytes(kept)) kept in \(part.path): run the same command again once there is room"
+        return .failed(
+            TransferFailure(failure.kind, message, transient: failure.isTransient, systemErrorCode: failure.systemErrorCode),
+            reached: kept)
     }
 
     /// What a full disk's part file gives back to make room for its resume data: a few blocks.

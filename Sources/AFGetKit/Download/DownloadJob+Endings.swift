@@ -18,16 +18,19 @@ extension DownloadJob {
             phases.move(to: .moving)
             if let stays = try adoptServerName(head) { return skipServerNamed(stays.path, reason: stays.reason) }
             do {
-                try await download.part?.commit(lastModified: modified, as: info.path == download.info.path ? nil : info.path,
-                                                through: environment.commits)
+                try await download.part?.commit(
+                    lastModified: modified, as: info.path == download.info.path ? nil : info.path,
+                    through: environment.commits)
             } catch {
                 throw keptForTheNextRun(error, size: size)
             }
             if hasResumeData { store?.remove() }
             record.bytes = size
             record.sha256 = sha256Digest?.hex()
-            renderer.handle(.done(record.info, bytes: size, transferred: max(0, size - continuedFrom), seconds: seconds,
-                                 sha256: record.sha256))
+            renderer.handle(
+                .done(
+                    record.info, bytes: size, transferred: max(0, size - continuedFrom), seconds: seconds,
+                    sha256: record.sha256))
             return .done(transferred: bytesThisRun)
         } catch {
             if cancellation.isRequested { return stopped() }
@@ -46,7 +49,9 @@ extension DownloadJob {
         if validators.ifRange == nil {
             nextRun = "the server sent no ETag or Last-Modified, so the next run downloads it again"
         } else if let unrecorded = checkpoint(size) {
-            nextRun = hasResumeData ? "run the same command again to continue it"
+            nextRun =
+                hasResumeData
+                ? "run the same command again to continue it"
                 : "its resume data could not be written (\(unrecorded.message)), so the next run downloads it again"
         } else {
             nextRun = "run the same command again to move it into place"
@@ -106,7 +111,8 @@ extension DownloadJob {
         guard let checksum = download.checksum, let checksumDigest else { return nil }
         guard let mismatch = checksum.mismatch(with: checksumDigest) else { return nil }
         if let failure = checkpoint(size) { return failure }
-        let kept = download.part.map { "; the data is kept in \($0.path) (run again with the right checksum, or --restart)" } ?? ""
+        let kept =
+            download.part.map { "; the data is kept in \($0.path) (run again with the right checksum, or --restart)" } ?? ""
         return TransferFailure(.checksumMismatch, "checksum mismatch: \(mismatch)\(kept)")
     }
 

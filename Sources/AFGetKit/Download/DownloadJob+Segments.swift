@@ -42,13 +42,15 @@ extension DownloadJob {
             bodyReported = true
         }
         if settings.transfer.verbose {
-            renderer.handle(.notice("* \(segments.filter { !$0.isComplete }.count) segments over up to \(settings.split) connections"))
+            renderer.handle(
+                .notice("* \(segments.filter { !$0.isComplete }.count) segments over up to \(settings.split) connections"))
         }
         startAttempt()
-        let transfer = SegmentedTransfer(SegmentedTransfer.Context(
-            environment: environment, info: info,
-            request: download.request, part: part, validators: validators, total: total,
-            checkpoint: { [unowned self] segments in self.checkpoint(segments: segments) }), segments: segments)
+        let transfer = SegmentedTransfer(
+            SegmentedTransfer.Context(
+                environment: environment, info: info,
+                request: download.request, part: part, validators: validators, total: total,
+                checkpoint: { [unowned self] segments in self.checkpoint(segments: segments) }), segments: segments)
         switch await transfer.run() {
         case .completed(let response):
             record.httpStatus = response.head.status

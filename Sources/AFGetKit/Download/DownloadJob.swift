@@ -99,8 +99,9 @@ final class DownloadJob {
             switch result {
             case .split(let reached):
                 offset = reached
-                segments = SegmentPlan.initial(length: expectedTotal ?? reached, from: reached, connections: settings.split,
-                                               minimumSize: settings.minimumSplitSize)
+                segments = SegmentPlan.initial(
+                    length: expectedTotal ?? reached, from: reached, connections: settings.split,
+                    minimumSize: settings.minimumSplitSize)
             case .fellBack:
                 continue
             case .serverNamedFileStays(let existing, let reason):
@@ -167,8 +168,10 @@ final class DownloadJob {
             return .ended(await finish(head, lastModified: nil, seconds: seconds))
         }
         if total == nil, offset == expectedTotal, await confirmWholePart(size: offset) {
-            renderer.handle(.notice("afget: \(info.path): the part already holds the whole file "
-                + "(the server answered 416 without its length; a HEAD request confirmed it)"))
+            renderer.handle(
+                .notice(
+                    "afget: \(info.path): the part already holds the whole file "
+                        + "(the server answered 416 without its length; a HEAD request confirmed it)"))
             continuedFrom = offset
             return .ended(await finish(head, lastModified: nil, seconds: seconds))
         }
@@ -178,8 +181,12 @@ final class DownloadJob {
             return .from(restarted)
         }
         if let total, total < offset {
-            return .ended(fail(TransferFailure(.resumeConflict,
-                "the local part (\(offset) bytes) is larger than the remote file (\(total) bytes); use --restart to discard it")))
+            return .ended(
+                fail(
+                    TransferFailure(
+                        .resumeConflict,
+                        "the local part (\(offset) bytes) is larger than the remote file (\(total) bytes); use --restart to discard it"
+                    )))
         }
         let reason = "the server cannot serve the rest (416)"
         guard let restarted = restart(because: reason) else { return .ended(fail(refusedRestart(reason))) }
@@ -216,7 +223,8 @@ final class DownloadJob {
             return TransferFailure(.network, "the body ended early: \(size) of \(expectedTotal) bytes", transient: true)
         }
         if size > expectedTotal {
-            return TransferFailure(.protocolViolation,
+            return TransferFailure(
+                .protocolViolation,
                 "the server sent more than the file's length (\(size) bytes of a \(expectedTotal)-byte file)", discardsData: true)
         }
         return nil
@@ -230,13 +238,15 @@ final class DownloadJob {
         let partSize = try part.size()
         guard let resumeData = download.resumeData else {
             if partSize > 0 && settings.refusesRestart {
-                throw TransferFailure(.resumeConflict, "\(part.path) has no resume data, so it cannot be continued (--no-restart)")
+                throw TransferFailure(
+                    .resumeConflict, "\(part.path) has no resume data, so it cannot be continued (--no-restart)")
             }
             return 0
         }
         guard validators.ifRange != nil else {
             if settings.refusesRestart {
-                throw TransferFailure(.resumeConflict, "the server gave no ETag or Last-Modified to continue against (--no-restart)")
+                throw TransferFailure(
+                    .resumeConflict, "the server gave no ETag or Last-Modified to continue against (--no-restart)")
             }
             return 0
         }
@@ -267,7 +277,9 @@ final class DownloadJob {
         if restartsSoFar >= Self.mostRestarts {
             return TransferFailure(.resumeConflict, "cannot continue: \(reason), after starting over \(restartsSoFar) times")
         }
-        return TransferFailure(.resumeConflict, "cannot continue: \(reason); the part file and resume data are kept "
-            + "(--no-restart): run the same command without --no-restart to start over")
+        return TransferFailure(
+            .resumeConflict,
+            "cannot continue: \(reason); the part file and resume data are kept "
+                + "(--no-restart): run the same command without --no-restart to start over")
     }
 }

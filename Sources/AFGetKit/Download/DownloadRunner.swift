@@ -54,7 +54,10 @@ public final class DownloadRunner: Sendable {
         // (a batch of small files then waits on the disk and the network at the same time).
         let events = EventChannel<ItemMilestone>()
         if concurrency < settings.concurrency && settings.transfer.verbose {
-            renderer.handle(.notice("* \(concurrency) transfers at once, not \(settings.concurrency): the limit on open files is \(budget.limit)"))
+            renderer.handle(
+                .notice(
+                    "* \(concurrency) transfers at once, not \(settings.concurrency): the limit on open files is \(budget.limit)")
+            )
         }
         var pending = items.makeIterator()
         var admission = ItemAdmission(concurrency: concurrency, waitingAtGate: waitingAtGate, extraCommits: budget.extraCommits)
@@ -88,7 +91,8 @@ public final class DownloadRunner: Sendable {
         let interrupted = cancellation.signal != nil
         while let item = pending.next() {
             var record = ItemRecord(info: item.plannedInfo)
-            record.stoppedEarly = interrupted
+            record.stoppedEarly =
+                interrupted
                 ? ItemRecord.EarlyStop(cause: .interrupted, message: "not started: the run was stopped by a signal")
                 : ItemRecord.EarlyStop(cause: .notStarted, message: "not started: an earlier item failed (--fail-fast)")
             tally.records.append(record)

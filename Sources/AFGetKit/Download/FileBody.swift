@@ -131,7 +131,8 @@ extension TaskManager {
         var options = options
         // Several segments share the network: each takes a smaller receive buffer.
         options.receiveBufferBytes = segment == nil ? 512 << 10 : 128 << 10
-        return task(with: request, body: FileBody(sink: sink, resume: resume, segment: segment, disk: disk),
-                    options: options)
+        return task(
+            with: request, body: FileBody(sink: sink, resume: resume, segment: segment, disk: disk),
+            options: options)
     }
 }

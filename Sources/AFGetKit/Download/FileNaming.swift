@@ -31,13 +31,16 @@ public enum FileNaming {
         // Visible ASCII without a separator or a leading dot is already safe: the usual name,
         // kept without the scalar-by-scalar pass (a batch names every item twice).
         if let first = name.utf8.first, first != UInt8(ascii: "."), name.utf8.count <= maxNameBytes,
-            name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\") }) {
+            name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\") })
+        {
             return name
         }
-        var cleaned = String(String.UnicodeScalarView(name.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
-            if scalar == "/" || scalar == "\\" { return "_" }
-            return TerminalText.isUnsafe(scalar) ? nil : scalar
-        }))
+        var cleaned = String(
+            String.UnicodeScalarView(
+                name.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
+                    if scalar == "/" || scalar == "\\" { return "_" }
+                    return TerminalText.isUnsafe(scalar) ? nil : scalar
+                }))
         cleaned = cleaned.trimmingWhitespace()
         while cleaned.hasPrefix(".") { cleaned.removeFirst() }
         if cleaned.isEmpty { return fallbackName }
@@ -75,7 +78,8 @@ public enum FileNaming {
 
     private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            true
         default: false
         }
     }

@@ -92,12 +92,14 @@ public final class GroupCommit: Sendable {
         } else {
             settle(unsettled)
             for (index, move) in round.enumerated() where fsync(move.descriptor) != 0 {
-                failures[index] = TransferFailure(.localFile,
+                failures[index] = TransferFailure(
+                    .localFile,
                     "cannot sync \(move.path): \(describeErrno(errno)); the data is kept there")
             }
         }
         for (index, move) in round.enumerated() where failures[index] == nil && rename(move.path, move.destination) != 0 {
-            failures[index] = TransferFailure(.localFile,
+            failures[index] = TransferFailure(
+                .localFile,
                 "cannot move \(move.path) to \(move.destination): \(describeErrno(errno)); the data is kept in \(move.path)")
         }
         let renamed = round.indices.filter { failures[$0] == nil }

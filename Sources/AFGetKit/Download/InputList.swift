@@ -131,8 +131,11 @@ public struct InputList: Sendable {
             throw ItemFailure(item: line, TransferFailure(.usage, "\(option) goes on its own line below the URL, indented"))
         }
         if line.contains("\t") && words.allSatisfy({ $0.contains("://") }) {
-            throw ItemFailure(item: line, TransferFailure(.usage,
-                "several URLs on one line (aria2c's mirrors) are not supported: one URL per line"))
+            throw ItemFailure(
+                item: line,
+                TransferFailure(
+                    .usage,
+                    "several URLs on one line (aria2c's mirrors) are not supported: one URL per line"))
         }
     }
 
@@ -141,7 +144,7 @@ public struct InputList: Sendable {
     private static func checkRelative(_ path: String, _ key: String) throws(TransferFailure) {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard !path.isEmpty, !path.hasPrefix("/"), !components.contains(where: { $0 == ".." || $0.isEmpty }),
-              components.last != "."
+            components.last != "."
         else {
             throw TransferFailure(.usage, "\(key)=\(path) must be a relative file name, without .. and not ending in / or .")
         }

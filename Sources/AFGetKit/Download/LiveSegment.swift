@@ -28,7 +28,8 @@ public final class LiveSegment: Sendable, Equatable {
     public func shorten(to newEnd: Int64) {
         var current = endOffset.load(ordering: .acquiring)
         while newEnd < current {
-            let (exchanged, original) = endOffset.compareExchange(expected: current, desired: newEnd, ordering: .acquiringAndReleasing)
+            let (exchanged, original) = endOffset.compareExchange(
+                expected: current, desired: newEnd, ordering: .acquiringAndReleasing)
             if exchanged { return }
             current = original
         }

@@ -96,11 +96,14 @@ public final class PartFile {
         let code = errno
         switch code {
         case ENOSPC, EDQUOT:
-            throw TransferFailure(.localFile, "no room for \(path) (\(Formatting.bytes(length)) in all): \(describeErrno(code))",
-                                  systemErrorCode: code)
+            throw TransferFailure(
+                .localFile, "no room for \(path) (\(Formatting.bytes(length)) in all): \(describeErrno(code))",
+                systemErrorCode: code)
         case EFBIG:
-            throw TransferFailure(.localFile, "\(path) cannot grow to \(Formatting.bytes(length)): larger than a file "
-                + "on this file system may be (\(describeErrno(code)))", systemErrorCode: code)
+            throw TransferFailure(
+                .localFile,
+                "\(path) cannot grow to \(Formatting.bytes(length)): larger than a file "
+                    + "on this file system may be (\(describeErrno(code)))", systemErrorCode: code)
         default:
             return
         }
@@ -133,7 +136,9 @@ public final class PartFile {
     /// the data synced, renamed over the destination (or `finalPath`, in the same directory)
     /// and the rename synced, together with other files finishing at the same time (`commits`).
     /// On failure the data stays in the part file and the message says so.
-    public func commit(lastModified: Int64?, as finalPath: String? = nil, through commits: GroupCommit) async throws(TransferFailure) {
+    public func commit(lastModified: Int64?, as finalPath: String? = nil, through commits: GroupCommit)
+        async throws(TransferFailure)
+    {
         let destination = finalPath ?? destination
         let mode = mayReplace || finalPath != nil ? Self.finalMode(replacing: destination) : Self.newFileMode
         guard fchmod(descriptor, mode) == 0 else {

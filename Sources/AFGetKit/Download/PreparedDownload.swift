@@ -55,8 +55,10 @@ struct PreparedDownload {
         case fail(ItemInfo, ItemFailure)
     }
 
-    private init(_ item: DownloadItem, path: String, request: HTTPRequest, output: Output,
-                 resumeData: ResumeData? = nil, isConditional: Bool = false, takesServerName: Bool = false) {
+    private init(
+        _ item: DownloadItem, path: String, request: HTTPRequest, output: Output,
+        resumeData: ResumeData? = nil, isConditional: Bool = false, takesServerName: Bool = false
+    ) {
         info = item.info(path: path)
         self.request = request
         self.output = output
@@ -78,28 +80,35 @@ struct PreparedDownload {
         do throws(TransferFailure) {
             switch try Destination.resolve(item.output, for: request.url, onExists: settings.onExists) {
             case .standardOutput:
-                return .ready(PreparedDownload(item, path: "-", request: request,
-                                               output: .stream(.standardOutput, closesWhenDone: false)))
+                return .ready(
+                    PreparedDownload(
+                        item, path: "-", request: request,
+                        output: .stream(.standardOutput, closesWhenDone: false)))
             case .stream(let device):
                 path = device
                 // A standard stream is shared, not opened again: a redirected file goes on
                 // where it is, not from its start.
-                let descriptor = OutputStream.named(device).map { fcntl($0.descriptor, F_DUPFD_CLOEXEC, 0) }
+                let descriptor =
+                    OutputStream.named(device).map { fcntl($0.descriptor, F_DUPFD_CLOEXEC, 0) }
                     ?? open(device, O_WRONLY | O_CLOEXEC)
                 guard descriptor >= 0 else { throw fileFailure("open", device, errno: errno) }
                 let sink = FileDescriptorSink(descriptor: descriptor, name: device)
-                return .ready(PreparedDownload(item, path: device, request: request,
-                                               output: .stream(sink, closesWhenDone: true)))
+                return .ready(
+                    PreparedDownload(
+                        item, path: device, request: request,
+                        output: .stream(sink, closesWhenDone: true)))
             case .skip(let existing, let reason):
                 path = existing
                 guard let checksum = item.checksum else { return .skip(item.info(path: existing), reason: reason) }
                 try verify(existing, against: checksum)
-                return .skip(item.info(path: existing), reason: "\(reason) and matches its \(checksum.algorithm.rawValue) checksum")
+                return .skip(
+                    item.info(path: existing), reason: "\(reason) and matches its \(checksum.algorithm.rawValue) checksum")
             case .update(let existing, let modifiedAt):
                 path = existing
                 var conditional = request
-                conditional.headers.append(HTTPHeader(
-                    name: "If-Modified-Since", value: HTTPDate.format(modifiedAt), scope: .everyHop))
+                conditional.headers.append(
+                    HTTPHeader(
+                        name: "If-Modified-Since", value: HTTPDate.format(modifiedAt), scope: .everyHop))
                 return try prepareFile(item, path: existing, request: conditional, settings: settings, updating: true)
             case .file(let destination):
                 path = destination
@@ -117,20 +126,25 @@ struct PreparedDownload {
             throw TransferFailure(.localFile, "cannot read \(path) to check its checksum")
         }
         if let mismatch = checksum.mismatch(with: digest) {
-            throw TransferFailure(.checksumMismatch,
+            throw TransferFailure(
+                .checksumMismatch,
                 "exists but does not match: \(mismatch); it is left as it is (--on-exists overwrite replaces it)")
         }
     }
 
     /// Opens and locks the part file, then loads and checks resume data.
-    private static func prepareFile(_ item: DownloadItem, path: String, request: HTTPRequest, settings: DownloadSettings,
-                                    updating: Bool) throws(TransferFailure) -> Preparation {
+    private static func prepareFile(
+        _ item: DownloadItem, path: String, request: HTTPRequest, settings: DownloadSettings,
+        updating: Bool
+    ) throws(TransferFailure) -> Preparation {
         // Its part file is named shorter, so a name no file may have would only fail at the
         // final rename, after the whole body.
         let nameBytes = splitPath(path).name.utf8.count
         if nameBytes > FileNaming.nameMaxBytes {
-            throw TransferFailure(.localFile, "the file name is \(nameBytes) bytes long, more than the "
-                + "\(FileNaming.nameMaxBytes) a file system allows; choose a shorter name", systemErrorCode: ENAMETOOLONG)
+            throw TransferFailure(
+                .localFile,
+                "the file name is \(nameBytes) bytes long, more than the "
+                    + "\(FileNaming.nameMaxBytes) a file system allows; choose a shorter name", systemErrorCode: ENAMETOOLONG)
         }
         // The lock first: a destination another afget is downloading is busy (exit 12) whatever
         // else this item would find there, such as that afget's resume data for another URL.
@@ -147,16 +161,19 @@ struct PreparedDownload {
         }
         if settings.discardsResumeData { store.remove() }
         let namedAfterURL = if case .directory = item.output { true } else { false }
-        return .ready(PreparedDownload(item, path: path, request: request, output: .part(part),
-                                       resumeData: resumeData, isConditional: updating,
-                                       takesServerName: item.takesServerName || (settings.namesFromServer && namedAfterURL)))
+        return .ready(
+            PreparedDownload(
+                item, path: path, request: request, output: .part(part),
+                resumeData: resumeData, isConditional: updating,
+                takesServerName: item.takesServerName || (settings.namesFromServer && namedAfterURL)))
     }
 
     /// The resume data for `item`'s destination, nil when there is none or it is discarded;
     /// unusable data, or data for another URL, is a resume conflict.
-    private static func loadResumeData(_ store: ResumeStore, for item: DownloadItem, settings: DownloadSettings,
-                                       keptOn part: PartFile) throws(TransferFailure) -> ResumeData?
-    {
+    private static func loadResumeData(
+        _ store: ResumeStore, for item: DownloadItem, settings: DownloadSettings,
+        keptOn part: PartFile
+    ) throws(TransferFailure) -> ResumeData? {
         let resumeData: ResumeData?
         do {
             if settings.discardsResumeData {
@@ -168,16 +185,18 @@ struct PreparedDownload {
                 // Kept on the part file only when its directory refused DEST.afresume.
                 resumeData = part.heldDataWhenOpened ? try part.keptResumeData() : nil
             }
-        } catch where error.kind == .resumeConflict {
+        } catch  where error.kind == .resumeConflict {
             throw TransferFailure(.resumeConflict, "\(error.message); use --restart to start over")
         }
         // Resume data holds the URL as shown, without its password (older files: as given).
         if let resumeData, ![item.shownURL, item.url, item.replacesURL].contains(resumeData.url) {
             // The same file at a new address (a re-signed link) continues with `afget resume --url`.
             let resume = ["afget", "resume", "--url", item.shownURL, store.path].map(ShellWord.quoted).joined(separator: " ")
-            throw TransferFailure(.resumeConflict, "\(store.path) is resume data for "
-                + "\(removingPassword(from: resumeData.url)), not this URL; if it is the same file at a new address, "
-                + "continue it with: \(resume); or use --restart to discard it")
+            throw TransferFailure(
+                .resumeConflict,
+                "\(store.path) is resume data for "
+                    + "\(removingPassword(from: resumeData.url)), not this URL; if it is the same file at a new address, "
+                    + "continue it with: \(resume); or use --restart to discard it")
         }
         return resumeData
     }

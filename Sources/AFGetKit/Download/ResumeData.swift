@@ -27,9 +27,11 @@ public struct ResumeData: Sendable, Equatable {
     /// The file takes the name the server gives (`-J`), so `afget resume` names it so too.
     public var takesServerName = false
 
-    public init(url: String, bytesReceived: Int64, validators: EntityValidators, tempFileName: String,
-                destination: String, expectedLength: Int64?, segments: [Segment] = [], headers: [HTTPHeader] = [],
-                takesServerName: Bool = false) {
+    public init(
+        url: String, bytesReceived: Int64, validators: EntityValidators, tempFileName: String,
+        destination: String, expectedLength: Int64?, segments: [Segment] = [], headers: [HTTPHeader] = [],
+        takesServerName: Bool = false
+    ) {
         self.segments = segments
         self.takesServerName = takesServerName
         self.headers = headers.filter { !HeaderMasking.mayHoldSecret($0.name) }.map { "\($0.name): \($0.value)" }
@@ -74,10 +76,16 @@ public struct ResumeData: Sendable, Equatable {
         if let lastModified { members.append(.init(Key.serverDate, .string(lastModified))) }
         if let expectedLength { members.append(.init(Key.expectedLength, integer(expectedLength))) }
         if !segments.isEmpty {
-            members.append(.init(Key.segments, .array(segments.map { segment in
-                .dictionary([.init("done", integer(segment.done)), .init("end", integer(segment.end)),
-                             .init("start", integer(segment.start))])
-            })))
+            members.append(
+                .init(
+                    Key.segments,
+                    .array(
+                        segments.map { segment in
+                            .dictionary([
+                                .init("done", integer(segment.done)), .init("end", integer(segment.end)),
+                                .init("start", integer(segment.start)),
+                            ])
+                        })))
         }
         if !headers.isEmpty { members.append(.init(Key.headers, .array(headers.map { .string($0) }))) }
         if takesServerName { members.append(.init(Key.takesServerName, .bool(true))) }

@@ -23,8 +23,13 @@ public enum ResumeDiscovery {
                 do {
                     let listed = try listResumeFiles(in: path)
                     resumeFiles += listed.names
-                    found.failures += listed.notUTF8.map { ItemFailure(item: $0, TransferFailure(.localFile,
-                        "the name is not valid UTF-8, so afget cannot name its files exactly; rename it to continue it")) }
+                    found.failures += listed.notUTF8.map {
+                        ItemFailure(
+                            item: $0,
+                            TransferFailure(
+                                .localFile,
+                                "the name is not valid UTF-8, so afget cannot name its files exactly; rename it to continue it"))
+                    }
                 } catch {
                     found.failures.append(ItemFailure(item: path, error))
                 }
@@ -33,12 +38,17 @@ public enum ResumeDiscovery {
             } else if fileKind(at: path) == nil {
                 found.failures.append(ItemFailure(item: path, TransferFailure(.localFile, "no such file or directory")))
             } else {
-                found.failures.append(ItemFailure(item: path, TransferFailure(.usage, "not a directory or a \(ResumeStore.suffix) file")))
+                found.failures.append(
+                    ItemFailure(item: path, TransferFailure(.usage, "not a directory or a \(ResumeStore.suffix) file")))
             }
         }
         if replacementURL != nil && resumeFiles.count != 1 {
-            found.failures.append(ItemFailure(item: "--url", TransferFailure(.usage,
-                "applies to exactly one resume file (found \(resumeFiles.count))")))
+            found.failures.append(
+                ItemFailure(
+                    item: "--url",
+                    TransferFailure(
+                        .usage,
+                        "applies to exactly one resume file (found \(resumeFiles.count))")))
             return found
         }
         for file in resumeFiles {
@@ -52,14 +62,19 @@ public enum ResumeDiscovery {
                 destination = self.destination(recordedIn: data, stem: stem)
                 let replayed = data.headers.compactMap { try? HTTPHeader.parse($0) }
                     .filter { !givenAgain.contains($0.name.lowercased()) }
-                found.items.append(DownloadItem(
-                    index: found.items.count, url: replacementURL ?? data.url, output: .path(destination),
-                    replacesURL: replacementURL == nil ? nil : data.url, headers: replayed,
-                    takesServerName: data.takesServerName))
-            } catch where error.kind == .resumeConflict {
+                found.items.append(
+                    DownloadItem(
+                        index: found.items.count, url: replacementURL ?? data.url, output: .path(destination),
+                        replacesURL: replacementURL == nil ? nil : data.url, headers: replayed,
+                        takesServerName: data.takesServerName))
+            } catch  where error.kind == .resumeConflict {
                 // Without usable resume data there is no URL to continue from.
-                found.failures.append(ItemFailure(item: destination, TransferFailure(.resumeConflict,
-                    "\(error.message); run the command that started it again with --restart to start over")))
+                found.failures.append(
+                    ItemFailure(
+                        item: destination,
+                        TransferFailure(
+                            .resumeConflict,
+                            "\(error.message); run the command that started it again with --restart to start over")))
             } catch {
                 found.failures.append(ItemFailure(item: destination, error))
             }

@@ -24,8 +24,9 @@ public struct ResumeExpectation: Sendable, Equatable {
     }
 
     /// What a request for the whole file expects of a 206: the range from byte 0 to the end.
-    static let wholeFile = ResumeExpectation(offset: 0, expectedTotal: nil, recorded: EntityValidators(),
-                                             restartsOnFullResponse: true)
+    static let wholeFile = ResumeExpectation(
+        offset: 0, expectedTotal: nil, recorded: EntityValidators(),
+        restartsOnFullResponse: true)
 
     /// How the body of a response may be used.
     public enum Verdict: Sendable, Equatable {

@@ -38,17 +38,20 @@ public enum SegmentPlan {
         let span = length - offset
         guard span > 0 else { return held }
         let count = Int(max(1, min(Int64(connections), span / max(1, minimumSize))))
-        return held + (0..<count).map { index in
-            Segment(start: offset + span * Int64(index) / Int64(count), end: offset + span * Int64(index + 1) / Int64(count))
-        }
+        return held
+            + (0..<count).map { index in
+                Segment(start: offset + span * Int64(index) / Int64(count), end: offset + span * Int64(index + 1) / Int64(count))
+            }
     }
 
     /// The segment to split when a connection is free: of the `running` ones, each with where
     /// its transfer has reached (ahead of `done`, which counts only bytes written), the one
     /// with the most left, if at least two minimum sizes are left; and where the new segment
     /// starts (half way through what is left).
-    public static func split(_ segments: [Segment], running: [(index: Int, reached: Int64)],
-                             minimumSize: Int64) -> (index: Int, at: Int64)? {
+    public static func split(
+        _ segments: [Segment], running: [(index: Int, reached: Int64)],
+        minimumSize: Int64
+    ) -> (index: Int, at: Int64)? {
         func position(_ candidate: (index: Int, reached: Int64)) -> Int64 {
             segments[candidate.index].position(reachedAt: candidate.reached)
         }

@@ -91,11 +91,13 @@ final class SegmentedTransfer {
                 let segment = segments[index]
                 let live = LiveSegment(from: segment.position, end: segment.end)
                 let request = context.request.ranged(from: segment.position, ifRange: context.validators.ifRange ?? "")
-                let expectation = ResumeExpectation(offset: segment.position, expectedTotal: context.total,
-                                                    recorded: context.validators, restartsOnFullResponse: false)
+                let expectation = ResumeExpectation(
+                    offset: segment.position, expectedTotal: context.total,
+                    recorded: context.validators, restartsOnFullResponse: false)
                 let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)
-                let task = manager.downloadTask(with: request, to: target, resume: expectation, segment: live,
-                                                options: settings.transfer, disk: context.environment.disk)
+                let task = manager.downloadTask(
+                    with: request, to: target, resume: expectation, segment: live,
+                    options: settings.transfer, disk: context.environment.disk)
                 running[task.id] = RunningSegment(segment: segment.start, from: segment.position, live: live)
                 group.addTask {
                     for await event in task.events { events.send(.task(event)) }
@@ -105,14 +107,17 @@ final class SegmentedTransfer {
             func fillConnections() {
                 while stopping == nil, !cancellation.isRequested, running.count < settings.split {
                     let busy = Set(running.values.map(\.segment)).union(waitingToRetry)
-                    if let idle = segments.indices.first(where: { !segments[$0].isComplete && !busy.contains(segments[$0].start) }) {
+                    if let idle = segments.indices.first(where: { !segments[$0].isComplete && !busy.contains(segments[$0].start) }
+                    ) {
                         start(idle)
                         continue
                     }
                     // Every unfinished segment has a connection: halve the largest one left.
                     let candidates = running.values.map { (index: index(of: $0.segment), reached: $0.live.reached) }
-                    guard let (index, at) = SegmentPlan.split(segments, running: candidates,
-                                                              minimumSize: settings.minimumSplitSize),
+                    guard
+                        let (index, at) = SegmentPlan.split(
+                            segments, running: candidates,
+                            minimumSize: settings.minimumSplitSize),
                         let victim = running.values.first(where: { $0.segment == segments[index].start })
                     else { return }
                     victim.live.shorten(to: at)
@@ -218,8 +223,10 @@ final class SegmentedTransfer {
 
     /// A transient failure is retried for this segment alone, after its retry loop's wait;
     /// any other ends the transfer.
-    private func segmentFailed(_ segment: Int64, response: ResponseHead?, failure: TransferFailure?,
-                               sink: EventChannel<Event>, group: inout DiscardingTaskGroup) {
+    private func segmentFailed(
+        _ segment: Int64, response: ResponseHead?, failure: TransferFailure?,
+        sink: EventChannel<Event>, group: inout DiscardingTaskGroup
+    ) {
         guard stopping == nil else { return }
         let sendsCredentials = settings.transfer.sendsCredentials
         guard let problem = RetryLoop.transientProblem(response: response, failure: failure, sentCredentials: sendsCredentials)

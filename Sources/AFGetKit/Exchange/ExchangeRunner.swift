@@ -53,8 +53,9 @@ public final class ExchangeRunner: Sendable {
             result.failure = failure.map(retries.finalFailure)
             if response != nil { result.seconds = monotonicSeconds() - startedAt }
             guard request.body.isRepeatable,
-                let problem = RetryLoop.transientProblem(response: response?.head, failure: failure,
-                                                         sentCredentials: false, accepted: accepted)
+                let problem = RetryLoop.transientProblem(
+                    response: response?.head, failure: failure,
+                    sentCredentials: false, accepted: accepted)
             else { return result }
             switch await retries.next(after: problem, item: info) {
             case .retry:
@@ -76,7 +77,8 @@ public final class ExchangeRunner: Sendable {
 
     private func attempt(_ request: HTTPRequest, info: ItemInfo) async -> (TaskResponse?, TransferFailure?) {
         let sending = request.body != .none
-        let task = sending
+        let task =
+            sending
             ? manager.uploadTask(with: request, bodyLimit: Self.bodyLimit, options: options)
             : manager.dataTask(with: request, bodyLimit: Self.bodyLimit, options: options)
         manager.resume(task.id)

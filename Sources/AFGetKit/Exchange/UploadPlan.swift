@@ -12,8 +12,10 @@ public struct UploadPlan: Sendable {
     public var extraFields: [(name: String, value: String)]
     public var headers: [HTTPHeader]
 
-    public init(method: String = "PUT", formField: String? = nil, extraFields: [(name: String, value: String)] = [],
-                headers: [HTTPHeader] = []) {
+    public init(
+        method: String = "PUT", formField: String? = nil, extraFields: [(name: String, value: String)] = [],
+        headers: [HTTPHeader] = []
+    ) {
         self.method = method
         self.formField = formField
         self.extraFields = extraFields
