@@ -260,43 +260,11 @@ final class CurlLoop {
             context.releaseIfAllowed(now: now)
             if let failure = context.consumer?.flush() {
                 fail(context, failure)
-            } else if let stall = stallFailure(context, now: now) {
+            } else if let stall = context.stallFailure(at: now) {
                 fail(context, stall)
             } else if reportProgress && (context.isFinalResponse || context.progress.sent > 0) {
                 context.emit(.progress(context.id, context.currentProgress))
             }
         }
     }
-
-    /// A stall ends the attempt: no byte for `stallTimeout` seconds, or response headers
-    /// not complete that long after the request was sent, however slowly they drip. Sending a
-    /// body is progress: the headers' clock starts when its last byte has been sent.
-    private func stallFailure(_ context: TransferContext, now: Double) -> TransferFailure? {
-        let limit = context.options.stallTimeout
-        let activity = context.activityCount
-        if activity != context.lastActivityCount {
-            context.lastActivityCount = activity
-            context.lastActivityAt = now
-        }
-        if !context.headersComplete {
-            let sent = context.progress.sent
-            if sent != context.lastSentCount {
-                context.lastSentCount = sent
-                context.lastSentAt = now
-            }
-            let sentAfter = Double(context.easy.info(offset: CURLINFO_PRETRANSFER_TIME_T)) / 1_000_000
-            guard sentAfter > 0, now - max(context.attemptStartedAt + sentAfter, context.lastSentAt) > limit else { return nil }
-            if context.isSendingBody {
-                return TransferFailure(.network, "stalled: no body byte sent for \(formatSeconds(limit))", transient: true)
-            }
-            return TransferFailure(
-                .network, "stalled: no complete response headers within \(formatSeconds(limit))", transient: true)
-        }
-        guard now - context.lastActivityAt > limit else { return nil }
-        return TransferFailure(.network, "stalled: no data received for \(formatSeconds(limit))", transient: true)
-    }
-}
-
-private func formatSeconds(_ seconds: Double) -> String {
-    seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
 }

@@ -52,14 +52,8 @@ final class TransferContext {
     private var pacer: RatePacer?
     private(set) var isHeldBack = false
 
-    // Stall detection, sampled by the loop's housekeeping.
-    var attemptStartedAt = 0.0
-    var lastActivityAt = 0.0
-    var lastActivityCount: Int64 = -1
-    /// When request body bytes were last sent: the response headers are due within the stall
-    /// timeout of the body's last byte, not of the request's start.
-    var lastSentAt = 0.0
-    var lastSentCount: Int64 = 0
+    /// Whether this attempt has stalled, sampled by the loop's housekeeping.
+    private var stallWatch: StallWatch
 
     init(
         id: TaskID, request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions,
@@ -73,6 +67,7 @@ final class TransferContext {
         self.events = events
         firstOrigin = request.url.origin
         pacer = options.rateLimit.map { RatePacer(bytesPerSecond: $0) }
+        stallWatch = StallWatch(limit: options.stallTimeout, startedAt: monotonicSeconds())
     }
 
     func emit(_ event: TaskEvent) {
@@ -86,8 +81,16 @@ final class TransferContext {
         return current
     }
 
-    /// Everything moved through the connection so far, for stall detection.
-    var activityCount: Int64 { progress.received + progress.sent + Int64(headerBytes) }
+    /// The failure that ends this attempt when it has stalled (`StallWatch`), or nil.
+    func stallFailure(at now: Double) -> TransferFailure? {
+        let sample = StallWatch.Sample(
+            activity: progress.received + progress.sent + Int64(headerBytes), sent: progress.sent,
+            headersComplete: headersComplete,
+            // Asked of libcurl only while the headers are due.
+            requestSentAfter: headersComplete ? 0 : Double(easy.info(offset: CURLINFO_PRETRANSFER_TIME_T)) / 1_000_000,
+            isSendingBody: isSendingBody)
+        return stallWatch.failure(sample, at: now)
+    }
 
     // MARK: Setting up an attempt
 
@@ -122,11 +125,7 @@ final class TransferContext {
         easy.applyMethod(request.method, sending: upload)
         easy.applyHeaders(headersToSend, uploadLength: upload?.length)
         easy.applyIdentity(options, sameOrigin: request.url.origin == firstOrigin)
-        attemptStartedAt = monotonicSeconds()
-        lastActivityAt = attemptStartedAt
-        lastActivityCount = -1
-        lastSentAt = attemptStartedAt
-        lastSentCount = 0
+        stallWatch = StallWatch(limit: options.stallTimeout, startedAt: monotonicSeconds())
     }
 
     private var isConfigured = false
@@ -367,7 +366,7 @@ final class TransferContext {
     func releaseIfAllowed(now: Double) {
         guard isHeldBack, pacer?.isAhead(received: progress.received, now: now) == false else { return }
         isHeldBack = false
-        lastActivityAt = now  // waiting for the allowance is not a stall
+        stallWatch.excuse(at: now)
         _ = easy.pause(false)
     }
 

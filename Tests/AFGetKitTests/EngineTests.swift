@@ -115,4 +115,38 @@ final class EngineTests: XCTestCase {
             heard, [.transferring(attempt: 1), .waitingToRetry, .transferring(attempt: 2), .verifying, .moving, .ended])
         XCTAssertEqual(machine.attempts, 2)
     }
+
+    func testAStallIsNoDataForTheLimitOrHeadersDueTooLong() {
+        func sample(activity: Int64, sent: Int64 = 0, headers: Bool, sentAfter: Double = 0.1, sending: Bool = false)
+            -> StallWatch.Sample
+        {
+            StallWatch.Sample(
+                activity: activity, sent: sent, headersComplete: headers, requestSentAfter: sentAfter,
+                isSendingBody: sending)
+        }
+        var body = StallWatch(limit: 30, startedAt: 0)
+        XCTAssertNil(body.failure(sample(activity: 100, headers: true), at: 20))
+        XCTAssertNil(body.failure(sample(activity: 200, headers: true), at: 45), "a byte within the limit is progress")
+        XCTAssertEqual(body.failure(sample(activity: 200, headers: true), at: 76)?.message, "stalled: no data received for 30 s")
+
+        var rated = StallWatch(limit: 30, startedAt: 0)
+        _ = rated.failure(sample(activity: 100, headers: true), at: 1)
+        rated.excuse(at: 40)
+        XCTAssertNil(rated.failure(sample(activity: 100, headers: true), at: 60), "waiting for --limit-rate is not a stall")
+
+        var dripping = StallWatch(limit: 30, startedAt: 0)
+        XCTAssertNil(dripping.failure(sample(activity: 10, headers: false), at: 20))
+        XCTAssertEqual(
+            dripping.failure(sample(activity: 50, headers: false), at: 31)?.message,
+            "stalled: no complete response headers within 30 s", "header bytes that drip do not count")
+
+        var uploading = StallWatch(limit: 30, startedAt: 0)
+        XCTAssertNil(uploading.failure(sample(activity: 10, sent: 1000, headers: false, sending: true), at: 25))
+        XCTAssertNil(
+            uploading.failure(sample(activity: 20, sent: 2000, headers: false, sending: true), at: 50),
+            "sending the body is progress: the headers' clock starts at its last byte")
+        XCTAssertEqual(
+            uploading.failure(sample(activity: 20, sent: 2000, headers: false, sending: true), at: 81)?.message,
+            "stalled: no body byte sent for 30 s")
+    }
 }

@@ -1,0 +1,62 @@
+import AFGetSupport
+
+/// When an attempt has stalled: no byte for `limit` seconds, or response headers not complete
+/// that long after the request was sent, however slowly they drip. Sending a body is progress:
+/// the headers' clock starts when its last byte has been sent. Kept per attempt by the task's
+/// context and sampled by the curl loop's housekeeping, a few times a second.
+struct StallWatch {
+    let limit: Double
+    private let startedAt: Double
+    private var lastActivityAt: Double
+    private var lastActivityCount: Int64 = -1
+    private var lastSentAt: Double
+    private var lastSentCount: Int64 = 0
+
+    init(limit: Double, startedAt: Double) {
+        self.limit = limit
+        self.startedAt = startedAt
+        lastActivityAt = startedAt
+        lastSentAt = startedAt
+    }
+
+    /// What the attempt has done so far, as the housekeeping sees it.
+    struct Sample {
+        /// Every byte moved through the connection: headers, body, request body.
+        let activity: Int64
+        let sent: Int64
+        let headersComplete: Bool
+        /// Seconds from the attempt's start until the request was sent (0: not yet).
+        let requestSentAfter: Double
+        let isSendingBody: Bool
+    }
+
+    /// Time spent waiting on purpose (`--limit-rate`'s allowance) is not a stall.
+    mutating func excuse(at now: Double) {
+        lastActivityAt = now
+    }
+
+    /// The failure that ends a stalled attempt, or nil.
+    mutating func failure(_ sample: Sample, at now: Double) -> TransferFailure? {
+        if sample.activity != lastActivityCount {
+            lastActivityCount = sample.activity
+            lastActivityAt = now
+        }
+        guard sample.headersComplete else {
+            if sample.sent != lastSentCount {
+                lastSentCount = sample.sent
+                lastSentAt = now
+            }
+            guard sample.requestSentAfter > 0, now - max(startedAt + sample.requestSentAfter, lastSentAt) > limit else {
+                return nil
+            }
+            return stalled(sample.isSendingBody ? "no body byte sent for" : "no complete response headers within")
+        }
+        guard now - lastActivityAt > limit else { return nil }
+        return stalled("no data received for")
+    }
+
+    private func stalled(_ what: String) -> TransferFailure {
+        let seconds = limit == limit.rounded() ? "\(Int(limit)) s" : "\(limit) s"
+        return TransferFailure(.network, "stalled: \(what) \(seconds)", transient: true)
+    }
+}
