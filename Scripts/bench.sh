@@ -5,13 +5,18 @@
 #   small   1000 files of 16 KiB, 8 at once: afget, curl -Z, wget2, aria2c (and curl+sync: curl -Z
 #           then syncfs, making the files durable as afget does; a reference, not a peer)
 #   split   256 MiB from a location limited to 40 MB/s per connection, 8 connections:
-#           afget -s 8, aria2c -x8 -s8 -k1M, axel -n8
+#           afget -s 8, aria2c -x8 -s8 -k1M, axel -n8; twice, as split-h1 over HTTP/1.1 and as
+#           split-h2 over HTTPS from the same nginx offering HTTP/2 (every tool's split requests
+#           speak HTTP/1.1 over TLS, a connection each), with a throwaway certificate for 127.0.0.1
 #   memory  peak memory of afget, curl and aria2c for a 1 GiB and a 4 GiB file (one run each)
 # Usage: Scripts/bench.sh | CASES="large split" RUNS=3 Scripts/bench.sh | SIZE_MIB=256 Scripts/bench.sh
 #        BASELINE=/path/to/afget Scripts/bench.sh
 # Prints one table: median wall time, CPU time (user+sys) and peak memory per tool and case, and
 # afget's wall time divided by the best peer's (dd is the limit, not a peer). Timing lives here,
-# never in tests.
+# never in tests. The split cases add, per tool, the bytes nginx sent over the counted runs'
+# files (wire: bytes asked for twice, or sent and never read, cost the server and the network
+# though the clock may not show them) and the connections a run used (conns: whether -s 8
+# opened 8), and afget's wall time over the bound the limit sets (afget/bound).
 # BASELINE: another afget binary (say, built from the commit before a refactor with the same
 # "swift build -c release --static-swift-stdlib --product afget", so that only the code differs),
 # run as tool "baseline" with exactly afget's arguments in every case afget runs in, taking turns
@@ -26,6 +31,11 @@ ensure_packages "${BUILD_PACKAGES[@]}" nginx-light curl wget2 aria2 axel time py
 size_mib="${SIZE_MIB:-1024}"
 runs="${RUNS:-5}"
 cases="${CASES:-large small split memory}"
+# The split cases' file, nginx's limit per connection (its "m" is MiB) and the connections each
+# tool opens: the bound is split_mib / (split_conns * split_rate_mib) seconds.
+split_mib=256
+split_rate_mib=40
+split_conns=8
 mkdir -p "${BENCH_DIR:-$root/.build}"
 work="$(mktemp -d "${BENCH_DIR:-$root/.build}/bench.XXXXXX")"
 trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -39,10 +49,17 @@ if [ -n "${BASELINE:-}" ]; then
     [ -x "$baseline" ] || { echo "BASELINE $BASELINE is not an executable" >&2; exit 2; }
 fi
 
-# nginx on a free port, serving the files of every case; /limited/ at 40 MB/s per connection.
+# nginx on two free ports, plain and TLS, serving the files of every case; /limited/ at 40 MB/s
+# per connection (per stream over HTTP/2), logged for the split cases' wire and conns columns.
 mkdir -p "$work/www/small" "$work/tmp" "$work/out" "$work/aside"
 chmod 755 "$work" "$work/www" "$work/www/small"  # nginx workers run as an unprivileged user
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+# Both sockets open at once, so that the two ports differ.
+read -r port tls_port <<<"$(python3 -c 'import socket; s=[socket.socket() for _ in "ab"]
+for x in s: x.bind(("127.0.0.1",0))
+print(*(x.getsockname()[1] for x in s))')"
+# Made afresh each time rather than kept in the tree: nothing trusts it but this run's clients.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
+    -addext subjectAltName=IP:127.0.0.1 -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
 cat > "$work/nginx.conf" <<CONF
 worker_processes 2;
 pid $work/nginx.pid;
@@ -50,22 +67,34 @@ error_log $work/error.log;
 events { worker_connections 1024; }
 http {
     access_log off;
+    # One line per request: the URL's ?by= (BENCH_RUN, see wire_count), nginx's serial number of
+    # the connection, the bytes sent for the request, headers included.
+    log_format wire '\$arg_by \$connection \$bytes_sent';
     sendfile on;
     keepalive_requests 100000;
     client_body_temp_path $work/tmp;
     proxy_temp_path $work/tmp; fastcgi_temp_path $work/tmp; uwsgi_temp_path $work/tmp; scgi_temp_path $work/tmp;
     server {
         listen 127.0.0.1:$port;
+        listen 127.0.0.1:$tls_port ssl http2;  # nginx 1.22's spelling; 1.25 moved it to "http2 on"
+        ssl_certificate $work/cert.pem;
+        ssl_certificate_key $work/key.pem;
         root $work/www;
-        location /limited/ { alias $work/www/; limit_rate 40m; }
+        # nginx serves the file whatever the query string, so a tag in it changes nothing else.
+        location /limited/ { alias $work/www/; limit_rate ${split_rate_mib}m; access_log $work/access.log wire; }
+        # For wire_count: the connections still open, to know when every request is logged.
+        location = /status { stub_status; }
     }
 }
 CONF
 nginx -p "$work" -c "$work/nginx.conf" -e "$work/error.log"
 base="http://127.0.0.1:$port"
+tls_base="https://127.0.0.1:$tls_port"
 out="$work/out"
 results="$work/results"
+wire="$work/wire"
 : > "$results"
+: > "$wire"
 
 # with_baseline TOOL=COMMAND...: sets tools to the entries, with BASELINE each afget entry
 # followed by "baseline" running the same arguments. Derived here rather than written in every
@@ -86,6 +115,38 @@ with_baseline() {
 bench() {
     with_baseline "${@:3}"
     python3 "$root/Scripts/interleave.py" "$results" "$1" "$runs" 1 "$2" "${tools[@]}"
+}
+
+# wire_count CASE SIZE: after bench CASE, appends "case tool wire conns" rows to $wire from
+# nginx's access log: the bytes sent for the tool's counted runs over runs * SIZE, and the median
+# of the distinct connections a run used. The tools tag their URLs with ?by=$BENCH_RUN
+# (CASE.TOOL.ROUND, see Scripts/interleave.py), so the warm-up round, tagged "warmup", is left
+# out, and a baseline, given afget's very arguments, still logs as itself.
+wire_count() {
+    # nginx logs a request when it ends it, which for a client gone can be a moment after the
+    # client exited: wait until the only connection left is the status request's own.
+    local i
+    for i in $(seq 100); do
+        [ "$(curl -s "$base/status" | awk '/^Active connections:/ { print $3 }')" = 1 ] && break
+        sleep 0.1
+    done
+    python3 - "$work/access.log" "$1" "$2" "$runs" >> "$wire" <<'PY'
+import statistics, sys
+log, case, size, runs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+sent, conns = {}, {}
+for line in open(log):
+    tag, connection, bytes_sent = line.split()
+    # Case names hold no dots, tool names neither: split from the right.
+    parts = tag.rsplit(".", 2)
+    if len(parts) != 3 or parts[0] != case or parts[2] == "warmup":
+        continue
+    _, tool, run = parts
+    sent[tool] = sent.get(tool, 0) + int(bytes_sent)
+    conns.setdefault(tool, {}).setdefault(run, set()).add(connection)
+for tool in sent:
+    per_run = statistics.median(len(c) for c in conns[tool].values())
+    print(case, tool, f"{sent[tool] / runs / size:.4f}", per_run)
+PY
 }
 
 # peak CASE PREPARE TOOL=COMMAND...: one run each, for peak memory.
@@ -133,12 +194,24 @@ for case in $cases; do
         rm -rf "$out" "$work/aside" && mkdir -p "$out" "$work/aside"
         ;;
     split)
-        head -c $((256 << 20)) /dev/urandom > "$work/www/split.bin"
+        head -c $((split_mib << 20)) /dev/urandom > "$work/www/split.bin"
         sync
-        bench split "rm -f $out/split.bin*; sync" \
-            "afget=$afget -q -s 8 -o $out/split.bin $base/limited/split.bin" \
-            "aria2c=aria2c -q -x8 -s8 -k1M --allow-overwrite=true -d $out -o split.bin $base/limited/split.bin" \
-            "axel=axel -q -n 8 -o $out/split.bin $base/limited/split.bin"
+        for proto in h1 h2; do
+            if [ "$proto" = h1 ]; then
+                url="$base/limited/split.bin" afget_tls="" aria2c_tls="" axel_tls=""
+            else
+                # axel cannot be given a CA, so it skips verification instead.
+                url="$tls_base/limited/split.bin" afget_tls="--cacert $work/cert.pem" \
+                    aria2c_tls="--ca-certificate=$work/cert.pem" axel_tls="-k"
+            fi
+            # Quoted for sh, where "?" would be a pattern; BENCH_RUN expands there, per run.
+            src="\"$url?by=\$BENCH_RUN\""
+            bench "split-$proto" "rm -f $out/split.bin*; sync" \
+                "afget=$afget -q $afget_tls -s $split_conns -o $out/split.bin $src" \
+                "aria2c=aria2c -q $aria2c_tls -x$split_conns -s$split_conns -k1M --allow-overwrite=true -d $out -o split.bin $src" \
+                "axel=axel -q $axel_tls -n $split_conns -o $out/split.bin $src"
+            wire_count "split-$proto" $((split_mib << 20))
+        done
         rm -f "$work/www/split.bin" "$out"/split.bin*
         ;;
     memory)
@@ -165,16 +238,31 @@ if [ -n "$baseline" ]; then
     echo "afget/base = afget's wall time over the baseline's ($baseline, same arguments)"
 fi
 echo "(memory cases: one run each, for peak memory; their times are not compared)"
-python3 - "$results" <<'PY'
+split_bound="$(awk -v m="$split_mib" -v c="$split_conns" -v r="$split_rate_mib" 'BEGIN { printf "%.3f", m / (c * r) }')"
+if [ -s "$wire" ]; then
+    echo "split cases: wire = bytes nginx sent (headers included) per counted run over the file's size;"
+    echo "  conns = distinct connections per run, median; afget/bound = afget's wall time over"
+    echo "  $split_mib MiB / ($split_conns × $split_rate_mib MiB/s) = $split_bound s, $split_conns connections or streams at the limit"
+    echo "  targets: afget/best ≤ 0.95 (5 % faster than aria2c and axel), afget/bound ≤ 1.10, afget's wire ≤ 1.01"
+fi
+python3 - "$results" "$wire" "$split_bound" <<'PY'
 import sys
 rows = []
 for line in open(sys.argv[1]):
     case, tool, wall, cpu, peak = line.split()
     rows.append((case, tool, float(wall), float(cpu), int(peak) / 1024))
-# The afget/base column only when BASELINE was given, so that the table is otherwise unchanged.
+wire = {}
+for line in open(sys.argv[2]):
+    case, tool, ratio, conns = line.split()
+    wire[case, tool] = (float(ratio), float(conns))
+bound = float(sys.argv[3])
+# The afget/base column only when BASELINE was given, and wire, conns and afget/bound only when a
+# split case ran, so that the table is otherwise unchanged.
 with_base = any(r[1] == "baseline" for r in rows)
-print(f"{'case':<14}{'tool':<10}{'wall s':>9}{'cpu s':>9}{'peak MiB':>10}{'afget/best':>12}"
-      + (f"{'afget/base':>12}" if with_base else ""))
+with_wire = bool(wire)
+print(f"{'case':<14}{'tool':<10}{'wall s':>9}{'cpu s':>9}{'peak MiB':>10}"
+      + (f"{'wire':>7}{'conns':>7}" if with_wire else "") + f"{'afget/best':>12}"
+      + (f"{'afget/base':>12}" if with_base else "") + (f"{'afget/bound':>12}" if with_wire else ""))
 for case in dict.fromkeys(r[0] for r in rows):
     mine = [r for r in rows if r[0] == case]
     afget = next(r[2] for r in mine if r[1] == "afget")
@@ -182,9 +270,14 @@ for case in dict.fromkeys(r[0] for r in rows):
     ratio = f"{afget / min(peers):>12.2f}" if peers and not case.startswith("memory") else ""
     base = next((r[2] for r in mine if r[1] == "baseline"), None)
     base_ratio = f"{afget / base:>12.2f}" if base and not case.startswith("memory") else ""
+    bound_ratio = f"{afget / bound:>12.2f}" if case.startswith("split") else ""
     for index, (_, tool, wall, cpu, peak) in enumerate(mine):
-        print(f"{case:<14}{tool:<10}{wall:>9.3f}{cpu:>9.3f}{peak:>10.1f}{ratio if index == 0 else '':>12}"
-              + (f"{base_ratio if index == 0 else '':>12}" if with_base else ""))
+        counted = wire.get((case, tool))
+        print(f"{case:<14}{tool:<10}{wall:>9.3f}{cpu:>9.3f}{peak:>10.1f}"
+              + ((f"{counted[0]:>7.3f}{counted[1]:>7g}" if counted else f"{'':>14}") if with_wire else "")
+              + f"{ratio if index == 0 else '':>12}"
+              + (f"{base_ratio if index == 0 else '':>12}" if with_base else "")
+              + (f"{bound_ratio if index == 0 else '':>12}" if with_wire else ""))
 peaks = [f"{r[4]:.1f} MiB for {r[0][len('memory-'):]}" for r in rows if r[0].startswith("memory") and r[1] == "afget"]
 if peaks:
     print(f"afget's peak memory: {', '.join(peaks)} (DESIGN.md §7: flat in file size, under 40 MiB)")

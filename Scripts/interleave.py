@@ -8,6 +8,9 @@ first and not counted, then RUNS rounds. Taking turns (rather than all runs of o
 next) means a burst of load from the machine's neighbours, which on a shared machine lasts
 seconds, falls on every tool alike instead of on whichever ran during it.
 
+Each command runs with BENCH_RUN=CASE.TOOL.ROUND in its environment, ROUND being 1 to RUNS or
+"warmup", so that a command can tag its requests and a server's log tell the counted runs apart.
+
 Appends a line per tool to RESULTS: CASE TOOL median-wall-seconds median-cpu-seconds peak-KiB,
 where CPU is user+sys of the command and everything it started, and peak the largest resident
 size of any of them in any counted run.
@@ -20,14 +23,15 @@ import tempfile
 import time
 
 
-def run_once(command):
-    """Wall seconds, CPU seconds and peak resident KiB of one run of a shell command."""
+def run_once(command, run):
+    """Wall seconds, CPU seconds and peak resident KiB of one run of a shell command, BENCH_RUN=run."""
     with tempfile.TemporaryFile() as errors, tempfile.NamedTemporaryFile("r") as peak:
         started = time.perf_counter()
         # GNU time reports the peak: a process forked from Python would count Python's own
         # memory as the tool's, since the peak survives exec.
         process = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", peak.name, "sh", "-c", command],
-                                   stdout=subprocess.DEVNULL, stderr=errors)
+                                   stdout=subprocess.DEVNULL, stderr=errors,
+                                   env=dict(os.environ, BENCH_RUN=run))
         # wait4's usage covers every process the command started (the tool itself).
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - started
@@ -48,7 +52,8 @@ def main():
     for round_number in range(warmup + runs):
         for tool, command in tools:
             subprocess.run(["sh", "-c", prepare], check=True)
-            sample = run_once(command)
+            counted = round_number - warmup + 1
+            sample = run_once(command, f"{case}.{tool}.{counted if counted > 0 else 'warmup'}")
             if round_number >= warmup:
                 measured[tool].append(sample)
     with open(results, "a") as out:

@@ -25,17 +25,17 @@ public struct HTTPRequest: Sendable, Equatable {
         headers.reduce(url.absoluteString.utf8.count) { $0 + $1.line.utf8.count + 2 }
     }
 
-    /// The same request for the bytes from `offset` on, of the entity `ifRange` names only (a
-    /// continue, or a segment), unencoded: only a plain body is continued by ranges. One
-    /// Accept-Encoding, replacing the user's: two would let the server pick either.
-    package func ranged(from offset: Int64, ifRange: String) -> HTTPRequest {
+    /// The same request for the bytes from `offset` on, up to `end` (exclusive; nil: to the
+    /// end of the file), of the entity `ifRange` names only (a continue, or a segment; nil for a
+    /// first request, which has nothing to name yet), unencoded: only a plain body is continued
+    /// by ranges. One Accept-Encoding, replacing the user's: two would let the server pick either.
+    package func ranged(from offset: Int64, to end: Int64? = nil, ifRange: String?) -> HTTPRequest {
         var request = self
         request.headers.removeAll { $0.name.isSameHeaderName(as: "Accept-Encoding") }
-        request.headers += [
-            HTTPHeader(name: "Range", value: "bytes=\(offset)-", scope: .everyHop),
-            HTTPHeader(name: "If-Range", value: ifRange, scope: .everyHop),
-            HTTPHeader(name: "Accept-Encoding", value: "identity", scope: .everyHop),
-        ]
+        let last = end.map { String($0 - 1) } ?? ""
+        request.headers.append(HTTPHeader(name: "Range", value: "bytes=\(offset)-\(last)", scope: .everyHop))
+        if let ifRange { request.headers.append(HTTPHeader(name: "If-Range", value: ifRange, scope: .everyHop)) }
+        request.headers.append(HTTPHeader(name: "Accept-Encoding", value: "identity", scope: .everyHop))
         return request
     }
 }

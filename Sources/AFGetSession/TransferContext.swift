@@ -147,6 +147,7 @@ final class TransferContext {
         easy.set(CURLOPT_USERAGENT, "afget/\(AFGetVersion.current)")
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
         easy.set(CURLOPT_BUFFERSIZE, options.receiveBufferBytes)
+        if options.connectionOfItsOwn { easy.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1) }
         easy.set(CURLOPT_WRITEFUNCTION, callback: receiveBodyCallback)
         easy.set(CURLOPT_WRITEDATA, pointer: context)
         easy.set(CURLOPT_HEADERFUNCTION, callback: receiveHeaderCallback)

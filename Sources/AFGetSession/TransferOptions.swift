@@ -24,6 +24,9 @@ public struct TransferOptions: Sendable, Equatable {
     public var gateOrder = 0
     /// libcurl's receive buffer: large for one stream, smaller where several share the network.
     public var receiveBufferBytes = 512 << 10
+    /// Speak HTTP/1.1 even where HTTP/2 is offered, so that this transfer has a connection to
+    /// itself rather than a stream on a shared one: `-s N` means N connections.
+    public var connectionOfItsOwn = false
 
     /// Whether a 401 means the credentials were refused rather than missing.
     public var sendsCredentials: Bool { credentials != nil || netrcFile != nil }

@@ -58,6 +58,20 @@ final class ResumeExpectationTests: XCTestCase {
         }
     }
 
+    func testABoundedRangeMustEndWhereAskedOrAtTheFilesEnd() {
+        var bounded = expectation
+        bounded.end = 400
+        XCTAssertEqual(bounded.verdict(for: head(206, [("Content-Range", "bytes 100-399/1000")])), .append)
+        XCTAssertEqual(
+            bounded.verdict(for: head(206, [("Content-Range", "bytes 100-999/1000")])),
+            .refuse("Content-Range \"bytes 100-999/1000\" is not the range asked for (bytes 100-399)"),
+            "more than was asked is not taken as the range")
+        bounded.end = 5000
+        XCTAssertEqual(
+            bounded.verdict(for: head(206, [("Content-Range", "bytes 100-999/1000")])), .append,
+            "a range past the end ends with the file")
+    }
+
     /// Servers that ignore If-Range answer with a part of the new file: every validator the 206
     /// carries must agree, and the representation must be the one the part holds.
     func testA206OfAnotherVersionIsAChange() {

@@ -44,6 +44,19 @@ final class SegmentTests: XCTestCase {
         XCTAssertEqual(behind.at, 160, "a reached offset behind what is written counts for nothing")
     }
 
+    func testAfterAFirstRangeTheRestIsSplitAmongTheOtherConnections() {
+        XCTAssertEqual(
+            SegmentPlan.afterFirstRange(0..<400, length: 1000, connections: 4, minimumSize: 100),
+            [
+                Segment(start: 0, end: 400), Segment(start: 400, end: 600), Segment(start: 600, end: 800),
+                Segment(start: 800, end: 1000),
+            ])
+        XCTAssertEqual(
+            SegmentPlan.afterFirstRange(300..<500, length: 600, connections: 4, minimumSize: 100),
+            [Segment(start: 0, end: 300, done: 300), Segment(start: 300, end: 500), Segment(start: 500, end: 600)],
+            "a continued file keeps what it holds; the rest is no smaller than the minimum")
+    }
+
     func testTheContiguousPrefixStopsAtTheFirstGap() {
         XCTAssertEqual(
             SegmentPlan.contiguousPrefix([

@@ -72,11 +72,15 @@ final class MisbehavingServerTests: ServerTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 130)
         server.change("k.bin", ["v": "1", "ranges": "always", "chunk": "1000000", "ms": "1"])
+        let before = server.log.all.count
         let result = try Afget.run(arguments, in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(
             sha256Hex(ofFile: directory.appendingPathComponent("k.bin").path), TestPayload.sha256(count: size, version: 1))
         XCTAssertTrue(result.stderr.contains("the file changed on the server (Last-Modified"), result.stderr)
+        // Started over split again: after the restart, ranges begin inside the file.
+        let restarted = server.log.all.dropFirst(before).compactMap { $0.header("Range") }
+        XCTAssertGreaterThanOrEqual(restarted.filter { !$0.hasPrefix("bytes=0-") }.count, 2, "\(restarted)")
         XCTAssertEqual(listing(directory), ["k.bin"])
     }
 

@@ -1,12 +1,16 @@
 import Foundation
 import Glibc
+import TestServer
 import XCTest
 
 /// A real nginx (Debian's package) on a free loopback port, serving a directory of the test's,
-/// the same files at 4 MB/s under /slow/, and WebDAV PUT under /dav/. Scripts/test.sh installs nginx.
+/// the same files at 4 MB/s under /slow/, and WebDAV PUT under /dav/; the same over TLS with
+/// HTTP/2 on a second port (the test certificates). Its access log records, per response, the
+/// connection's serial number, the Range asked for and the bytes sent. Scripts/test.sh installs nginx.
 final class NginxServer {
     let root: URL
     let port: Int
+    let tlsPort: Int
     private let process: Process
     private let prefix: URL
 
@@ -22,6 +26,8 @@ final class NginxServer {
                 at: prefix.appendingPathComponent(directory), withIntermediateDirectories: true)
         }
         port = try freePort()
+        tlsPort = try freePort()
+        let certificates = TestCertificates.shared
         let temp = prefix.appendingPathComponent("tmp").path
         let configuration = """
             daemon off;
@@ -31,7 +37,8 @@ final class NginxServer {
             error_log \(prefix.path)/logs/error.log;
             events { worker_connections 256; }
             http {
-                access_log off;
+                log_format wire '$connection "$http_range" $status $bytes_sent';
+                access_log \(prefix.path)/logs/access.log wire;
                 client_body_temp_path \(temp)/body;
                 proxy_temp_path \(temp)/proxy;
                 fastcgi_temp_path \(temp)/fastcgi;
@@ -39,6 +46,9 @@ final class NginxServer {
                 scgi_temp_path \(temp)/scgi;
                 server {
                     listen 127.0.0.1:\(port);
+                    listen 127.0.0.1:\(tlsPort) ssl http2;
+                    ssl_certificate \(certificates.good.certificatePath);
+                    ssl_certificate_key \(certificates.good.privateKeyPath);
                     root \(root.path);
                     location /slow/ {
                         alias \(root.path)/;
@@ -73,6 +83,32 @@ final class NginxServer {
     }
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// Over TLS, where nginx offers HTTP/2; the test CA (`TestCertificates.shared.caPath`) signs it.
+    func tlsURL(_ path: String) -> String { "https://127.0.0.1:\(tlsPort)\(path)" }
+
+    /// One line of the access log: a response as nginx sent it.
+    struct LoggedResponse {
+        /// nginx's serial number of the connection that carried it.
+        let connection: Int
+        let range: String
+        let status: Int
+        let bytesSent: Int
+    }
+
+    /// The responses logged so far (nginx writes a line as each response ends).
+    func loggedResponses() -> [LoggedResponse] {
+        let text = (try? String(contentsOf: prefix.appendingPathComponent("logs/access.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count == 4, let connection = Int(fields[0]), let status = Int(fields[2]),
+                let bytes = Int(fields[3])
+            else { return nil }
+            return LoggedResponse(
+                connection: connection, range: fields[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")),
+                status: status, bytesSent: bytes)
+        }
+    }
 
     /// Polls the port until nginx accepts connections (or fails after 10 s).
     private func waitUntilListening() throws {

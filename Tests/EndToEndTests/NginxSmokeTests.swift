@@ -24,6 +24,27 @@ final class NginxSmokeTests: XCTestCase {
         XCTAssertEqual(listing(directory), ["large.bin"])
     }
 
+    /// `-s 4` over HTTPS where nginx offers HTTP/2: four connections of its own (not four streams
+    /// on one, which a per-connection limit would hold to one's speed), bounded ranges, and each
+    /// byte of the file sent once.
+    func testASplitDownloadOverHTTP2UsesFourConnectionsAndSendsEachByteOnce() throws {
+        let nginx = try NginxServer()
+        let size = 16 << 20
+        let expected = try writeRandomFile(nginx.root.appendingPathComponent("split.bin"), bytes: size)
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Afget.run(
+            ["-q", "-s", "4", "--cacert", TestCertificates.shared.caPath, nginx.tlsURL("/slow/split.bin")], in: directory)
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("split.bin").path), expected)
+        let responses = nginx.loggedResponses()
+        XCTAssertEqual(Set(responses.map(\.connection)).count, 4, "\(responses.map { ($0.connection, $0.range) })")
+        XCTAssertTrue(responses.allSatisfy { $0.range.wholeMatch(of: /bytes=\d+-\d+/) != nil }, "\(responses.map(\.range))")
+        let sent = responses.reduce(0) { $0 + $1.bytesSent }
+        XCTAssertLessThanOrEqual(Double(sent), Double(size) * 1.01, "bytes on the wire, headers included")
+    }
+
     func testInterruptedDownloadFromNginxContinuesExactly() throws {
         let nginx = try NginxServer()
         let expected = try writeRandomFile(nginx.root.appendingPathComponent("medium.bin"), bytes: 8 << 20)

@@ -33,6 +33,20 @@ final class ServerState: Sendable {
     /// Responses being sent now, and the most there ever were at once.
     private let concurrency = Mutex<(now: Int, most: Int)>((0, 0))
     private let bodyBytes = Mutex<Int>(0)
+    private let sentBytes = Mutex<Int>(0)
+
+    /// Counts payload bytes written to a socket.
+    func countBytesSent(_ count: Int) {
+        sentBytes.withLock { $0 += count }
+    }
+
+    var bytesSent: Int {
+        sentBytes.withLock { $0 }
+    }
+
+    var responsesNow: Int {
+        concurrency.withLock { $0.now }
+    }
 
     /// Counts request body bytes as they are read, for tests that act partway through an upload.
     func countBodyBytes(_ count: Int) {

@@ -3,7 +3,8 @@ import Foundation
 /// The behaviours the test server offers, chosen by path and query:
 ///
 /// - `/file/NAME?size=N`: N payload bytes with ETag and Last-Modified (`lastModified`), honouring
-///   `Range: bytes=A-` and `If-Range`. Options: `v=K` (a changed file: other bytes, other ETag),
+///   `Range: bytes=A-` or `bytes=A-B`, and `If-Range`. Options: `maxconn=K` (more than K
+///   responses at once are answered 503, as nginx's limit_conn does), `v=K` (a changed file: other bytes, other ETag),
 ///   `ranges=ignore` (always 200), `ranges=wrong` (206 starting one byte late),
 ///   `ranges=always` (206 even when If-Range does not match), `noetag=1`, `nolm=1`, `weak=1`
 ///   (a weak ETag), `claim=M` (announce M bytes, send N, close), `chunk=K&ms=T` (drip the body

@@ -251,6 +251,13 @@ final class RouteHandler: ChannelInboundHandler {
             finish(context, .end)
             return
         }
+        // `maxconn=K`: a server that serves K responses at once and answers more with 503
+        // (nginx's limit_conn).
+        if let most = target.query["maxconn"].flatMap({ Int($0) }), state.responsesNow > most {
+            sendHead(context, .serviceUnavailable, ["Content-Length": "5"])
+            sendBytes(context, Array("busy\n".utf8), then: .end)
+            return
+        }
         if let mode, mode == "503" || mode == "429" {
             var failure: HTTPHeaders = ["Content-Length": "5"]
             if let after = target.query["retryafter"] { failure.add(name: "Retry-After", value: after) }
@@ -260,10 +267,14 @@ final class RouteHandler: ChannelInboundHandler {
         }
 
         var start = 0
+        // Where the body ends: the file's end, or a bounded range's (`bytes=A-B`).
+        var end = size
         let ranges = target.query["ranges"] ?? "honour"
         if let range = head.headers.first(name: "Range"), ranges != "ignore",
             range.hasPrefix("bytes="), let first = Int(range.dropFirst(6).split(separator: "-").first ?? "")
         {
+            let bounds = range.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
+            if bounds.count == 2, let last = Int(bounds[1]), last >= first { end = min(size, last + 1) }
             let ifRange = head.headers.first(name: "If-Range")
             let matches = ifRange == nil || ifRange == etag || ifRange == lastModified
             if matches || ranges == "always" {
@@ -276,14 +287,16 @@ final class RouteHandler: ChannelInboundHandler {
                     return
                 }
                 start = ranges == "wrong" ? first + 1 : first
-                headers.add(name: "Content-Range", value: "bytes \(start)-\(size - 1)/\(size)")
+                headers.add(name: "Content-Range", value: "bytes \(start)-\(end - 1)/\(size)")
                 if target.query["gzip206"] == "1" {
                     // A gzip-coded part of the file, chunked, where the request asked for identity (Caddy).
                     headers.add(name: "Content-Encoding", value: "gzip")
                     sendHead(context, .partialContent, headers)
-                    sendBytes(context, TestGzip.stored(TestPayload.bytes(start..<size, version: version)), then: .end)
+                    sendBytes(context, TestGzip.stored(TestPayload.bytes(start..<end, version: version)), then: .end)
                     return
                 }
+            } else {
+                end = size  // If-Range does not match: the whole file
             }
         }
         if target.query["crange200"] == "all" && !headers.contains(name: "Content-Range") {
@@ -294,7 +307,7 @@ final class RouteHandler: ChannelInboundHandler {
             finish(context, .end)
             return
         }
-        let length = size - start
+        let length = end - start
         if target.query["nolength"] != "1" {
             headers.add(name: "Content-Length", value: "\(target.int("claim", default: length))")
         }
@@ -314,22 +327,22 @@ final class RouteHandler: ChannelInboundHandler {
         default:
             if let slowFrom = target.query["slowfrom"].flatMap({ Int($0) }) {
                 // Fast up to byte slowFrom, then dripped: one segment finishes long before another.
-                let fastEnd = max(start, min(slowFrom, size))
+                let fastEnd = max(start, min(slowFrom, end))
                 sendPayload(context, start..<fastEnd, version: version, then: .nothing)
                 drip(
-                    context, from: fastEnd, size: size, chunk: target.int("chunk", default: 50_000),
+                    context, from: fastEnd, size: end, chunk: target.int("chunk", default: 50_000),
                     interval: .milliseconds(Int64(target.int("ms", default: 50))), version: version)
                 return
             }
             if let chunk = target.query["chunk"].flatMap({ Int($0) }) {
                 drip(
-                    context, from: start, size: size, chunk: chunk,
+                    context, from: start, size: end, chunk: chunk,
                     interval: .milliseconds(Int64(target.int("ms", default: 100))), version: version)
                 return
             }
             let ending: Ending = target.query["claim"] == nil ? .end : .close
             // `short=K`: the last K bytes are left out and the body ends cleanly (chunked, with `nolength=1`).
-            sendPayload(context, start..<max(start, size - target.int("short", default: 0)), version: version, then: ending)
+            sendPayload(context, start..<max(start, end - target.int("short", default: 0)), version: version, then: ending)
         }
     }
 
@@ -397,7 +410,12 @@ final class RouteHandler: ChannelInboundHandler {
             let end = min(start + slice, range.upperBound)
             var buffer = context.channel.allocator.buffer(capacity: end - start)
             buffer.writeBytes(TestPayload.bytes(start..<end, version: version))
-            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+            // Counted once written to the socket, as a server's access log counts bytes sent:
+            // what a client cut off before it left is not counted.
+            let written = context.eventLoop.makePromise(of: Void.self)
+            let (state, count) = (state, end - start)
+            written.futureResult.whenSuccess { state.countBytesSent(count) }
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: written)
             start = end
         }
         finish(context, ending)

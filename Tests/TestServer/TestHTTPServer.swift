@@ -51,6 +51,8 @@ public final class TestHTTPServer: Sendable {
 
     /// Request body bytes read so far, over every request: how far an upload has got.
     public var bodyBytesReceived: Int { state.bodyBytesReceived }
+    /// Payload bytes of files written to sockets, over every response so far (the wire total).
+    public var payloadBytesSent: Int { state.bytesSent }
 
     /// Changes how `/file/NAME` and `/flaky/NAME` behave from now on, as if query items were
     /// added to every request for NAME: `["v": "1"]` changes the file behind the same URL.

@@ -11,12 +11,26 @@ extension DownloadJob {
         case failed(TransferFailure, reached: Int64)
         /// The run stopped (a signal): the bytes are checkpointed.
         case stopped
-        /// The response showed the file can be split (`-s`): go on in segments from here.
-        case split(reached: Int64)
+        /// The response showed the file can be split (`-s`): its bounded range goes on as the
+        /// first segment (`handover`), segments take the rest.
+        case split(Handover)
+        /// A bounded first range (`-s`) is complete and the file cannot be split: one connection
+        /// goes on from here.
+        case rangeDone(reached: Int64)
         /// Segments could not go on; continue with one connection.
         case fellBack
         /// `-J` named the file after one that `--on-exists skip` keeps: its body is not needed.
         case serverNamedFileStays(String, reason: String)
+    }
+
+    /// A first request's bounded range whose response showed the file can be split: its task
+    /// goes on, as the first segment, with its events read from here on by the segments.
+    struct Handover {
+        let task: SessionTask
+        /// Its range's end, and how far it has got.
+        let live: LiveSegment
+        /// Where its range starts.
+        let from: Int64
     }
 
     /// What one attempt has seen of its response so far.
@@ -30,12 +44,15 @@ extension DownloadJob {
         /// Why the job canceled its own task, once it has.
         private(set) var canceledBecause: OwnCancel?
 
+        /// With `-s`: the first request asks for a bounded range, whose end this is.
+        var firstRange: LiveSegment?
+        /// The response showed that ranges work: its task goes on as the first segment.
+        var handsOver = false
+
         /// Why a job cancels its own task.
         enum OwnCancel {
             /// A failure on this side: no room, resume data that cannot be written.
             case localFailure(TransferFailure)
-            /// The response showed that ranges work: segments take the rest.
-            case splitting
             /// `-J` found the server's name taken by a file that stays.
             case serverNamedFileStays(path: String, reason: String)
         }
@@ -73,12 +90,17 @@ extension DownloadJob {
         } catch {
             return .failed(error, reached: offset)
         }
-        let task = postTask(from: offset)
         var state = AttemptState(offset: offset)
+        state.firstRange = firstRange(from: offset)
+        let task = postTask(from: offset, to: state.firstRange)
         for await event in task.events {
             switch event {
             case .started(_, let head):
                 takeBody(of: head, task: task.id, &state)
+                if state.handsOver, let live = state.firstRange {
+                    // The rest of this task's events go to the segments.
+                    return .split(Handover(task: task, live: live, from: offset))
+                }
             case .progress(_, let progress):
                 guard state.bodyStarted else { continue }
                 let now = monotonicSeconds()
@@ -110,22 +132,38 @@ extension DownloadJob {
         return .failed(TransferFailure(.internalError, "the task manager stopped early"), reached: offset)
     }
 
-    /// Hands the request for the body from `offset` on to the task manager, with Range and
-    /// If-Range when continuing.
-    private func postTask(from offset: Int64) -> SessionTask {
+    /// With `-s`, where a first request's range ends: it asks for no more than a split
+    /// download's smallest file (4 segments of the minimum size), so that a file too small to
+    /// split comes whole and a larger one shows its length without anything asked for twice.
+    private func firstRange(from offset: Int64) -> LiveSegment? {
+        guard settings.split > 1, !splitRefused, download.part != nil, !download.isConditional else { return nil }
+        return LiveSegment(from: offset, end: offset + Self.smallestSplitFile(settings))
+    }
+
+    /// Below this many bytes a file is not split.
+    static func smallestSplitFile(_ settings: DownloadSettings) -> Int64 {
+        4 * max(1, settings.minimumSplitSize)
+    }
+
+    /// Hands the request for the body from `offset` on (up to `range`'s end when given) to the
+    /// task manager, with Range and If-Range when continuing. A bounded range continuing a part
+    /// refuses a 200: the job then starts over, and splits again, instead of taking the whole
+    /// file on one connection.
+    private func postTask(from offset: Int64, to range: LiveSegment?) -> SessionTask {
         var request = download.request
         var resume: ResumeExpectation?
-        if offset > 0, let ifRange = validators.ifRange {
-            request = request.ranged(from: offset, ifRange: ifRange)
+        let ifRange = offset > 0 ? validators.ifRange : nil
+        if ifRange != nil || range != nil {
+            request = request.ranged(from: offset, to: range?.end, ifRange: ifRange)
             resume = ResumeExpectation(
-                offset: offset, expectedTotal: expectedTotal, recorded: validators,
-                restartsOnFullResponse: !settings.refusesRestart)
+                offset: offset, end: range?.end, expectedTotal: expectedTotal, recorded: validators,
+                restartsOnFullResponse: range == nil ? !settings.refusesRestart : offset == 0)
         }
         let sink = FileDescriptorSink(descriptor: download.sink.descriptor, name: download.sink.name, digests: digests)
         var options = settings.transfer
         options.gateOrder = info.id
         let task = manager.downloadTask(
-            with: request, to: sink, resume: resume, segment: nil, options: options,
+            with: request, to: sink, resume: resume, segment: range, options: options,
             disk: environment.disk)
         manager.resume(task.id)
         startAttempt()
@@ -163,10 +201,19 @@ extension DownloadJob {
             // kept) and segments take the rest: fresh requests start with a full rate
             // allowance, which made keeping it on as the first segment slower
             // (docs/performance.md).
-            if let reason = reasonNotToSplit(head, base: state.base) {
-                if settings.transfer.verbose { renderer.handle(.notice("* one connection: \(reason)")) }
-            } else {
-                state.cancel(id, because: .splitting, on: manager)
+            // A 200 to a bounded range: whatever Accept-Ranges says, ranges do not work.
+            let ignoresRanges = state.firstRange != nil && head.status == 200
+            if let reason = ignoresRanges
+                ? SplitRefusal("the server ignores ranges (it sent the whole file)") : reasonNotToSplit(head, base: state.base)
+            {
+                splitRefused = true
+                if reason.isWorthSaying {
+                    renderer.handle(.notice("afget: \(info.path): one connection: \(reason.text)"))
+                } else if settings.transfer.verbose {
+                    renderer.handle(.notice("* one connection: \(reason.text)"))
+                }
+            } else if state.firstRange != nil && head.status == 206 {
+                state.handsOver = true
                 return
             }
         }
@@ -204,6 +251,12 @@ extension DownloadJob {
         record.httpStatus = response.head.status
         bytesThisRun += response.progress.received
         if let refused = refusedBody(written: response.progress.written, state) { return refused }
+        let reached = state.reached(written: response.progress.written)
+        if let range = state.firstRange, response.head.status == 206, reached == range.end,
+            let expectedTotal, reached < expectedTotal
+        {
+            return .rangeDone(reached: reached)
+        }
         if state.bodyStarted && response.head.isSuccess {
             // The whole body, while the file is moved into place: a bar at 100%, not
             // at its last sample (0% for a file quicker than one).
@@ -212,7 +265,7 @@ extension DownloadJob {
                     info, bytes: state.base + response.progress.written, total: expectedTotal,
                     speed: state.speed.bytesPerSecond))
         }
-        return .completed(response, reached: state.reached(written: response.progress.written))
+        return .completed(response, reached: reached)
     }
 
     /// The task was canceled: by the run's stop (`reason`), or by this job (its state says why).
@@ -225,7 +278,6 @@ extension DownloadJob {
         }
         // Segments checkpoint these bytes as soon as their connections are asked for,
         // instead of holding them up for a sync here.
-        if case .splitting = state.canceledBecause, reason == nil, !cancellation.isRequested { return .split(reached: reached) }
         if state.bodyStarted { _ = checkpoint(reached) }
         return reason != nil || cancellation.isRequested
             ? .stopped : .failed(TransferFailure(.internalError, "canceled"), reached: reached)

@@ -6,18 +6,32 @@ import AFGetSupport
 extension DownloadJob {
     /// Why this response cannot be split (`-s`), or nil when it can: a file is written (not
     /// standard output, in order), the length is known, ranges work, a validator guards every
-    /// segment, and enough is left.
-    func reasonNotToSplit(_ head: ResponseHead, base: Int64) -> String? {
-        guard download.part != nil else { return "standard output is written in order" }
-        guard !download.isConditional else { return "the request is conditional (--on-exists update)" }
-        guard !splitRefused else { return "the server answered a ranged request wrongly" }
-        guard let total = expectedTotal else { return "the length is unknown" }
+    /// segment, and the file is large enough.
+    func reasonNotToSplit(_ head: ResponseHead, base: Int64) -> SplitRefusal? {
+        guard download.part != nil else { return SplitRefusal("standard output is written in order") }
+        guard !download.isConditional else { return SplitRefusal("the request is conditional (--on-exists update)") }
+        guard !splitRefused else { return SplitRefusal("the server answered a ranged request wrongly") }
+        guard let total = expectedTotal else { return SplitRefusal("the length is unknown") }
         guard head.status == 206 || head.value(of: "Accept-Ranges")?.lowercased().contains("bytes") == true else {
-            return "the server does not accept ranges"
+            return SplitRefusal("the server does not accept ranges")
         }
-        guard validators.ifRange != nil else { return "no ETag or Last-Modified to check ranges against" }
-        guard total - base >= 2 * settings.minimumSplitSize else { return "too small to split" }
+        guard validators.ifRange != nil else { return SplitRefusal("no ETag or Last-Modified to check ranges against") }
+        guard total - base > Self.smallestSplitFile(settings) else {
+            return SplitRefusal("too small to split", isWorthSaying: false)
+        }
         return nil
+    }
+
+    /// Why a download asked to split (`-s`) goes on one connection; said unless it is what a
+    /// person expects (a small file).
+    struct SplitRefusal {
+        let text: String
+        var isWorthSaying = true
+
+        init(_ text: String, isWorthSaying: Bool = true) {
+            self.text = text
+            self.isWorthSaying = isWorthSaying
+        }
     }
 
     /// Segments recorded by an earlier run, each no fuller than the part file shows.
@@ -33,7 +47,9 @@ extension DownloadJob {
         }
     }
 
-    func attemptSegmented(_ segments: [Segment], fallbackOffset: inout Int64) async -> AttemptResult {
+    /// Downloads `segments` over several connections, the first range's task (`first`) going
+    /// on as one of them.
+    func attemptSegmented(_ segments: [Segment], adopting first: Handover?, fallbackOffset: inout Int64) async -> AttemptResult {
         guard let part = download.part, let total = expectedTotal else { return .fellBack }
         if !bodyReported {
             let held = segments.bytesDone
@@ -50,7 +66,8 @@ extension DownloadJob {
             SegmentedTransfer.Context(
                 environment: environment, info: info,
                 request: download.request, part: part, validators: validators, total: total,
-                checkpoint: { [unowned self] segments in self.checkpoint(segments: segments) }), segments: segments)
+                checkpoint: { [unowned self] segments in self.checkpoint(segments: segments) }), segments: segments,
+            adopting: first)
         switch await transfer.run() {
         case .completed(let response):
             record.httpStatus = response.head.status

@@ -88,20 +88,26 @@ final class DownloadJob {
             return fail(error)
         }
         var segments = try? segmentsToContinue()
+        var firstSegment: Handover?
         while true {
             let result: AttemptResult
             if let planned = segments, !planned.isEmpty {
                 segments = nil
-                result = await attemptSegmented(planned, fallbackOffset: &offset)
+                result = await attemptSegmented(planned, adopting: firstSegment, fallbackOffset: &offset)
+                firstSegment = nil
             } else {
                 result = await attempt(from: offset)
             }
             switch result {
-            case .split(let reached):
+            case .split(let handover):
+                // The first range goes on as a segment; the rest is split among the others.
+                firstSegment = handover
+                offset = handover.from
+                segments = SegmentPlan.afterFirstRange(
+                    handover.from..<handover.live.end, length: expectedTotal ?? handover.live.end,
+                    connections: settings.split, minimumSize: settings.minimumSplitSize)
+            case .rangeDone(let reached):
                 offset = reached
-                segments = SegmentPlan.initial(
-                    length: expectedTotal ?? reached, from: reached, connections: settings.split,
-                    minimumSize: settings.minimumSplitSize)
             case .fellBack:
                 continue
             case .serverNamedFileStays(let existing, let reason):

@@ -26,8 +26,9 @@ public struct FileDescriptorSink: Sendable, Equatable {
 
 /// A download's body into a file: only a successful final response's body is written (those of
 /// errors are dropped, for the caller to judge by the status). When continuing (`resume`), the
-/// response must match the expectation before a byte is written; with a `segment`, writing
-/// stops at its end and the transfer completes.
+/// response must match the expectation before a byte is written; with a `segment`, a 206's body
+/// is written up to the segment's end and the transfer completes there (a 200, the whole file,
+/// is written whole).
 struct FileBody: ResponseBodyHandler {
     let sink: FileDescriptorSink
     let resume: ResumeExpectation?
@@ -62,7 +63,7 @@ struct FileBody: ResponseBodyHandler {
             sink: sink, offset: offset, disk: disk,
             capacity: segment == nil ? BufferedFileWriter.streamCapacity : BufferedFileWriter.segmentCapacity)
         if let announcedLength { writer.expectBody(length: announcedLength) }
-        return .take(Writing(writer: writer, segment: segment))
+        return .take(Writing(writer: writer, segment: head.status == 206 ? segment : nil))
     }
 
     /// A 206 to a request for the whole file must hold the whole file (bytes 5-7 of 10 written
@@ -129,8 +130,12 @@ extension TaskManager {
         segment: LiveSegment?, options: TransferOptions, disk: DiskThread?
     ) -> SessionTask {
         var options = options
-        // Several segments share the network: each takes a smaller receive buffer.
-        options.receiveBufferBytes = segment == nil ? 512 << 10 : 128 << 10
+        if segment != nil {
+            // Several segments share the network: each takes a smaller receive buffer, and a
+            // connection of its own (HTTP/2 would carry them all on one).
+            options.receiveBufferBytes = 128 << 10
+            options.connectionOfItsOwn = true
+        }
         return task(
             with: request, body: FileBody(sink: sink, resume: resume, segment: segment, disk: disk),
             options: options)

@@ -7,8 +7,10 @@ import CurlCore
 /// ignore `If-Range` exist (Twisted, some object stores): a 206 is appended only when every
 /// validator it carries agrees with what was recorded, so two versions are never spliced.
 public struct ResumeExpectation: Sendable, Equatable {
-    /// Bytes already in the part file; the request asked for `bytes=offset-`.
+    /// Bytes already in the part file; the request asked for `bytes=offset-`, or up to `end`.
     public var offset: Int64
+    /// Where the range asked for ends (exclusive), when it is bounded (`bytes=offset-(end-1)`).
+    public var end: Int64?
     /// The entity's length as recorded when the download began, when known.
     public var expectedTotal: Int64?
     /// What identified the representation when the download began.
@@ -16,8 +18,11 @@ public struct ResumeExpectation: Sendable, Equatable {
     /// A 200 (the whole entity) is taken from the start; otherwise it is refused unwritten.
     public var restartsOnFullResponse: Bool
 
-    public init(offset: Int64, expectedTotal: Int64?, recorded: EntityValidators, restartsOnFullResponse: Bool) {
+    public init(
+        offset: Int64, end: Int64? = nil, expectedTotal: Int64?, recorded: EntityValidators, restartsOnFullResponse: Bool
+    ) {
         self.offset = offset
+        self.end = end
         self.expectedTotal = expectedTotal
         self.recorded = recorded
         self.restartsOnFullResponse = restartsOnFullResponse
@@ -85,7 +90,12 @@ public struct ResumeExpectation: Sendable, Equatable {
         else {
             return "malformed Content-Range \"\(header)\""
         }
-        guard first == offset, last == total - 1 else {
+        // A bounded range ends where asked, or at the file's end when that comes first.
+        let expectedLast = min(end ?? total, total) - 1
+        guard first == offset, last == expectedLast else {
+            if first == offset, let end {
+                return "Content-Range \"\(header)\" is not the range asked for (bytes \(offset)-\(end - 1))"
+            }
             return "Content-Range \"\(header)\" does not continue at byte \(offset)"
         }
         if let length = head.contentLength, length != last - first + 1 {

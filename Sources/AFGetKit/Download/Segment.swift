@@ -44,6 +44,18 @@ public enum SegmentPlan {
             }
     }
 
+    /// A file of `length` bytes whose `first` range is being received: the bytes before it as
+    /// one complete segment, that range as a segment, and the rest in up to `connections - 1`
+    /// equal segments of at least `minimumSize`.
+    public static func afterFirstRange(
+        _ first: Range<Int64>, length: Int64, connections: Int, minimumSize: Int64
+    ) -> [Segment] {
+        let held = first.lowerBound > 0 ? [Segment(start: 0, end: first.lowerBound, done: first.lowerBound)] : []
+        let rest = initial(length: length, from: first.upperBound, connections: max(1, connections - 1), minimumSize: minimumSize)
+        return held + [Segment(start: first.lowerBound, end: min(first.upperBound, length))]
+            + rest.filter { $0.start >= first.upperBound }
+    }
+
     /// The segment to split when a connection is free: of the `running` ones, each with where
     /// its transfer has reached (ahead of `done`, which counts only bytes written), the one
     /// with the most left, if at least two minimum sizes are left; and where the new segment

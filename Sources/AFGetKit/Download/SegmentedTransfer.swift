@@ -4,11 +4,12 @@ import AFGetSession
 import AFGetSupport
 import CPlatform
 
-/// One file downloaded over several connections at once (`-s`): each segment is a ranged
-/// request checked like a continue (Content-Range, length, ETag; If-Range on the request)
-/// before a byte is written, written in place with positioned writes into the one part file.
-/// A connection that finishes takes half of the largest segment left, so all stay busy to the
-/// end. Failures are retried per segment, each through its own retry loop; a server that answers
+/// One file downloaded over several connections at once (`-s`): each segment is fetched in
+/// bounded ranges (`bytes=a-b`, see `nextRequestLength`), every one checked like a
+/// continue (Content-Range, length, ETag; If-Range on the request) before a byte is written,
+/// and written in place with positioned writes into the one part file. A connection that
+/// finishes takes half of what the largest segment has not yet asked for, so all stay busy to
+/// the end and no byte is asked for twice. Failures are retried per segment, each through its own retry loop; a server that answers
 /// a range with anything but the range ends the segmenting, and the job goes on with one
 /// connection.
 final class SegmentedTransfer {
@@ -42,6 +43,8 @@ final class SegmentedTransfer {
         let segment: Int64
         let from: Int64
         let live: LiveSegment
+        /// The server answered with the range: this connection is one it takes.
+        var isServed = false
     }
 
     private var running: [TaskID: RunningSegment] = [:]
@@ -62,9 +65,24 @@ final class SegmentedTransfer {
     private var settings: DownloadSettings { context.environment.settings }
     private var cancellation: Cancellation { context.environment.cancellation }
 
-    init(_ context: Context, segments: [Segment]) {
+    /// The first range's task, already running, which goes on as a segment.
+    private let adopted: DownloadJob.Handover?
+    /// Connections at once: `-s`, or fewer once the server has refused more.
+    private var connectionLimit: Int
+
+    init(_ context: Context, segments: [Segment], adopting first: DownloadJob.Handover? = nil) {
         self.context = context
         self.segments = segments
+        adopted = first
+        connectionLimit = context.environment.settings.split
+    }
+
+    /// How much a segment asks for next: half of what it has left (at least two minimum
+    /// segments, at most 16 MiB), so that what it has not asked for yet can be handed to a
+    /// connection that is free, a request is never cut short, and few requests are made.
+    private func nextRequestLength(_ segment: Segment) -> Int64 {
+        let minimum = 2 * max(1, settings.minimumSplitSize)
+        return min(max(minimum, 16 << 20), max(minimum, segment.remaining / 2))
     }
 
     /// Events of every segment's task, and retries coming due, on one stream.
@@ -87,40 +105,44 @@ final class SegmentedTransfer {
         }
         let events = EventChannel<Event>()
         return await withDiscardingTaskGroup { group in
+            func pump(_ task: SessionTask) {
+                group.addTask {
+                    for await event in task.events { events.send(.task(event)) }
+                }
+            }
             func start(_ index: Int) {
                 let segment = segments[index]
-                let live = LiveSegment(from: segment.position, end: segment.end)
-                let request = context.request.ranged(from: segment.position, ifRange: context.validators.ifRange ?? "")
+                let requestEnd = min(segment.end, segment.position + nextRequestLength(segment))
+                let live = LiveSegment(from: segment.position, end: requestEnd)
+                let request = context.request.ranged(
+                    from: segment.position, to: requestEnd, ifRange: context.validators.ifRange)
                 let expectation = ResumeExpectation(
-                    offset: segment.position, expectedTotal: context.total,
+                    offset: segment.position, end: requestEnd, expectedTotal: context.total,
                     recorded: context.validators, restartsOnFullResponse: false)
                 let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)
                 let task = manager.downloadTask(
                     with: request, to: target, resume: expectation, segment: live,
                     options: settings.transfer, disk: context.environment.disk)
                 running[task.id] = RunningSegment(segment: segment.start, from: segment.position, live: live)
-                group.addTask {
-                    for await event in task.events { events.send(.task(event)) }
-                }
+                pump(task)
                 manager.resume(task.id)
             }
             func fillConnections() {
-                while stopping == nil, !cancellation.isRequested, running.count < settings.split {
+                while stopping == nil, !cancellation.isRequested, running.count < connectionLimit {
                     let busy = Set(running.values.map(\.segment)).union(waitingToRetry)
                     if let idle = segments.indices.first(where: { !segments[$0].isComplete && !busy.contains(segments[$0].start) }
                     ) {
                         start(idle)
                         continue
                     }
-                    // Every unfinished segment has a connection: halve the largest one left.
-                    let candidates = running.values.map { (index: index(of: $0.segment), reached: $0.live.reached) }
+                    // Every unfinished segment has a connection: halve the largest part not yet
+                    // asked for (past each running request's end), so no request is cut short.
+                    let candidates = running.values.map { (index: index(of: $0.segment), reached: $0.live.end) }
                     guard
                         let (index, at) = SegmentPlan.split(
                             segments, running: candidates,
-                            minimumSize: settings.minimumSplitSize),
-                        let victim = running.values.first(where: { $0.segment == segments[index].start })
+                            minimumSize: settings.minimumSplitSize)
                     else { return }
-                    victim.live.shorten(to: at)
                     let newSegment = Segment(start: at, end: segments[index].end)
                     segments[index].end = at
                     segments.insert(newSegment, at: index + 1)
@@ -128,6 +150,11 @@ final class SegmentedTransfer {
                 }
             }
 
+            if let adopted {
+                running[adopted.task.id] = RunningSegment(
+                    segment: adopted.from, from: adopted.from, live: adopted.live, isServed: true)
+                pump(adopted.task)
+            }
             fillConnections()
             speed.add(bytes: segments.bytesDone, at: monotonicSeconds())
             // The first checkpoint while the connections open, rather than before.
@@ -171,9 +198,11 @@ final class SegmentedTransfer {
             record(task, written: response.progress.written)
             lastResponse = response
             let head = response.head
-            if !head.isSuccess {
+            if [503, 429].contains(head.status) && running.values.contains(where: \.isServed) {
+                lowerConnectionLimit()
+            } else if !head.isSuccess {
                 segmentFailed(task.segment, response: head, failure: nil, sink: sink, group: &group)
-            } else if !segments[index(of: task.segment)].isComplete {
+            } else if !segments[index(of: task.segment)].isComplete && task.live.reached < task.live.end {
                 let early = TransferFailure(.network, "the server closed a range early", transient: true)
                 segmentFailed(task.segment, response: nil, failure: early, sink: sink, group: &group)
             }
@@ -193,7 +222,9 @@ final class SegmentedTransfer {
             if stopping == nil {
                 stop(reason != nil || cancellation.isRequested ? .stopped : .failed(TransferFailure(.internalError, "canceled")))
             }
-        case .started, .verbose, .redirected, .suspended, .resumed:
+        case .started(_, let head):
+            running[id]?.isServed = head.status == 206
+        case .verbose, .redirected, .suspended, .resumed:
             if let notice = event.notice(verbose: settings.transfer.verbose) { renderer.handle(.notice(notice)) }
         }
     }
@@ -219,6 +250,21 @@ final class SegmentedTransfer {
         }
         speed.add(bytes: bytes, at: now)
         renderer.handle(.progress(context.info, bytes: bytes, total: context.total, speed: speed.bytesPerSecond))
+    }
+
+    /// A server that refuses a connection beyond those running (503 or 429, as nginx's
+    /// limit_conn does) gets no more than it takes: the segment waits for a free connection
+    /// instead of failing, and the limit is said once.
+    private func lowerConnectionLimit() {
+        let allowed = running.values.filter(\.isServed).count
+        guard allowed < connectionLimit else { return }
+        if connectionLimit == settings.split {
+            renderer.handle(
+                .notice(
+                    "afget: \(context.info.path): the server takes \(allowed) connection\(allowed == 1 ? "" : "s") at once; "
+                        + "going on with \(allowed)"))
+        }
+        connectionLimit = allowed
     }
 
     /// A transient failure is retried for this segment alone, after its retry loop's wait;
