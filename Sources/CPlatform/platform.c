@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <unistd.h>
 #include "CPlatform.h"
 
@@ -24,4 +25,14 @@ void afp_name_thread(const char *name) {
 int afp_mark_thread_batch(void) {
     struct sched_param parameters = { 0 };
     return pthread_setschedparam(pthread_self(), SCHED_BATCH, &parameters);
+}
+
+int afp_open_anonymous(const char *directory, mode_t mode) {
+    return open(directory, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
+}
+
+int afp_link_anonymous(int descriptor, const char *path) {
+    char source[64];
+    snprintf(source, sizeof source, "/proc/self/fd/%d", descriptor);
+    return linkat(AT_FDCWD, source, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
 }

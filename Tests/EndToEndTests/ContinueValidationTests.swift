@@ -4,7 +4,7 @@ import XCTest
 
 /// A continue never splices: every way a server or the files on disk can disagree.
 final class ContinueValidationTests: ServerTestCase {
-    let size = 300_000
+    let size = 3_000_000
 
     private var url: String { server.url("/flaky/f.bin?size=\(size)&fail=1&mode=drop") }
     private var destination: URL { directory.appendingPathComponent("f.bin") }

@@ -127,13 +127,14 @@ final class DownloadTests: ServerTestCase {
     }
 
     func testDroppedConnectionExits4AndNeverCreatesDestination() throws {
-        let result = try Afget.run(["-q", "--retry", "0", server.url("/drop/cut.bin?size=500000&after=100000")], in: directory)
+        // Larger than a small body (1 MiB), which would keep nothing and start over next run.
+        let result = try Afget.run(["-q", "--retry", "0", server.url("/drop/cut.bin?size=3000000&after=1500000")], in: directory)
 
         XCTAssertEqual(result.status, 4, result.stderr)
         XCTAssertFalse(listing(directory).contains("cut.bin"), "DEST exists only when complete")
         let part = directory.appendingPathComponent("cut.bin.afpart").path
         let kept = try FileManager.default.attributesOfItem(atPath: part)[.size] as? Int
-        XCTAssertEqual(kept, 100_000, "received data is kept for a later run")
+        XCTAssertEqual(kept, 1_500_000, "received data is kept for a later run")
     }
 
     func testStallTimeoutEndsATransferThatStopsSending() throws {

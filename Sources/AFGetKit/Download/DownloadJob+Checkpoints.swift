@@ -17,12 +17,24 @@ extension DownloadJob {
 
     static let smallFileLimit: Int64 = 1 << 20
 
+    /// A new download whose whole body is known to be small: it stays in a file with no name
+    /// until it is complete (DESIGN.md §4).
+    var isSmallNewBody: Bool {
+        guard let expectedTotal, continuedFrom == 0 else { return false }
+        return expectedTotal <= Self.smallFileLimit
+    }
+
     /// Data first (fdatasync), then resume data counting only that data. Nothing is written
     /// when there is no validator to continue against: such a part file is started over anyway.
-    func checkpoint(_ bytes: Int64, segments: [Segment] = []) -> TransferFailure? {
+    /// A small new body has none (stopped, it starts over, which costs less) unless
+    /// `keepingSmallBody`: a whole file kept for the next run (a checksum that did not match, a
+    /// move that failed).
+    func checkpoint(_ bytes: Int64, segments: [Segment] = [], keepingSmallBody: Bool = false) -> TransferFailure? {
         guard let part = download.part, let store, validators.ifRange != nil else { return nil }
         lastCheckpointAt = monotonicSeconds()
+        if part.isAnonymous && isSmallNewBody && !keepingSmallBody { return nil }
         do {
+            try part.giveName()
             // Resume data counting no bytes needs no data behind it, nor to survive a crash.
             if bytes > 0 || !segments.isEmpty { try part.syncData() }
             let data = resumeData(bytes: bytes, segments: segments, of: part)

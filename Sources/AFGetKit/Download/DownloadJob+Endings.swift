@@ -21,6 +21,11 @@ extension DownloadJob {
                 try await download.part?.commit(
                     lastModified: modified, as: info.path == download.info.path ? nil : info.path,
                     through: environment.commits)
+            } catch  where error.kind == .destinationExists && settings.onExists != .error {
+                // Another run linked a file there first (a small file has no lock): that one stays.
+                download.part?.abandon()
+                renderer.handle(.skipped(info, reason: "another download put it in place first"))
+                return .skipped
             } catch {
                 throw keptForTheNextRun(error, size: size)
             }
@@ -48,7 +53,7 @@ extension DownloadJob {
         let nextRun: String
         if validators.ifRange == nil {
             nextRun = "the server sent no ETag or Last-Modified, so the next run downloads it again"
-        } else if let unrecorded = checkpoint(size) {
+        } else if let unrecorded = checkpoint(size, keepingSmallBody: true) {
             nextRun =
                 hasResumeData
                 ? "run the same command again to continue it"
@@ -96,7 +101,7 @@ extension DownloadJob {
     /// The server's name for the file is taken and `--on-exists skip` keeps it: the downloaded
     /// copy, or the part of it fetched so far, is not needed.
     func skipServerNamed(_ existing: String, reason: String) -> ItemOutcome {
-        if let part = download.part { unlink(part.path) }
+        if let part = download.part, !part.isAnonymous { unlink(part.path) }
         download.part?.abandon()
         store?.remove()
         record.info = ItemInfo(id: info.id, url: info.url, path: existing)
@@ -110,7 +115,7 @@ extension DownloadJob {
     private func verifyChecksum(size: Int64) -> TransferFailure? {
         guard let checksum = download.checksum, let checksumDigest else { return nil }
         guard let mismatch = checksum.mismatch(with: checksumDigest) else { return nil }
-        if let failure = checkpoint(size) { return failure }
+        if let failure = checkpoint(size, keepingSmallBody: true) { return failure }
         let kept =
             download.part.map { "; the data is kept in \($0.path) (run again with the right checksum, or --restart)" } ?? ""
         return TransferFailure(.checksumMismatch, "checksum mismatch: \(mismatch)\(kept)")
@@ -141,10 +146,13 @@ extension DownloadJob {
 
     /// Stopped by a signal: data is kept for the next run, an empty part file is not.
     func stopped() -> ItemOutcome {
+        let startsOver = download.part?.isAnonymous == true && bodyReported
         let kept = download.part?.abandon() ?? 0
         var message = "stopped by a signal"
         if let part = download.part {
-            if kept == 0 {
+            if startsOver && isSmallNewBody {
+                message += "; \(info.path) is small and starts over next run (no resume data)"
+            } else if kept == 0 && !startsOver {
                 message += " before any byte arrived"
             } else if hasResumeData {
                 message += "; \(Formatting.bytes(kept)) kept in \(part.path) for the next run"
@@ -164,7 +172,7 @@ extension DownloadJob {
     func fail(_ failure: TransferFailure) -> ItemOutcome {
         if cancellation.isRequested { return stopped() }
         if failure.discardsData, let part = download.part {
-            unlink(part.path)
+            if !part.isAnonymous { unlink(part.path) }
             store?.remove()
         }
         if failure.kind != .checksumMismatch { download.part?.abandon() }

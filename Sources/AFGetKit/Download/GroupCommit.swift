@@ -21,11 +21,25 @@ public final class GroupCommit: Sendable {
         self.disk = disk
     }
 
+    /// What is moved into place: a named part file, renamed over the destination, or a file
+    /// with no name, linked to it (`replacing`: through its part file's name, renamed over an
+    /// existing destination; otherwise a destination that appeared meanwhile is left alone).
+    enum Source: Sendable {
+        case named(String)
+        /// `partPath`: the name it takes when kept, or on its way over an existing file.
+        case anonymous(partPath: String, replacing: Bool)
+    }
+
     private struct Move {
         let descriptor: Int32
-        let path: String
+        let source: Source
         let destination: String
         let finished: CheckedContinuation<TransferFailure?, Never>
+
+        /// What messages call the data: the part file, or the destination it is for.
+        var path: String {
+            if case .named(let path) = source { path } else { destination }
+        }
     }
 
     private struct Queue {
@@ -43,10 +57,10 @@ public final class GroupCommit: Sendable {
 
     /// Makes the file open as `descriptor` durable at `path`, renames it to `destination` and
     /// makes that durable. On failure the data stays at `path` and the message says so.
-    func move(_ descriptor: Int32, from path: String, to destination: String) async -> TransferFailure? {
+    func move(_ descriptor: Int32, from source: Source, to destination: String) async -> TransferFailure? {
         await withCheckedContinuation { finished in
             let startsRounds = queue.withLock { queue in
-                queue.moves.append(Move(descriptor: descriptor, path: path, destination: destination, finished: finished))
+                queue.moves.append(Move(descriptor: descriptor, source: source, destination: destination, finished: finished))
                 guard !queue.isRunning else { return false }
                 queue.isRunning = true
                 return true
@@ -97,10 +111,8 @@ public final class GroupCommit: Sendable {
                     "cannot sync \(move.path): \(describeErrno(errno)); the data is kept there")
             }
         }
-        for (index, move) in round.enumerated() where failures[index] == nil && rename(move.path, move.destination) != 0 {
-            failures[index] = TransferFailure(
-                .localFile,
-                "cannot move \(move.path) to \(move.destination): \(describeErrno(errno)); the data is kept in \(move.path)")
+        for (index, move) in round.enumerated() where failures[index] == nil {
+            failures[index] = Self.place(move)
         }
         let renamed = round.indices.filter { failures[$0] == nil }
         for index in round.indices where failures[index] != nil {
@@ -112,6 +124,46 @@ public final class GroupCommit: Sendable {
         }
         report(renamed.map { round[$0] })
         return []
+    }
+
+    /// Gives the data its destination's name: a rename, or a link for a file with no name.
+    private static func place(_ move: Move) -> TransferFailure? {
+        switch move.source {
+        case .named(let path):
+            guard rename(path, move.destination) != 0 else { return nil }
+            return TransferFailure(
+                .localFile,
+                "cannot move \(path) to \(move.destination): \(describeErrno(errno)); the data is kept in \(path)")
+        case .anonymous(let partPath, let replacing):
+            if afp_link_anonymous(move.descriptor, move.destination) == 0 { return nil }
+            let code = errno
+            if code == EEXIST && !replacing {
+                guard let kind = fileKind(at: move.destination), kind != S_IFREG else {
+                    return TransferFailure(
+                        .destinationExists, "\(move.destination) appeared while it was downloaded; it is left as it is")
+                }
+                // Not a file another run put there: what a rename would have said.
+                let cause = describeErrno(kind == S_IFDIR ? EISDIR : EEXIST)
+                return TransferFailure(
+                    .localFile, "cannot move \(partPath) to \(move.destination): \(cause); the data is kept in \(partPath)")
+            }
+            guard code == EEXIST else {
+                return TransferFailure(
+                    .localFile,
+                    "cannot move \(partPath) to \(move.destination): \(describeErrno(code)); the data is kept in \(partPath)",
+                    systemErrorCode: code)
+            }
+            // Replacing: its part file's name first (a link cannot replace), then renamed over.
+            guard afp_link_anonymous(move.descriptor, partPath) == 0 else {
+                return TransferFailure(.localFile, "cannot create \(partPath): \(describeErrno(errno))", systemErrorCode: errno)
+            }
+            guard rename(partPath, move.destination) == 0 else {
+                return TransferFailure(
+                    .localFile,
+                    "cannot move \(partPath) to \(move.destination): \(describeErrno(errno)); the data is kept in \(partPath)")
+            }
+            return nil
+        }
     }
 
     /// Makes the renames of `moves` durable, then reports them.

@@ -7,6 +7,11 @@ import Glibc
 /// The file a download is written to until it is complete: `DEST.afpart` beside the
 /// destination, so the final rename is atomic. Created exclusively without following
 /// symlinks, mode 0600 while incomplete, and locked for the whole transfer.
+///
+/// A new download starts in a file with no name (O_TMPFILE) in the destination's directory
+/// instead (DESIGN.md §4, small bodies): a small body is linked into place only when complete
+/// and durable, and leaves nothing on disk if it is stopped; a body that needs resume data
+/// gets its `DEST.afpart` name (`giveName`) at its first checkpoint.
 public final class PartFile {
     public static let suffix = ".afpart"
 
@@ -16,6 +21,8 @@ public final class PartFile {
     /// Whether a file may be at `destination` already (it is then replaced keeping its mode).
     private let mayReplace: Bool
     private var isOpen = true
+    /// The file has no name yet: nothing of it is on disk to be found or continued.
+    public private(set) var isAnonymous = false
     /// Resume data was found kept on this file (`keptResumeData`): removed before the move.
     var holdsKeptResumeData = false
     /// An earlier run left data in this file.
@@ -67,6 +74,43 @@ public final class PartFile {
         return part
     }
 
+    /// A new download's file with no name, in the destination's directory, when nothing of an
+    /// earlier run is there (no `DEST.afpart`, no `DEST.afresume`) and the file system makes
+    /// such files; nil otherwise, and the caller opens the named part file.
+    static func openAnonymous(for destination: String, replacing: Bool, resumeData: String) -> PartFile? {
+        let path = FileNaming.workingFileStem(for: destination) + suffix
+        var status = stat()
+        guard lstat(path, &status) != 0, errno == ENOENT, lstat(resumeData, &status) != 0, errno == ENOENT else { return nil }
+        let directory = splitPath(destination).directory
+        guard !refusesAnonymousFiles else { return nil }
+        let descriptor = afp_open_anonymous(directory, 0o600)
+        guard descriptor >= 0 else { return nil }  // no such directory yet, or a file system without O_TMPFILE
+        let part = PartFile(destination: destination, path: path, descriptor: descriptor, mayReplace: replacing)
+        part.isAnonymous = true
+        return part
+    }
+
+    /// `AFGET_NO_ANONYMOUS_FILES=1` makes every download take the named part file, as on a file
+    /// system that refuses O_TMPFILE (some overlay and network file systems): how the tests
+    /// reach that path.
+    private static let refusesAnonymousFiles = getenv("AFGET_NO_ANONYMOUS_FILES").map { String(cString: $0) == "1" } ?? false
+
+    /// Gives an anonymous part file its name, `DEST.afpart`, and locks it: its data is to be
+    /// counted by resume data. Busy (exit 12) when another afget has that name now.
+    func giveName() throws(TransferFailure) {
+        guard isAnonymous else { return }
+        guard afp_link_anonymous(descriptor, path) == 0 else {
+            if errno == EEXIST {
+                throw TransferFailure(.destinationBusy, "another afget is downloading this file (\(path) appeared meanwhile)")
+            }
+            throw fileFailure("create", path, errno: errno)
+        }
+        isAnonymous = false
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            throw TransferFailure(.destinationBusy, "another afget is downloading this file (it holds the lock on \(path))")
+        }
+    }
+
     /// Bytes in the part file now.
     public func size() throws(TransferFailure) -> Int64 {
         var status = stat()
@@ -112,9 +156,10 @@ public final class PartFile {
     /// Reads the first `length` bytes through `body`, a MiB at a time (to catch a digest up).
     /// Hands the first `length` bytes to `body` a MiB at a time, until it returns false.
     public func read(upTo length: Int64, _ body: (UnsafeRawPointer, Int) -> Bool) throws(TransferFailure) {
-        let reader = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // A file with no name is open for reading too; a named one is opened again for it.
+        let reader = isAnonymous ? descriptor : Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard reader >= 0 else { throw fileFailure("read", path, errno: errno) }
-        defer { close(reader) }
+        defer { if reader != descriptor { close(reader) } }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 4096)
         defer { buffer.deallocate() }
         var offset: Int64 = 0
@@ -149,7 +194,13 @@ public final class PartFile {
             _ = futimens(descriptor, &times)
         }
         if holdsKeptResumeData { forgetKeptResumeData() }
-        if let failure = await commits.move(descriptor, from: path, to: destination) { throw failure }
+        let source: GroupCommit.Source =
+            isAnonymous ? .anonymous(partPath: path, replacing: mayReplace || finalPath != nil) : .named(path)
+        if let failure = await commits.move(descriptor, from: source, to: destination) {
+            // Left under its part file's name on its way over the destination: named now.
+            if isAnonymous && fileKind(at: path) == S_IFREG { isAnonymous = false }
+            throw failure
+        }
         closeDescriptor()
     }
 
@@ -158,6 +209,7 @@ public final class PartFile {
     @discardableResult
     public func abandon() -> Int64 {
         defer { closeDescriptor() }
+        guard !isAnonymous else { return 0 }  // gone with its descriptor
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return 0 }
         if status.st_size == 0 { unlink(path) }

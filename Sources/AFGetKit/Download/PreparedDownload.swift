@@ -146,10 +146,21 @@ struct PreparedDownload {
                 "the file name is \(nameBytes) bytes long, more than the "
                     + "\(FileNaming.nameMaxBytes) a file system allows; choose a shorter name", systemErrorCode: ENAMETOOLONG)
         }
+        let replacing = updating || settings.onExists == .overwrite
+        let store = ResumeStore(destination: path)
+        let namedAfterURL = if case .directory = item.output { true } else { false }
+        let takesServerName = item.takesServerName || (settings.namesFromServer && namedAfterURL)
+        // Nothing of an earlier run here: a file with no name until it is complete (small) or
+        // needs resume data (large), and nothing on disk if it is stopped first.
+        if let anonymous = PartFile.openAnonymous(for: path, replacing: replacing, resumeData: store.path) {
+            return .ready(
+                PreparedDownload(
+                    item, path: path, request: request, output: .part(anonymous), resumeData: nil,
+                    isConditional: updating, takesServerName: takesServerName))
+        }
         // The lock first: a destination another afget is downloading is busy (exit 12) whatever
         // else this item would find there, such as that afget's resume data for another URL.
-        let part = try PartFile.open(for: path, replacing: updating || settings.onExists == .overwrite)
-        let store = ResumeStore(destination: path)
+        let part = try PartFile.open(for: path, replacing: replacing)
         // Bad or foreign resume data stops the item before anything is touched (a part file
         // created just now is empty, and removed again).
         let resumeData: ResumeData?
@@ -160,12 +171,10 @@ struct PreparedDownload {
             throw error
         }
         if settings.discardsResumeData { store.remove() }
-        let namedAfterURL = if case .directory = item.output { true } else { false }
         return .ready(
             PreparedDownload(
                 item, path: path, request: request, output: .part(part),
-                resumeData: resumeData, isConditional: updating,
-                takesServerName: item.takesServerName || (settings.namesFromServer && namedAfterURL)))
+                resumeData: resumeData, isConditional: updating, takesServerName: takesServerName))
     }
 
     /// The resume data for `item`'s destination, nil when there is none or it is discarded;

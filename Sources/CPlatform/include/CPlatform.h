@@ -24,4 +24,12 @@ void afp_name_thread(const char *name);
 /// Marks the calling thread SCHED_BATCH: its wakeups no longer preempt the running thread.
 int afp_mark_thread_batch(void);
 
+/// A file with no name yet in `directory` (O_TMPFILE), open for reading and writing; -1 and
+/// errno when the file system cannot make one.
+int afp_open_anonymous(const char *directory, mode_t mode);
+
+/// Gives the anonymous file open as `descriptor` the name `path` (linkat through /proc, which
+/// needs no privilege); fails with EEXIST when `path` exists, leaving it as it is.
+int afp_link_anonymous(int descriptor, const char *path);
+
 #endif
