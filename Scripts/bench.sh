@@ -4,6 +4,10 @@
 #   large   one file (SIZE_MIB, default 1024) to disk: afget, curl, wget2, aria2c, axel, dd, dd+fsync
 #   small   1000 files of 16 KiB, 8 at once: afget, curl -Z, wget2, aria2c (and curl+sync: curl -Z
 #           then syncfs, making the files durable as afget does; a reference, not a peer)
+#   small-1k   10 000 files of 1 KiB, 16 at once, the same tools: the cost per item, with
+#              almost no body to carry
+#   small-tls  small's files over HTTPS from the same nginx (HTTP/2 offered), 8 at once, the
+#              same tools given the throwaway certificate below
 #   split   256 MiB from a location limited to 40 MB/s per connection, 8 connections:
 #           afget -s 8, aria2c -x8 -s8 -k1M, axel -n8; twice, as split-h1 over HTTP/1.1 and as
 #           split-h2 over HTTPS from the same nginx offering HTTP/2 (every tool's split requests
@@ -11,12 +15,13 @@
 #   memory  peak memory of afget, curl and aria2c for a 1 GiB and a 4 GiB file (one run each)
 # Usage: Scripts/bench.sh | CASES="large split" RUNS=3 Scripts/bench.sh | SIZE_MIB=256 Scripts/bench.sh
 #        BASELINE=/path/to/afget Scripts/bench.sh
-# Prints one table: median wall time, CPU time (user+sys) and peak memory per tool and case, and
-# afget's wall time divided by the best peer's (dd is the limit, not a peer). Timing lives here,
-# never in tests. The split cases add, per tool, the bytes nginx sent over the counted runs'
-# files (wire: bytes asked for twice, or sent and never read, cost the server and the network
-# though the clock may not show them) and the connections a run used (conns: whether -s 8
-# opened 8), and afget's wall time over the bound the limit sets (afget/bound).
+# Prints one table: median wall time, CPU time (user+sys) and peak memory per tool and case,
+# afget's wall time divided by the best peer's (afget/best), and by the limit's where a case has
+# one (afget/limit: dd+fsync for large, curl+sync for the small cases, the bound nginx's rate
+# sets for split; dd and curl+sync are not peers). Timing lives here, never in tests. The split
+# cases add, per tool, the bytes nginx sent over the counted runs' files (wire: bytes asked for
+# twice, or sent and never read, cost the server and the network though the clock may not show
+# them) and the connections a run used (conns: whether -s 8 opened 8).
 # BASELINE: another afget binary (say, built from the commit before a refactor with the same
 # "swift build -c release --static-swift-stdlib --product afget", so that only the code differs),
 # run as tool "baseline" with exactly afget's arguments in every case afget runs in, taking turns
@@ -30,7 +35,7 @@ ensure_packages "${BUILD_PACKAGES[@]}" nginx-light curl wget2 aria2 axel time py
 
 size_mib="${SIZE_MIB:-1024}"
 runs="${RUNS:-5}"
-cases="${CASES:-large small split memory}"
+cases="${CASES:-large small small-1k small-tls split memory}"
 # The split cases' file, nginx's limit per connection (its "m" is MiB) and the connections each
 # tool opens: the bound is split_mib / (split_conns * split_rate_mib) seconds.
 split_mib=256
@@ -176,22 +181,43 @@ for case in $cases; do
             "dd+fsync=dd if=$work/www/file.bin of=$out/file.bin bs=1M conv=fsync status=none"
         rm -f "$work/www/file.bin" "$out"/file.bin*
         ;;
-    small)
-        for i in $(seq 1000); do head -c 16384 /dev/urandom > "$work/www/small/f$i.bin"; done
-        chmod 644 "$work/www/small/"*
-        seq 1000 | sed "s|.*|$base/small/f&.bin|" > "$work/list.txt"
+    small | small-1k | small-tls)
+        # Files, bytes each, transfers at once, and the server: small-tls fetches small's files.
+        if [ "$case" = small-1k ]; then
+            count=10000 bytes=1024 jobs=16
+        else
+            count=1000 bytes=16384 jobs=8
+        fi
+        files="$work/www/small/$count-$bytes"
+        if [ ! -d "$files" ]; then
+            mkdir -p "$files"
+            # One process rather than a head per file: 10 000 of those took 11 s.
+            python3 -c 'import os, sys
+for i in range(1, int(sys.argv[2]) + 1):
+    with open(f"{sys.argv[1]}/f{i}.bin", "wb") as f: f.write(os.urandom(int(sys.argv[3])))' "$files" "$count" "$bytes"
+            chmod 755 "$files" && chmod 644 "$files"/*
+        fi
+        if [ "$case" = small-tls ]; then
+            url="$tls_base" afget_tls="--cacert $work/cert.pem" curl_tls="--cacert $work/cert.pem" \
+                wget2_tls="--ca-certificate=$work/cert.pem" aria2c_tls="--ca-certificate=$work/cert.pem"
+        else
+            url="$base" afget_tls="" curl_tls="" wget2_tls="" aria2c_tls=""
+        fi
+        list="$work/$case.txt"
+        seq "$count" | sed "s|.*|$url/small/$count-$bytes/f&.bin|" > "$list"
         sync
-        # Earlier outputs are moved aside, not deleted: on ext4 without a journal, inodes freed
-        # in the last minutes (up to six) are checked and skipped one by one when allocating,
-        # which would slow whichever tool runs next. For the same reason, wait that long after
-        # deleting many files (a previous run's clean-up too) before starting this script.
-        bench small "mv $out $work/aside/\$(date +%s%N) 2>/dev/null; mkdir -p $out && sync" \
-            "afget=$afget -q -j 8 -d $out -i $work/list.txt" \
-            "curl=cd $out && curl -s -Z --parallel-max 8 --remote-name-all \$(cat $work/list.txt)" \
-            "wget2=wget2 -q --max-threads=8 -P $out -i $work/list.txt" \
-            "aria2c=aria2c -q -j 8 -d $out -i $work/list.txt" \
-            "curl+sync=cd $out && curl -s -Z --parallel-max 8 --remote-name-all \$(cat $work/list.txt) && sync -f ."
-        rm -rf "$out" "$work/aside" && mkdir -p "$out" "$work/aside"
+        # Earlier outputs are moved aside, not deleted, and stay there until the script exits:
+        # on ext4 without a journal, inodes freed in the last minutes (up to six) are checked and
+        # skipped one by one when allocating, which would slow whichever tool (or small case)
+        # runs next. For the same reason, wait that long after deleting many files (a previous
+        # run's clean-up too) before starting this script.
+        bench "$case" "mv $out $work/aside/\$(date +%s%N) 2>/dev/null; mkdir -p $out && sync" \
+            "afget=$afget -q $afget_tls -j $jobs -d $out -i $list" \
+            "curl=cd $out && curl -s $curl_tls -Z --parallel-max $jobs --remote-name-all \$(cat $list)" \
+            "wget2=wget2 -q $wget2_tls --max-threads=$jobs -P $out -i $list" \
+            "aria2c=aria2c -q $aria2c_tls -j $jobs -d $out -i $list" \
+            "curl+sync=cd $out && curl -s $curl_tls -Z --parallel-max $jobs --remote-name-all \$(cat $list) && sync -f ."
+        mv "$out" "$work/aside/$(date +%s%N)" && mkdir -p "$out"
         ;;
     split)
         head -c $((split_mib << 20)) /dev/urandom > "$work/www/split.bin"
@@ -226,7 +252,7 @@ for case in $cases; do
         done
         ;;
     *)
-        echo "unknown case $case (large, small, split, memory)" >&2
+        echo "unknown case $case (large, small, small-1k, small-tls, split, memory)" >&2
         exit 2
         ;;
     esac
@@ -234,6 +260,9 @@ done
 
 echo
 echo "median of $runs runs, the tools taking turns; afget/best = afget's wall time over the fastest peer's"
+echo "afget/limit = afget's wall time over the limit's: large, dd+fsync (the same bytes copied and made durable);"
+echo "  small cases, curl+sync (curl -Z then one syncfs: a reference rather than a floor, durable once at the end"
+echo "  but without afget's per-file rename); split, the bound below"
 if [ -n "$baseline" ]; then
     echo "afget/base = afget's wall time over the baseline's ($baseline, same arguments)"
 fi
@@ -241,9 +270,9 @@ echo "(memory cases: one run each, for peak memory; their times are not compared
 split_bound="$(awk -v m="$split_mib" -v c="$split_conns" -v r="$split_rate_mib" 'BEGIN { printf "%.3f", m / (c * r) }')"
 if [ -s "$wire" ]; then
     echo "split cases: wire = bytes nginx sent (headers included) per counted run over the file's size;"
-    echo "  conns = distinct connections per run, median; afget/bound = afget's wall time over"
+    echo "  conns = distinct connections per run, median; the bound (afget/limit) is"
     echo "  $split_mib MiB / ($split_conns × $split_rate_mib MiB/s) = $split_bound s, $split_conns connections or streams at the limit"
-    echo "  targets: afget/best ≤ 0.95 (5 % faster than aria2c and axel), afget/bound ≤ 1.10, afget's wire ≤ 1.01"
+    echo "  targets: afget/best ≤ 0.95 (5 % faster than aria2c and axel), afget/limit ≤ 1.10, afget's wire ≤ 1.01"
 fi
 python3 - "$results" "$wire" "$split_bound" <<'PY'
 import sys
@@ -256,28 +285,31 @@ for line in open(sys.argv[2]):
     case, tool, ratio, conns = line.split()
     wire[case, tool] = (float(ratio), float(conns))
 bound = float(sys.argv[3])
-# The afget/base column only when BASELINE was given, and wire, conns and afget/bound only when a
-# split case ran, so that the table is otherwise unchanged.
+# The afget/base column only when BASELINE was given, and wire and conns only when a split case
+# ran, so that the table is otherwise unchanged.
 with_base = any(r[1] == "baseline" for r in rows)
 with_wire = bool(wire)
+# What a case's afget/limit divides by: a tool's time where the case times one, not a peer.
+references = ("dd+fsync", "curl+sync")
 print(f"{'case':<14}{'tool':<10}{'wall s':>9}{'cpu s':>9}{'peak MiB':>10}"
       + (f"{'wire':>7}{'conns':>7}" if with_wire else "") + f"{'afget/best':>12}"
-      + (f"{'afget/base':>12}" if with_base else "") + (f"{'afget/bound':>12}" if with_wire else ""))
+      + (f"{'afget/base':>12}" if with_base else "") + f"{'afget/limit':>12}")
 for case in dict.fromkeys(r[0] for r in rows):
     mine = [r for r in rows if r[0] == case]
     afget = next(r[2] for r in mine if r[1] == "afget")
-    peers = [r[2] for r in mine if r[1] not in ("afget", "baseline", "dd", "dd+fsync", "curl+sync")]
+    peers = [r[2] for r in mine if r[1] not in ("afget", "baseline", "dd") + references]
     ratio = f"{afget / min(peers):>12.2f}" if peers and not case.startswith("memory") else ""
     base = next((r[2] for r in mine if r[1] == "baseline"), None)
     base_ratio = f"{afget / base:>12.2f}" if base and not case.startswith("memory") else ""
-    bound_ratio = f"{afget / bound:>12.2f}" if case.startswith("split") else ""
+    limit = bound if case.startswith("split") else next((r[2] for r in mine if r[1] in references), None)
+    limit_ratio = f"{afget / limit:>12.2f}" if limit and not case.startswith("memory") else ""
     for index, (_, tool, wall, cpu, peak) in enumerate(mine):
         counted = wire.get((case, tool))
         print(f"{case:<14}{tool:<10}{wall:>9.3f}{cpu:>9.3f}{peak:>10.1f}"
               + ((f"{counted[0]:>7.3f}{counted[1]:>7g}" if counted else f"{'':>14}") if with_wire else "")
               + f"{ratio if index == 0 else '':>12}"
               + (f"{base_ratio if index == 0 else '':>12}" if with_base else "")
-              + (f"{bound_ratio if index == 0 else '':>12}" if with_wire else ""))
+              + f"{limit_ratio if index == 0 else '':>12}")
 peaks = [f"{r[4]:.1f} MiB for {r[0][len('memory-'):]}" for r in rows if r[0].startswith("memory") and r[1] == "afget"]
 if peaks:
     print(f"afget's peak memory: {', '.join(peaks)} (DESIGN.md §7: flat in file size, under 40 MiB)")
