@@ -166,6 +166,21 @@ final class SegmentedTests: ServerTestCase {
         try assertStoppedAndContinued(by: SIGINT, expectedStatus: 130, oncePlus: 0.01)
     }
 
+    func testMaxSizeCountsTheWholeFileNotItsFirstRange() throws {
+        let result = try Afget.run(
+            ["-q", "-s", "4", "--max-size", "1M", server.url("/file/big.bin?size=3000000")], in: directory)
+        XCTAssertEqual(result.status, 7, result.stderr)
+        XCTAssertTrue(result.stderr.contains("larger than --max-size"), result.stderr)
+        XCTAssertEqual(listing(directory), [])
+    }
+
+    func testAnEmptyFileIsDownloadedWhenSplittingIsAsked() throws {
+        let result = try Afget.run(["-q", "-s", "4", server.url("/file/empty.bin?size=0")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(listing(directory), ["empty.bin"])
+        XCTAssertEqual(fileSize(directory.appendingPathComponent("empty.bin")), 0)
+    }
+
     func testAFileBelowFourMinimumSegmentsComesWholeOnOneConnection() throws {
         let size = 1_000_000
         let result = try Afget.run(["--progress", "line", "-s", "4", server.url("/file/small.bin?size=\(size)")], in: directory)

@@ -121,6 +121,13 @@ extension DownloadJob {
             case .failed(_, let failure, let progress):
                 bytesThisRun += progress.received
                 if let refused = refusedBody(written: progress.written, state) { return refused }
+                if state.firstRange != nil, failure.kind == .resumeConflict, !failure.entityChanged, !state.bodyStarted {
+                    // A first range answered with another range (shorter, or of an unknown
+                    // total): nothing was written; the file is fetched on one connection.
+                    splitRefused = true
+                    renderer.handle(.notice("afget: \(info.path): one connection: \(failure.message)"))
+                    return .fellBack
+                }
                 // The job's own reason wins over what its cancel left the task to report.
                 return stopped(
                     by: state.localFailure ?? failure, reached: state.reached(written: progress.written),
@@ -193,6 +200,13 @@ extension DownloadJob {
             state.base = 0
         }
         learn(from: head, base: state.base)
+        if let max = settings.transfer.limits.maxBodyBytes, let total = expectedTotal, total > max {
+            // A range's own length is under the limit; the file it is part of is not.
+            let failure = TransferFailure(
+                .protocolViolation, "the body is larger than --max-size (\(max) bytes)", discardsData: true)
+            state.cancel(id, because: .localFailure(failure), on: manager)
+            return
+        }
         renderer.handle(.started(info, total: expectedTotal, offset: state.base > 0 ? state.base : nil))
         continuedFrom = state.base
         bodyReported = true

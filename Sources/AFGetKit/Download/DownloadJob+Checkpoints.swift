@@ -9,18 +9,20 @@ extension DownloadJob {
     /// at most 1 MiB arrives in moments, and resume data counting none of it is worth no more
     /// than none, while creating and deleting it costs an inode per file (the largest cost of a
     /// batch of small files, docs/performance.md); the periodic and stop checkpoints still
-    /// cover a small file that stalls.
+    /// cover a small file that stalls. A new body of unknown length waits for the periodic one
+    /// too: one that ends first never needs a name (DESIGN.md §4).
     func needsFirstCheckpoint(base: Int64) -> Bool {
+        if download.part?.isAnonymous == true && expectedTotal == nil { return false }
         guard base == 0, let expectedTotal else { return true }
         return expectedTotal > Self.smallFileLimit || hasResumeData
     }
 
     static let smallFileLimit: Int64 = 1 << 20
 
-    /// A new download whose whole body is known to be small: it stays in a file with no name
-    /// until it is complete (DESIGN.md §4).
+    /// A new download (its file still has no name) whose whole body is known to be small: it
+    /// stays nameless until it is complete (DESIGN.md §4), retries in this run included.
     var isSmallNewBody: Bool {
-        guard let expectedTotal, continuedFrom == 0 else { return false }
+        guard download.part?.isAnonymous == true, let expectedTotal else { return false }
         return expectedTotal <= Self.smallFileLimit
     }
 

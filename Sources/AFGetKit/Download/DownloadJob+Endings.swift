@@ -21,9 +21,10 @@ extension DownloadJob {
                 try await download.part?.commit(
                     lastModified: modified, as: info.path == download.info.path ? nil : info.path,
                     through: environment.commits)
-            } catch  where error.kind == .destinationExists && settings.onExists != .error {
+            } catch  where error.kind == .destinationExists {
                 // Another run linked a file there first (a small file has no lock): that one stays.
                 download.part?.abandon()
+                if settings.onExists == .error { return reportFailure(ItemFailure(item: info.path, error)) }
                 renderer.handle(.skipped(info, reason: "another download put it in place first"))
                 return .skipped
             } catch {
@@ -49,11 +50,19 @@ extension DownloadJob {
     /// confirm it with one ranged request (416, nothing to send) and only move it into place,
     /// instead of downloading it again (a directory made read-only keeps it on the part file).
     private func keptForTheNextRun(_ failure: TransferFailure, size: Int64) -> TransferFailure {
-        guard download.part != nil else { return failure }
+        guard let part = download.part else { return failure }
+        if part.isAnonymous, let unkept = keepWholePart(size), part.isAnonymous {
+            // Still without a name (a directory that refuses new ones): it goes with its descriptor.
+            let cause = failure.message.components(separatedBy: "; the data is kept in").first ?? failure.message
+            return TransferFailure(
+                failure.kind, "\(cause); it could not be kept (\(unkept.message)), so the next run downloads it again",
+                systemErrorCode: failure.systemErrorCode)
+        }
         let nextRun: String
         if validators.ifRange == nil {
+            _ = keepWholePart(size)
             nextRun = "the server sent no ETag or Last-Modified, so the next run downloads it again"
-        } else if let unrecorded = checkpoint(size, keepingSmallBody: true) {
+        } else if let unrecorded = keepWholePart(size) {
             nextRun =
                 hasResumeData
                 ? "run the same command again to continue it"
@@ -62,6 +71,17 @@ extension DownloadJob {
             nextRun = "run the same command again to move it into place"
         }
         return TransferFailure(failure.kind, "\(failure.message); \(nextRun)", systemErrorCode: failure.systemErrorCode)
+    }
+
+    /// Keeps a whole file for the next run (a checksum that did not match, a move that failed):
+    /// named, even without a validator to record, and checkpointed.
+    private func keepWholePart(_ size: Int64) -> TransferFailure? {
+        do {
+            try download.part?.giveName()
+        } catch {
+            return error
+        }
+        return checkpoint(size, keepingSmallBody: true)
     }
 
     /// `-J`: where the server's Content-Disposition name puts the file (in the same directory),
@@ -115,7 +135,7 @@ extension DownloadJob {
     private func verifyChecksum(size: Int64) -> TransferFailure? {
         guard let checksum = download.checksum, let checksumDigest else { return nil }
         guard let mismatch = checksum.mismatch(with: checksumDigest) else { return nil }
-        if let failure = checkpoint(size, keepingSmallBody: true) { return failure }
+        if let failure = keepWholePart(size) { return failure }
         let kept =
             download.part.map { "; the data is kept in \($0.path) (run again with the right checksum, or --restart)" } ?? ""
         return TransferFailure(.checksumMismatch, "checksum mismatch: \(mismatch)\(kept)")

@@ -139,6 +139,12 @@ final class DownloadJob {
                     if let end = await retry(after: problem) { return end }
                     continue
                 }
+                if head.status == 416 && offset == 0 && settings.split > 1,
+                    head.value(of: "Content-Range").flatMap(ContentRange.init)?.total == 0
+                {
+                    // An empty file: nothing to split, and its first range is past its end.
+                    return await finish(head, lastModified: nil, seconds: monotonicSeconds() - startedAt)
+                }
                 if head.status == 416 && offset > 0 {
                     switch await continuation(after416: head, offset: offset, seconds: monotonicSeconds() - startedAt) {
                     case .from(let restarted): offset = restarted

@@ -82,7 +82,7 @@ public final class PartFile {
         var status = stat()
         guard lstat(path, &status) != 0, errno == ENOENT, lstat(resumeData, &status) != 0, errno == ENOENT else { return nil }
         let directory = splitPath(destination).directory
-        guard !refusesAnonymousFiles else { return nil }
+        guard !refusesAnonymousFiles, canLinkAnonymousFiles else { return nil }
         let descriptor = afp_open_anonymous(directory, 0o600)
         guard descriptor >= 0 else { return nil }  // no such directory yet, or a file system without O_TMPFILE
         let part = PartFile(destination: destination, path: path, descriptor: descriptor, mayReplace: replacing)
@@ -95,10 +95,17 @@ public final class PartFile {
     /// reach that path.
     private static let refusesAnonymousFiles = getenv("AFGET_NO_ANONYMOUS_FILES").map { String(cString: $0) == "1" } ?? false
 
+    /// A file with no name is given one through /proc/self/fd (linkat with AT_EMPTY_PATH needs a
+    /// privilege): without /proc (a chroot, some sandboxes) it could never be placed.
+    private static let canLinkAnonymousFiles = access("/proc/self/fd", X_OK) == 0
+
     /// Gives an anonymous part file its name, `DEST.afpart`, and locks it: its data is to be
     /// counted by resume data. Busy (exit 12) when another afget has that name now.
     func giveName() throws(TransferFailure) {
         guard isAnonymous else { return }
+        // Locked before it has a name, so no other run can lock it in between (the lock is on
+        // the open file, whatever its name).
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { throw fileFailure("lock", path, errno: errno) }
         guard afp_link_anonymous(descriptor, path) == 0 else {
             if errno == EEXIST {
                 throw TransferFailure(.destinationBusy, "another afget is downloading this file (\(path) appeared meanwhile)")
@@ -106,9 +113,6 @@ public final class PartFile {
             throw fileFailure("create", path, errno: errno)
         }
         isAnonymous = false
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            throw TransferFailure(.destinationBusy, "another afget is downloading this file (it holds the lock on \(path))")
-        }
     }
 
     /// Bytes in the part file now.
@@ -198,10 +202,18 @@ public final class PartFile {
             isAnonymous ? .anonymous(partPath: path, replacing: mayReplace || finalPath != nil) : .named(path)
         if let failure = await commits.move(descriptor, from: source, to: destination) {
             // Left under its part file's name on its way over the destination: named now.
-            if isAnonymous && fileKind(at: path) == S_IFREG { isAnonymous = false }
+            if isAnonymous && isOwnFile(at: path) { isAnonymous = false }
             throw failure
         }
         closeDescriptor()
+    }
+
+    /// Whether the file at `path` is this one (and not another run's of the same name).
+    private func isOwnFile(at path: String) -> Bool {
+        var named = stat()
+        var own = stat()
+        guard lstat(path, &named) == 0, fstat(descriptor, &own) == 0 else { return false }
+        return named.st_dev == own.st_dev && named.st_ino == own.st_ino
     }
 
     /// Gives up on the transfer: an empty part file is removed, data is kept for a later run.

@@ -101,6 +101,12 @@ final class SegmentedTransfer {
         do {
             try context.part.reserveSpace(upTo: context.total)
         } catch {
+            // The first range's task is still writing into the part file: it ends before the
+            // job may close the descriptor.
+            if let adopted {
+                manager.cancel(adopted.task.id)
+                for await _ in adopted.task.events {}
+            }
             return .failed(error)
         }
         let events = EventChannel<Event>()
