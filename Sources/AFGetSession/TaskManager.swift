@@ -37,11 +37,12 @@ public final class TaskManager: Sendable {
         task(with: request, body: CollectedBody(limit: bodyLimit), options: options)
     }
 
-    /// A task that sends `request.body` and collects the response body like a data task.
+    /// A task that sends `request.body` and collects the response body: a data task, named for
+    /// what it is for (any task sends the body its request has).
     public func uploadTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions())
         -> SessionTask
     {
-        task(with: request, body: CollectedBody(limit: bodyLimit), options: options)
+        dataTask(with: request, bodyLimit: bodyLimit, options: options)
     }
 
     /// A task that sends `request` (and its body, if any) and hands the final response's body

@@ -2,8 +2,8 @@ import Synchronization
 
 /// Events from any thread to the one task reading them, in order, until `finish`. Used instead
 /// of AsyncStream, whose unspecialized generic code showed in the curl thread's profile
-/// (docs/performance.md). Its methods are inlinable, so each module that sends or reads events
-/// gets code specialized for their type.
+/// (docs/performance.md). Its methods are inlinable so that modules sending or reading events
+/// can specialize them for their type (the runtime is still asked for the channel's metadata).
 package final class EventChannel<Element: Sendable>: Sendable {
     @usableFromInline
     struct State {

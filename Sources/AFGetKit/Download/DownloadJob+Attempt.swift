@@ -215,11 +215,7 @@ extension DownloadJob {
             // kept) and segments take the rest: fresh requests start with a full rate
             // allowance, which made keeping it on as the first segment slower
             // (docs/performance.md).
-            // A 200 to a bounded range: whatever Accept-Ranges says, ranges do not work.
-            let ignoresRanges = state.firstRange != nil && head.status == 200
-            if let reason = ignoresRanges
-                ? SplitRefusal("the server ignores ranges (it sent the whole file)") : reasonNotToSplit(head, base: state.base)
-            {
+            if let reason = reasonNotToSplit(head, base: state.base, askedRange: state.firstRange != nil) {
                 splitRefused = true
                 if reason.isWorthSaying {
                     renderer.handle(.notice("afget: \(info.path): one connection: \(reason.text)"))

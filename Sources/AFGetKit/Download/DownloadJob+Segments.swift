@@ -6,8 +6,10 @@ import AFGetSupport
 extension DownloadJob {
     /// Why this response cannot be split (`-s`), or nil when it can: a file is written (not
     /// standard output, in order), the length is known, ranges work, a validator guards every
-    /// segment, and the file is large enough.
-    func reasonNotToSplit(_ head: ResponseHead, base: Int64) -> SplitRefusal? {
+    /// segment, and the file is large enough. `askedRange`: the request asked for a range, so a
+    /// 200 shows ranges do not work whatever Accept-Ranges says.
+    func reasonNotToSplit(_ head: ResponseHead, base: Int64, askedRange: Bool) -> SplitRefusal? {
+        if askedRange && head.status == 200 { return SplitRefusal("the server ignores ranges (it sent the whole file)") }
         guard download.part != nil else { return SplitRefusal("standard output is written in order") }
         guard !download.isConditional else { return SplitRefusal("the request is conditional (--on-exists update)") }
         guard !splitRefused else { return SplitRefusal("the server answered a ranged request wrongly") }
@@ -26,7 +28,7 @@ extension DownloadJob {
     /// person expects (a small file).
     struct SplitRefusal {
         let text: String
-        var isWorthSaying = true
+        let isWorthSaying: Bool
 
         init(_ text: String, isWorthSaying: Bool = true) {
             self.text = text

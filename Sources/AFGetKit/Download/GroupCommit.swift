@@ -131,9 +131,7 @@ public final class GroupCommit: Sendable {
         switch move.source {
         case .named(let path):
             guard rename(path, move.destination) != 0 else { return nil }
-            return TransferFailure(
-                .localFile,
-                "cannot move \(path) to \(move.destination): \(describeErrno(errno)); the data is kept in \(path)")
+            return cannotMove(path, to: move.destination, errno)
         case .anonymous(let partPath, let replacing):
             if afp_link_anonymous(move.descriptor, move.destination) == 0 { return nil }
             let code = errno
@@ -143,27 +141,24 @@ public final class GroupCommit: Sendable {
                         .destinationExists, "\(move.destination) appeared while it was downloaded; it is left as it is")
                 }
                 // Not a file another run put there: what a rename would have said.
-                let cause = describeErrno(kind == S_IFDIR ? EISDIR : EEXIST)
-                return TransferFailure(
-                    .localFile, "cannot move \(partPath) to \(move.destination): \(cause); the data is kept in \(partPath)")
+                return cannotMove(partPath, to: move.destination, kind == S_IFDIR ? EISDIR : EEXIST)
             }
-            guard code == EEXIST else {
-                return TransferFailure(
-                    .localFile,
-                    "cannot move \(partPath) to \(move.destination): \(describeErrno(code)); the data is kept in \(partPath)",
-                    systemErrorCode: code)
-            }
+            guard code == EEXIST else { return cannotMove(partPath, to: move.destination, code) }
             // Replacing: its part file's name first (a link cannot replace), then renamed over.
             guard afp_link_anonymous(move.descriptor, partPath) == 0 else {
                 return TransferFailure(.localFile, "cannot create \(partPath): \(describeErrno(errno))", systemErrorCode: errno)
             }
-            guard rename(partPath, move.destination) == 0 else {
-                return TransferFailure(
-                    .localFile,
-                    "cannot move \(partPath) to \(move.destination): \(describeErrno(errno)); the data is kept in \(partPath)")
-            }
+            guard rename(partPath, move.destination) == 0 else { return cannotMove(partPath, to: move.destination, errno) }
             return nil
         }
+    }
+
+    /// The data could not take its destination's name; it stays under `path` (the job names a
+    /// file that had none there, or says it could not).
+    private static func cannotMove(_ path: String, to destination: String, _ code: Int32) -> TransferFailure {
+        TransferFailure(
+            .localFile, "cannot move \(path) to \(destination): \(describeErrno(code)); the data is kept in \(path)",
+            systemErrorCode: code)
     }
 
     /// Makes the renames of `moves` durable, then reports them.
