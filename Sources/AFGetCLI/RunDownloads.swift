@@ -33,7 +33,9 @@ func runDownloads(
         progress.style.makeRenderer(
             stdoutCarriesData: stdoutCarriesData, showsSummary: items.count + alreadyFailed.count > 1))
 
-    let manager = TaskManager()
+    // Every connection a run holds at once is kept for the next item, not only four per
+    // transfer running when one ends.
+    let manager = TaskManager(idleConnectionsKept: run.jobs * run.split)
     // Ctrl-C and SIGTERM stop the run; the runner then checkpoints and reports.
     let interrupts = InterruptMonitor(stopping: manager.cancellation)
     defer { withExtendedLifetime(interrupts) {} }

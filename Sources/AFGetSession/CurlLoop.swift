@@ -18,9 +18,10 @@ final class CurlLoop {
     private static let housekeepingInterval = 0.1
     private static let progressInterval = 0.25
 
-    init(inbox: CommandInbox, cancellation: Cancellation) {
+    init(inbox: CommandInbox, cancellation: Cancellation, idleConnectionsKept: Int?) {
         self.inbox = inbox
         self.cancellation = cancellation
+        if let idleConnectionsKept { multi.set(CURLMOPT_MAXCONNECTS, idleConnectionsKept) }
     }
 
     func run() {

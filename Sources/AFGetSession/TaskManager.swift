@@ -21,10 +21,14 @@ public final class TaskManager: Sendable {
     /// The run's stop: when it comes, every task ends, canceled with its reason.
     public let cancellation: Cancellation
 
-    public init(cancellation: Cancellation = Cancellation()) {
+    /// `idleConnectionsKept`: how many connections stay open for reuse once their transfers
+    /// end. libcurl's default, four per transfer running at that moment, closes connections
+    /// whenever a batch briefly runs few transfers, so a run that knows how many it runs at
+    /// once (`-j`, `-s`) says so.
+    public init(cancellation: Cancellation = Cancellation(), idleConnectionsKept: Int? = nil) {
         self.cancellation = cancellation
         startThread(named: "afget-curl") { [inbox, stopped] in
-            CurlLoop(inbox: inbox, cancellation: cancellation).run()
+            CurlLoop(inbox: inbox, cancellation: cancellation, idleConnectionsKept: idleConnectionsKept).run()
             stopped.signal()
         }
         cancellation.onStop { [inbox] reason in inbox.post(.stop(reason)) }

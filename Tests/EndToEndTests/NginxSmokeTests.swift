@@ -45,6 +45,32 @@ final class NginxSmokeTests: XCTestCase {
         XCTAssertLessThanOrEqual(Double(sent), Double(size) * 1.01, "bytes on the wire, headers included")
     }
 
+    /// A long list with `-j 8` is carried by eight kept-alive connections: libcurl's default
+    /// would close idle connections whenever few transfers happened to be running as one ended,
+    /// and open new ones for the items after.
+    func testALongListReusesAsManyConnectionsAsItRunsAtOnce() throws {
+        let nginx = try NginxServer()
+        let files = nginx.root.appendingPathComponent("many")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        let count = 2000
+        let list = (1...count).map { nginx.url("/many/f\($0).txt") }.joined(separator: "\n")
+        for index in 1...count {
+            try Data("file \(index)\n".utf8).write(to: files.appendingPathComponent("f\(index).txt"))
+        }
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try list.write(to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
+
+        let result = try Afget.run(["-q", "-j", "8", "-d", "out", "-i", "list.txt"], in: directory)
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let out = directory.appendingPathComponent("out")
+        XCTAssertEqual(listing(out).count, count)
+        XCTAssertEqual(try String(contentsOf: out.appendingPathComponent("f1234.txt"), encoding: .utf8), "file 1234\n")
+        let connections = Set(nginx.loggedResponses().map(\.connection))
+        XCTAssertLessThanOrEqual(connections.count, 8, "connections opened for \(count) items at -j 8")
+    }
+
     func testInterruptedDownloadFromNginxContinuesExactly() throws {
         let nginx = try NginxServer()
         let expected = try writeRandomFile(nginx.root.appendingPathComponent("medium.bin"), bytes: 8 << 20)

@@ -66,8 +66,9 @@ public final class DownloadRunner: Sendable {
             var stopping = false
             func startNext() {
                 while !stopping, !cancellation.isRequested, admission.mayStartAnother(), let item = pending.next() {
-                    admission.started()
-                    group.addTask { [self] in await download(item, reportingTo: events) }
+                    let reportsPost = admission.needsPostReports
+                    admission.started(reportingPost: reportsPost)
+                    group.addTask { [self] in await download(item, reportingPost: reportsPost, to: events) }
                 }
             }
             startNext()
@@ -108,9 +109,10 @@ public final class DownloadRunner: Sendable {
     }
 
     /// Runs one item, telling the runner its milestones: its first request posted (its first
-    /// attempt began), its transfer over (the move into place began), and its record at the end.
-    private func download(_ item: DownloadItem, reportingTo events: EventChannel<ItemMilestone>) async {
-        var postReported = false
+    /// attempt began; when `reportingPost`), its transfer over (the move into place began), and
+    /// its record at the end.
+    private func download(_ item: DownloadItem, reportingPost: Bool, to events: EventChannel<ItemMilestone>) async {
+        var postReported = !reportingPost
         var transferReported = false
         let record = await run(item) { phase in
             switch phase {

@@ -33,10 +33,15 @@ struct ItemAdmission {
         return transferring < transfersAllowed && running < concurrency + waitingAtGate + extraCommits
     }
 
-    mutating func started() {
+    /// Whether an item started now must say when its request is posted: only until the first
+    /// places are taken, after which the count of unposted requests decides nothing (and each
+    /// milestone is a wake-up of the runner).
+    var needsPostReports: Bool { !firstPlacesTaken }
+
+    mutating func started(reportingPost: Bool) {
         running += 1
         transferring += 1
-        unposted += 1
+        if reportingPost { unposted += 1 }
     }
 
     mutating func requestPosted() { unposted -= 1 }
@@ -44,7 +49,8 @@ struct ItemAdmission {
     mutating func transferEnded() { transferring -= 1 }
 
     /// The item ended; it may not have said before that its request was posted or its transfer
-    /// ended (a skip, a failure before any request).
+    /// ended (a skip, a failure before any request). `requestWasUnposted` is false for an item
+    /// started with `reportingPost` false.
     mutating func finished(requestWasUnposted: Bool, transferWasOpen: Bool) {
         if requestWasUnposted { unposted -= 1 }
         if transferWasOpen { transferring -= 1 }

@@ -23,6 +23,9 @@ public final class PartFile {
     private var isOpen = true
     /// The file has no name yet: nothing of it is on disk to be found or continued.
     public private(set) var isAnonymous = false
+    /// Created with the mode a new file gets, so a new destination needs no fchmod: a file with
+    /// no name is readable by no one else until it has one.
+    private var hasNewFileMode = false
     /// Resume data was found kept on this file (`keptResumeData`): removed before the move.
     var holdsKeptResumeData = false
     /// An earlier run left data in this file.
@@ -83,10 +86,11 @@ public final class PartFile {
         guard lstat(path, &status) != 0, errno == ENOENT, lstat(resumeData, &status) != 0, errno == ENOENT else { return nil }
         let directory = splitPath(destination).directory
         guard !refusesAnonymousFiles, canLinkAnonymousFiles else { return nil }
-        let descriptor = afp_open_anonymous(directory, 0o600)
+        let descriptor = afp_open_anonymous(directory, newFileMode)
         guard descriptor >= 0 else { return nil }  // no such directory yet, or a file system without O_TMPFILE
         let part = PartFile(destination: destination, path: path, descriptor: descriptor, mayReplace: replacing)
         part.isAnonymous = true
+        part.hasNewFileMode = true
         return part
     }
 
@@ -106,6 +110,9 @@ public final class PartFile {
         // Locked before it has a name, so no other run can lock it in between (the lock is on
         // the open file, whatever its name).
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { throw fileFailure("lock", path, errno: errno) }
+        // Private while partial, like a part file created with its name.
+        guard fchmod(descriptor, 0o600) == 0 else { throw fileFailure("set the mode of", path, errno: errno) }
+        hasNewFileMode = false
         guard afp_link_anonymous(descriptor, path) == 0 else {
             if errno == EEXIST {
                 throw TransferFailure(.destinationBusy, "another afget is downloading this file (\(path) appeared meanwhile)")
@@ -189,8 +196,9 @@ public final class PartFile {
         async throws(TransferFailure)
     {
         let destination = finalPath ?? destination
-        let mode = mayReplace || finalPath != nil ? Self.finalMode(replacing: destination) : Self.newFileMode
-        guard fchmod(descriptor, mode) == 0 else {
+        let replaces = mayReplace || finalPath != nil
+        let mode = replaces ? Self.finalMode(replacing: destination) : Self.newFileMode
+        guard (hasNewFileMode && !replaces) || fchmod(descriptor, mode) == 0 else {
             throw TransferFailure(.localFile, "cannot set the mode of \(path): \(describeErrno(errno)); the data is kept there")
         }
         if let lastModified {
