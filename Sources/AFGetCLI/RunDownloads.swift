@@ -40,18 +40,17 @@ func runDownloads(
     let interrupts = InterruptMonitor(stopping: manager.cancellation)
     defer { withExtendedLifetime(interrupts) {} }
     let runner = try DownloadRunner(manager: manager, renderer: renderer, settings: settings)
-    let result = await runner.run(items, alreadyFailed: alreadyFailed)
+    let report = try run.report.map { path throws(TransferFailure) in try RunReport(path: path) }
+    let summary = await runner.run(items, alreadyFailed: alreadyFailed, report: report)
     renderer.finish()
     manager.invalidate()
-    if let report = run.report {
-        do {
-            try RunReport.write(result, to: report)
-        } catch {
-            OutputStream.standardError.writeLine("afget: \(error.message)")
-            throw ExitCode(result.summary.exitCode == 0 ? FailureClass.localFile.exitCode : result.summary.exitCode)
-        }
+    do {
+        try report?.finish(summary)
+    } catch {
+        OutputStream.standardError.writeLine("afget: \(error.message)")
+        throw ExitCode(summary.exitCode == 0 ? FailureClass.localFile.exitCode : summary.exitCode)
     }
-    if result.summary.exitCode != 0 {
-        throw ExitCode(result.summary.exitCode)
+    if summary.exitCode != 0 {
+        throw ExitCode(summary.exitCode)
     }
 }

@@ -55,7 +55,8 @@ enum HumanMessages {
     }
 
     static func summary(_ summary: RunSummary) -> String {
-        "afget: \(summary.downloaded) \(summary.isUpload ? "uploaded" : "downloaded"), \(summary.skipped) skipped, \(summary.failed) failed; "
+        "afget: \(summary.downloaded) \(summary.isUpload ? "uploaded" : "downloaded"), \(summary.skipped) skipped, \(summary.failed) failed"
+            + (summary.interrupted > 0 ? ", \(summary.interrupted) interrupted; " : "; ")
             + "\(Formatting.bytes(summary.bytes)) in \(Formatting.elapsed(summary.seconds))"
     }
 }

@@ -62,6 +62,8 @@ public struct RunSummary: Sendable, Equatable {
     public var downloaded = 0
     public var skipped = 0
     public var failed = 0
+    /// Items a signal stopped, or kept from starting: neither done nor failed.
+    public var interrupted = 0
     public var bytes: Int64 = 0
     public var seconds = 0.0
     public var exitCode: Int32 = 0
@@ -75,6 +77,7 @@ public struct RunSummary: Sendable, Equatable {
         line.add(isUpload ? "uploaded" : "downloaded", downloaded)
         line.add("skipped", skipped)
         line.add("failed", failed)
+        line.add("interrupted", interrupted)
         line.add("bytes", bytes)
         line.add("seconds", seconds)
         line.add("exit", Int(exitCode))

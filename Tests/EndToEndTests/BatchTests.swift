@@ -12,11 +12,17 @@ final class BatchTests: ServerTestCase {
         sha256Hex(ofFile: directory.appendingPathComponent(path).path)
     }
 
-    /// The items of `report.json` in the test's directory.
-    private func reportItems() throws -> [[String: Any]] {
+    /// `report.json` in the test's directory.
+    private func report() throws -> [String: Any] {
         let data = try Data(contentsOf: directory.appendingPathComponent("report.json"))
-        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
-        return try XCTUnwrap(report["items"] as? [[String: Any]])
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// The items of `report.json`, in input order (the report lists them as they ended, each
+    /// with its index as `id`).
+    private func reportItems() throws -> [[String: Any]] {
+        let items = try XCTUnwrap(try report()["items"] as? [[String: Any]])
+        return items.sorted { ($0["id"] as? Int ?? -1) < ($1["id"] as? Int ?? -1) }
     }
 
     func testListWithOptionLinesAndCommandLineURLs() throws {
@@ -389,7 +395,11 @@ final class BatchTests: ServerTestCase {
         let stopped = try reportItems()
         let names = sizes.indices.map { "q\($0).bin" }
         XCTAssertEqual(stopped.map { $0["path"] as? String }, names)
-        XCTAssertEqual(stopped.map { $0["outcome"] as? String }, Array(repeating: "failed", count: 6))
+        XCTAssertEqual(stopped.map { $0["id"] as? Int }, Array(0..<6))
+        XCTAssertEqual(stopped.map { $0["outcome"] as? String }, Array(repeating: "interrupted", count: 6))
+        let summary = try XCTUnwrap(try report()["summary"] as? [String: Any])
+        XCTAssertEqual(summary["failed"] as? Int, 0)
+        XCTAssertEqual(summary["interrupted"] as? Int, 6, "counted under their own key, not as failed")
         let errors = stopped.map { $0["error"] as? [String: Any] ?? [:] }
         XCTAssertEqual(errors.map { $0["exit"] as? Int }, Array(repeating: 130, count: 6))
         XCTAssertEqual(errors.map { $0["class"] as? String }, Array(repeating: "interrupted", count: 6))

@@ -36,9 +36,12 @@ public final class DownloadRunner: Sendable {
     /// Downloads every item and reports the totals; the summary's exit code follows DESIGN.md §3
     /// (an interruption overrides every other code). `alreadyFailed` are items found unusable
     /// before any transfer (a bad list line, a bad resume file); they are reported and counted.
-    public func run(_ items: [DownloadItem], alreadyFailed: [ItemFailure] = []) async -> RunResult {
+    /// Each item's record goes to `report` as the item ends; none is kept.
+    public func run(_ items: [DownloadItem], alreadyFailed: [ItemFailure] = [], report: RunReport? = nil) async
+        -> RunSummary
+    {
         let startedAt = monotonicSeconds()
-        var tally = Tally()
+        var tally = Tally(report: report, cancellation: cancellation)
         for failure in alreadyFailed {
             let info = ItemInfo(id: -1, url: failure.url ?? "", path: failure.item)
             renderer.handle(.failed(info, failure))
@@ -96,7 +99,7 @@ public final class DownloadRunner: Sendable {
                 interrupted
                 ? ItemRecord.EarlyStop(cause: .interrupted, message: "not started: the run was stopped by a signal")
                 : ItemRecord.EarlyStop(cause: .notStarted, message: "not started: an earlier item failed (--fail-fast)")
-            tally.records.append(record)
+            tally.add(record)
         }
         var summary = tally.summary
         summary.seconds = monotonicSeconds() - startedAt
@@ -105,7 +108,7 @@ public final class DownloadRunner: Sendable {
             renderer.handle(.interrupted(exitStatus: interrupted, dataKept: tally.keptData))
         }
         renderer.handle(.summary(summary))
-        return RunResult(summary: summary, records: tally.records.sorted { $0.info.id < $1.info.id })
+        return summary
     }
 
     /// Runs one item, telling the runner its milestones: its first request posted (its first
@@ -149,12 +152,6 @@ public final class DownloadRunner: Sendable {
     }
 }
 
-/// The totals of a run and what became of each item.
-public struct RunResult: Sendable {
-    public let summary: RunSummary
-    public let records: [ItemRecord]
-}
-
 /// The milestones of an item the runner admits others by: its first request is posted (the
 /// next may queue behind it), its transfer ended (the next may start) while its file is moved
 /// into place, and its record at the end (also saying the first two if that was not done before).
@@ -164,16 +161,21 @@ private enum ItemMilestone: Sendable {
     case finished(ItemRecord, requestWasUnposted: Bool, transferWasOpen: Bool)
 }
 
-/// Running totals of a run.
+/// Running totals of a run: counts only, so a run of any length costs the same memory. Each
+/// record goes on to the report.
 private struct Tally {
-    var summary = RunSummary()
-    var records: [ItemRecord] = []
+    private(set) var summary = RunSummary()
     /// Some interrupted item kept received bytes for the next run.
     private(set) var keptData = false
-    private var exitCodes: [Int32] = []
+    let report: RunReport?
+    let cancellation: Cancellation
+
+    init(report: RunReport?, cancellation: Cancellation) {
+        self.report = report
+        self.cancellation = cancellation
+    }
 
     mutating func add(_ record: ItemRecord) {
-        records.append(record)
         switch record.outcome {
         case .done(let bytes):
             summary.downloaded += 1
@@ -182,10 +184,13 @@ private struct Tally {
             summary.skipped += 1
         case .failed(let failure):
             summary.failed += 1
-            exitCodes.append(failure.exitCode)
+            summary.exitCode = ExitStatus.combined([summary.exitCode, failure.exitCode])
         case .stopped(let dataKept):
             keptData = keptData || dataKept
+            if record.wasInterrupted { summary.interrupted += 1 }
         }
-        summary.exitCode = ExitStatus.combined(exitCodes)
+        // An item the run stopped carries the run's exit: a signal's, known once it came; for
+        // --fail-fast, the failures' so far (the one that stopped the run among them).
+        report?.add(record, runExit: cancellation.exitStatus ?? summary.exitCode)
     }
 }

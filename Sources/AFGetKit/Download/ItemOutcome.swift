@@ -12,15 +12,6 @@ public enum ItemOutcome: Sendable, Equatable {
     /// bytes wait in a part file for the next run.
     case stopped(dataKept: Bool)
 
-    /// The report's word for it (DESIGN.md §8): an item the run stopped counts as failed there.
-    public var reportName: String {
-        switch self {
-        case .done: "downloaded"
-        case .skipped: "skipped"
-        case .failed, .stopped: "failed"
-        }
-    }
-
     public var failure: ItemFailure? {
         if case .failed(let failure) = self { failure } else { nil }
     }

@@ -29,4 +29,17 @@ public struct ItemRecord: Sendable {
     }
 
     public var failure: ItemFailure? { outcome.failure }
+
+    /// Stopped by a signal, before or after it started: counted under its own name.
+    var wasInterrupted: Bool { stoppedEarly?.cause == .interrupted }
+
+    /// The report's word for its outcome (DESIGN.md §8).
+    var reportName: String {
+        switch outcome {
+        case .done: "downloaded"
+        case .skipped: "skipped"
+        case .failed: "failed"
+        case .stopped: wasInterrupted ? "interrupted" : "failed"
+        }
+    }
 }

@@ -1,11 +1,27 @@
+import AFGetProgress
 import AFGetSupport
 import Glibc
 
-/// `--report FILE`: `{"items": [...], "summary": {...}}` with every item's url, path, outcome,
-/// http_status, bytes, sha256 (of the file at path, when it exists), attempts and, for failures,
-/// error {exit, class, message} (DESIGN.md §8). A file is written whole, then renamed into
-/// place; a device or FIFO is written in place, and `/dev/stdout` or `/dev/stderr` is that stream.
-public enum RunReport {
+/// `--report FILE`: `{"items": [...], "summary": {...}}` with every item's id (its index in
+/// input order), url, path, outcome, http_status, bytes, sha256 (of the file at path, when it
+/// exists), attempts and, for failures and interruptions, error {exit, class, message}
+/// (DESIGN.md §8). Items are written as they end, in that order, so a list of any length costs
+/// no memory; the summary closes the object at the end. A file is written under a temporary
+/// name and renamed into place when complete; a device or FIFO is written in place, and
+/// `/dev/stdout` or `/dev/stderr` is that stream.
+public final class RunReport {
+    private let path: String
+    /// Where the text goes: the temporary file, the device or FIFO, or the stream.
+    private let output: OutputStream
+    /// Set when `output` is a temporary file to rename over `path` at the end, until then.
+    private var temporary: String?
+    /// `output` was opened here (not a standard stream) and is still open.
+    private var isOpenHere: Bool
+    private var pending: [UInt8] = []
+    private var itemsWritten = 0
+    /// The first write that failed; the report is then given up, the run goes on.
+    private var failure: TransferFailure?
+
     /// Checked before any transfer: a report that could not be written should not cost a batch
     /// (exit 3), and one over the input list or a download would replace what a re-run needs
     /// (exit 2).
@@ -15,20 +31,79 @@ public enum RunReport {
         try FileChecks.writable(path, toDo: "write the report")
     }
 
-    public static func write(_ result: RunResult, to path: String) throws(TransferFailure) {
-        let items = result.records.map { itemJSON($0, runExit: result.summary.exitCode) }.joined(separator: ",\n    ")
-        let summary = result.summary
+    /// Opens the report; a file cannot be opened: exit 3 before any transfer.
+    public init(path: String) throws(TransferFailure) {
+        self.path = path
+        if let stream = OutputStream.named(path) {
+            (output, temporary, isOpenHere) = (stream, nil, false)
+        } else if let kind = fileKind(at: path, followingSymlinks: true), kind != S_IFREG {
+            // Renaming over a device or FIFO would replace it with a plain file (`/dev/null`
+            // too, when run as root), so it is written as it is.
+            (output, temporary, isOpenHere) = (try Self.open(path, flags: O_WRONLY, reporting: path), nil, true)
+        } else {
+            let temporary = path + ".aftmp"
+            output = try Self.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, reporting: path)
+            (self.temporary, isOpenHere) = (temporary, true)
+        }
+        append("{\n  \"items\": [")
+    }
+
+    /// A report never finished (the run ended by an error) leaves no temporary file.
+    deinit {
+        if isOpenHere { close(output.descriptor) }
+        if let temporary { unlink(temporary) }
+    }
+
+    /// Adds an item that ended. `runExit` is the exit status an item stopped by the run carries.
+    func add(_ record: ItemRecord, runExit: Int32) {
+        append((itemsWritten == 0 ? "\n    " : ",\n    ") + Self.itemJSON(record, runExit: runExit))
+        itemsWritten += 1
+        if pending.count >= 64 << 10 { flush() }
+    }
+
+    /// Closes the report with the run's totals and puts it in place; throws (exit 3) when it
+    /// could not be written.
+    public func finish(_ summary: RunSummary) throws(TransferFailure) {
         var totals = JSONLine()
         summary.describe(in: &totals)
-        let text = "{\n  \"items\": [\n    \(items)\n  ],\n  \"summary\": \(totals.text)\n}\n"
-        try write(text, to: path)
+        append((itemsWritten == 0 ? "" : "\n  ") + "],\n  \"summary\": \(totals.text)\n}\n")
+        flush()
+        if isOpenHere {
+            isOpenHere = false
+            if close(output.descriptor) != 0 && failure == nil { failure = fileFailure("write the report", path, errno: errno) }
+        }
+        if let temporary, failure == nil {
+            if rename(temporary, path) == 0 {
+                self.temporary = nil
+            } else {
+                failure = fileFailure("write the report", path, errno: errno)
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    private func append(_ text: String) {
+        pending.append(contentsOf: text.utf8)
+    }
+
+    private func flush() {
+        defer { pending.removeAll(keepingCapacity: true) }
+        guard failure == nil, !pending.isEmpty else { return }
+        if let code = output.write(bytes: pending) { failure = fileFailure("write the report", path, errno: code) }
+    }
+
+    private static func open(_ file: String, flags: Int32, reporting path: String) throws(TransferFailure) -> OutputStream {
+        let descriptor = Glibc.open(file, flags | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw fileFailure("write the report", path, errno: errno) }
+        return OutputStream(descriptor: descriptor)
     }
 
     private static func itemJSON(_ record: ItemRecord, runExit: Int32) -> String {
         var line = JSONLine()
+        if record.info.id >= 0 { line.add("id", record.info.id) }  // a bad list line was never an item
         line.add("url", record.info.url)
         line.add("path", record.info.path)
-        line.add("outcome", record.outcome.reportName)
+        line.add("outcome", record.reportName)
         line.add("http_status", optional: record.httpStatus.map(Int64.init))
         let onDisk = record.info.path == "-" ? nil : fileSummary(record)
         line.add("bytes", onDisk?.bytes ?? record.bytes)
@@ -60,41 +135,5 @@ public enum RunReport {
         }
         guard let digest = RunningDigest.ofFile(at: record.info.path, .sha256) else { return nil }
         return (digest.bytesDigested, digest.hex())
-    }
-
-    /// Renaming over a device or FIFO would replace it with a plain file (`/dev/null` too,
-    /// when run as root), so anything that exists and is not a regular file is written as it is.
-    /// `/dev/stdout` is afget's own standard output even when that is a file (`OutputStream.named`).
-    private static func write(_ text: String, to path: String) throws(TransferFailure) {
-        if let stream = OutputStream.named(path) {
-            if let code = stream.write(bytes: Array(text.utf8)) { throw fileFailure("write the report", path, errno: code) }
-            return
-        }
-        if let kind = fileKind(at: path, followingSymlinks: true), kind != S_IFREG {
-            try write(text, into: path, flags: O_WRONLY, reporting: path)
-            return
-        }
-        let temporary = path + ".aftmp"
-        do {
-            try write(text, into: temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, reporting: path)
-        } catch {
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw fileFailure("write the report", path, errno: code)
-        }
-    }
-
-    /// Writes all of `text` into `file` opened with `flags`; a failure to open, write or close
-    /// names the report (`path`) and the cause.
-    private static func write(_ text: String, into file: String, flags: Int32, reporting path: String) throws(TransferFailure) {
-        let descriptor = open(file, flags | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw fileFailure("write the report", path, errno: errno) }
-        let writeError = OutputStream(descriptor: descriptor).write(bytes: Array(text.utf8))
-        let closeError = close(descriptor) == 0 ? nil : errno
-        if let code = writeError ?? closeError { throw fileFailure("write the report", path, errno: code) }
     }
 }
