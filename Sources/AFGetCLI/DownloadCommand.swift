@@ -30,31 +30,49 @@ struct DownloadCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var list: InputList?
-        do {
-            list = try batch.inputFile.map { path throws(ItemFailure) in try InputList.load(path) }
-        } catch {
-            throw UsageFailure(message: "\(error)")
-        }
         let checksum: Checksum?
         do {
             checksum = try batch.parsedChecksum()
         } catch {
             throw UsageFailure(message: error.message)
         }
-        let items = BatchPlan.items(
-            urls: urls, output: output.target, list: list?.entries ?? [],
-            directory: output.directory, checksum: checksum)
-        let plan = BatchPlan.check(items)
-        if let conflict = plan.conflict {
-            throw UsageFailure(message: "\(conflict)")
-        }
-        if options.progress.style != .none {
-            plan.notices.forEach { OutputStream.standardError.writeLine($0) }
-        }
+        let feed = try makeFeed(checksum: checksum)
         try await runDownloads(
-            plan.items, alreadyFailed: list?.problems ?? [], inputList: batch.inputFile, options: options,
-            onExists: output.onExists,
+            feed, inputList: batch.inputFile, options: options, onExists: output.onExists,
             namesFromServer: output.namesFromServer, stdoutCarriesData: output.target == .standardOutput)
+    }
+
+    /// The command line's URLs, then the list's entries as it is read. A list file is checked
+    /// first, whole: a conflict stops the run before any transfer (exit 2).
+    private func makeFeed(checksum: Checksum?) throws(UsageFailure) -> ItemFeed {
+        let urlItems = BatchPlan.items(
+            urls: urls, output: output.target, list: [], directory: output.directory, checksum: checksum)
+        let plan = BatchPlan.check(urlItems)
+        if let conflict = plan.conflict { throw UsageFailure(message: "\(conflict)") }
+        say(plan.notices)
+        guard let list = batch.inputFile else { return ItemFeed(items: plan.items) }
+        do {
+            var firstPass: ListCheck?
+            if list != "-" {
+                let check = try ListCheck(list: list, after: plan.items, directory: output.directory, report: options.run.report)
+                if let conflict = check.conflict { throw UsageFailure(message: "\(conflict)") }
+                if let clash = check.reportClash { throw UsageFailure(message: clash) }
+                say(check.notices)
+                firstPass = check
+            }
+            return try ItemFeed(items: plan.items, list: list, directory: output.directory, firstPass: firstPass)
+        } catch let failure as ItemFailure {
+            throw UsageFailure(message: "\(failure)")
+        } catch let failure as UsageFailure {
+            throw failure
+        } catch {
+            throw UsageFailure(message: "\(error)")
+        }
+    }
+
+    private func say(_ notices: [String]) {
+        if options.progress.style != .none {
+            notices.forEach { OutputStream.standardError.writeLine($0) }
+        }
     }
 }

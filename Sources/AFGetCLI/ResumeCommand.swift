@@ -33,7 +33,7 @@ struct ResumeCommand: AsyncParsableCommand {
             return
         }
         try await runDownloads(
-            found.items, alreadyFailed: found.failures, options: options, onExists: .skip,
+            ItemFeed(items: found.items), alreadyFailed: found.failures, options: options, onExists: .skip,
             stdoutCarriesData: false)
     }
 }

@@ -18,12 +18,12 @@ struct DownloadingOptions: ParsableArguments {
 /// Runs download items with the options every downloading command shares, writes the report,
 /// and exits with the run's status.
 func runDownloads(
-    _ items: [DownloadItem], alreadyFailed: [ItemFailure] = [], inputList: String? = nil, options: DownloadingOptions,
+    _ feed: ItemFeed, alreadyFailed: [ItemFailure] = [], inputList: String? = nil, options: DownloadingOptions,
     onExists: OnExistsPolicy, namesFromServer: Bool = false, stdoutCarriesData: Bool
 ) async throws {
     let (run, connection, resume, progress) = (options.run, options.connection, options.resume, options.progress)
     let headers = try reportingFailures { try connection.headers() }
-    if let report = run.report { try RunReport.checkDestination(report, list: inputList, items: items) }
+    if let report = run.report { try RunReport.checkDestination(report, list: inputList, items: feed.leadingItems) }
     let settings = DownloadSettings(
         onExists: onExists, headers: headers, transfer: try connection.transferOptions(auth: options.auth, tls: options.tls),
         retry: options.retry.policy, discardsResumeData: resume.restart, refusesRestart: resume.noRestart,
@@ -31,7 +31,7 @@ func runDownloads(
         namesFromServer: namesFromServer, split: run.split, minimumSplitSize: run.minSplitSize.bytes)
     let renderer = SharedRenderer(
         progress.style.makeRenderer(
-            stdoutCarriesData: stdoutCarriesData, showsSummary: items.count + alreadyFailed.count > 1))
+            stdoutCarriesData: stdoutCarriesData, showsSummary: (feed.knownCount ?? 2) + alreadyFailed.count > 1))
 
     // Every connection a run holds at once is kept for the next item, not only four per
     // transfer running when one ends.
@@ -41,10 +41,10 @@ func runDownloads(
     defer { withExtendedLifetime(interrupts) {} }
     let runner = try DownloadRunner(manager: manager, renderer: renderer, settings: settings)
     let report = try run.report.map { path throws(TransferFailure) in try RunReport(path: path) }
-    let summary = await runner.run(items, alreadyFailed: alreadyFailed, report: report)
+    let summary = await runner.run(feed, alreadyFailed: alreadyFailed, report: report)
     renderer.finish()
     manager.invalidate()
-    do {
+    do throws(TransferFailure) {
         try report?.finish(summary)
     } catch {
         OutputStream.standardError.writeLine("afget: \(error.message)")

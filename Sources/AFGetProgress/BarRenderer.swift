@@ -43,7 +43,7 @@ public final class BarRenderer: ProgressRenderer {
             clearBlock()
             if isBatch { stream.writeLine(HumanMessages.summary(summary)) }
         default:
-            // Every item is queued at once: drawn with the first transfer, not "[0/1]" first.
+            // Drawn with the first transfer, not "[0/1]" first.
             break
         }
     }

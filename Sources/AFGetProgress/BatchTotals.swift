@@ -1,8 +1,12 @@
 import AFGetSupport
 
 /// Totals across the items of a run, for the total line of a batch:
-/// "[37/120] 1.2 GiB 85 MiB/s ETA 0:42 · 2 failed".
+/// "[37/120] 1.2 GiB 85 MiB/s ETA 0:42 · 2 failed", or "[37 done] ..." while the batch's size is
+/// not known (a list read from a pipe).
 struct BatchTotals {
+    /// Items in all, when known.
+    private(set) var expected: Int?
+    /// Items started so far.
     private(set) var queued = 0
     private(set) var finished = 0
     private(set) var failed = 0
@@ -22,6 +26,8 @@ struct BatchTotals {
 
     mutating func record(_ event: ItemEvent, at now: Double = monotonicSeconds()) {
         switch event {
+        case .expecting(let items):
+            expected = items
         case .queued:
             queued += 1
         case .started(let info, let total, let offset):
@@ -38,8 +44,8 @@ struct BatchTotals {
         case .skipped:
             finished += 1
         case .failed(let info, _):
-            // An item found unusable before the run (a bad list line) was never queued, but is
-            // one of the batch.
+            // An item found unusable before it could start (a bad list line) was never queued,
+            // but is one of the batch.
             if info.id >= 0 { end(info.id) } else { queued += 1 }
             finished += 1
             failed += 1
@@ -69,7 +75,7 @@ struct BatchTotals {
         let knownCount = downloaded + known.count
         guard knownCount > 0 else { return nil }
         let average = Double(finishedBytes + known.reduce(0, +)) / Double(knownCount)
-        let waiting = max(0, queued - finished - active.count)
+        let waiting = max(0, max(queued, expected ?? 0) - finished - active.count)
         let remaining = active.values.reduce(Double(waiting) * average) { sum, item in
             sum + max(0, (item.total.map(Double.init) ?? average) - Double(item.bytes))
         }
@@ -77,8 +83,9 @@ struct BatchTotals {
     }
 
     var line: String {
-        var text = "[\(finished)/\(queued)] \(Formatting.bytes(bytes)) \(Formatting.speed(speed.bytesPerSecond))"
-        if finished < queued, let seconds = secondsRemaining { text += " ETA " + Formatting.duration(seconds) }
+        let count = expected.map { "\(finished)/\($0)" } ?? "\(finished) done"
+        var text = "[\(count)] \(Formatting.bytes(bytes)) \(Formatting.speed(speed.bytesPerSecond))"
+        if let expected, finished < expected, let seconds = secondsRemaining { text += " ETA " + Formatting.duration(seconds) }
         if failed > 0 { text += " · \(failed) failed" }
         return text
     }

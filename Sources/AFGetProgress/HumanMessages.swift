@@ -21,7 +21,7 @@ enum HumanMessages {
             text
         case .interrupted(_, let dataKept):
             interrupted(dataKept: dataKept)
-        case .queued, .started, .progress, .summary:
+        case .expecting, .queued, .started, .progress, .summary:
             nil
         }
     }

@@ -26,6 +26,10 @@ public struct ItemInfo: Sendable, Equatable {
 }
 
 public enum ItemEvent: Sendable, Equatable {
+    /// The batch has this many items in all, known before it starts (not for a list read from
+    /// a pipe).
+    case expecting(items: Int)
+    /// An item is about to start.
     case queued(ItemInfo)
     /// The body is arriving; `offset` is where a continued download picks up.
     case started(ItemInfo, total: Int64?, offset: Int64?)

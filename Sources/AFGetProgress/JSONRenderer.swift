@@ -14,6 +14,8 @@ public final class JSONRenderer: ProgressRenderer {
     public func handle(_ event: ItemEvent) {
         var line = JSONLine()
         switch event {
+        case .expecting:
+            return  // each item has its queued event
         case .queued(let info):
             describe(&line, "queued", info)
         case .started(let info, let total, let offset):

@@ -74,10 +74,11 @@ final class ProgressFormattingTests: XCTestCase {
         XCTAssertEqual(line.text, #"{"event":"failed","id":3,"message":"bad \"name\"\n\u0001","total":null,"seconds":1.5}"#)
     }
 
-    /// The total line counts the whole batch: every item queued, and a bad list line found
-    /// before the run as one more item, finished and failed.
+    /// The total line counts the whole batch, its size known before the run (a bad list line
+    /// is one of its items, finished and failed).
     func testBatchTotalsCountTheWholeBatch() {
         var totals = BatchTotals()
+        totals.record(.expecting(items: 4))
         let items = (0..<3).map { ItemInfo(id: $0, url: "http://h/\($0)", path: "\($0).bin") }
         let badLine = ItemFailure(item: "l.txt:4", TransferFailure(.usage, "malformed URL"))
         totals.record(.failed(ItemInfo(id: -1, url: "", path: "l.txt:4"), badLine))
@@ -91,8 +92,9 @@ final class ProgressFormattingTests: XCTestCase {
     /// is not known yet at the average of those known.
     func testBatchTotalsEstimateTheTimeLeft() {
         var totals = BatchTotals()
+        totals.record(.expecting(items: 4), at: 0)
         let items = (0..<4).map { ItemInfo(id: $0, url: "http://h/\($0)", path: "\($0).bin") }
-        items.forEach { totals.record(.queued($0), at: 0) }
+        totals.record(.queued(items[0]), at: 0)
         totals.record(.started(items[0], total: 1000, offset: nil), at: 0)
         XCTAssertEqual(totals.line, "[0/4] 0 B 0 B/s")
         totals.record(.progress(items[0], bytes: 500, total: 1000, speed: 0), at: 1)
@@ -103,14 +105,27 @@ final class ProgressFormattingTests: XCTestCase {
     /// A continued item's bytes from an earlier run are in the count but not in the speed.
     func testBatchSpeedLeavesOutBytesOfEarlierRuns() {
         var totals = BatchTotals()
+        totals.record(.expecting(items: 2), at: 0)
         let items = (0..<2).map { ItemInfo(id: $0, url: "http://h/\($0)", path: "\($0).bin") }
-        items.forEach { totals.record(.queued($0), at: 0) }
+        totals.record(.queued(items[0]), at: 0)
         totals.record(.started(items[0], total: 1000, offset: 800), at: 0)
         totals.record(.progress(items[0], bytes: 900, total: 1000, speed: 0), at: 1)
         // 100 B/s; left: 100 of the active item and one more of about 1000.
         XCTAssertEqual(totals.line, "[0/2] 900 B 100 B/s ETA 0:11")
         totals.record(.done(items[0], bytes: 1000, transferred: 200, seconds: 2, sha256: nil), at: 2)
         XCTAssertEqual(totals.line, "[1/2] 1000 B 100 B/s ETA 0:10")
+    }
+
+    /// A list read from a pipe has no known length: the line counts what is done, with no ETA.
+    func testBatchTotalsOfAListOfUnknownLengthCountWhatIsDone() {
+        var totals = BatchTotals()
+        let items = (0..<2).map { ItemInfo(id: $0, url: "http://h/\($0)", path: "\($0).bin") }
+        items.forEach { totals.record(.queued($0), at: 0) }
+        totals.record(.started(items[0], total: 1000, offset: nil), at: 0)
+        totals.record(.done(items[0], bytes: 1000, transferred: 1000, seconds: 1, sha256: nil), at: 1)
+        totals.record(.started(items[1], total: 1000, offset: nil), at: 1)
+        totals.record(.progress(items[1], bytes: 500, total: 1000, speed: 0), at: 2)
+        XCTAssertEqual(totals.line, "[1 done] 1.5 KiB 750 B/s")
     }
 
     func testExitStatusOfABatchIsTheLowestFailure() {

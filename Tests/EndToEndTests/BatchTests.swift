@@ -83,6 +83,52 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(sha("s.bin"), TestPayload.sha256(count: 500))
     }
 
+    /// A list from a pipe is read as it comes: an item starts (and ends) as soon as its line has
+    /// arrived, while the writer has not sent the next.
+    func testAListFromAPipeStartsEachItemAsItsLineArrives() throws {
+        let pipe = Pipe()
+        let process = Process()
+        process.executableURL = Afget.binary
+        process.arguments = ["--progress", "line", "-i", "-"]
+        process.currentDirectoryURL = directory
+        process.standardInput = pipe
+        let errors = directory.appendingPathComponent(".stderr-pipe")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        pipe.fileHandleForWriting.write(Data((server.url("/file/first.bin?size=3000") + "\n").utf8))
+        waitUntil("the first item done while the list is still open") { sha("first.bin") == TestPayload.sha256(count: 3000) }
+        XCTAssertTrue(process.isRunning, "waiting for more of the list")
+        pipe.fileHandleForWriting.write(Data((server.url("/file/second.bin?size=2000") + "\n").utf8))
+        try pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(sha("second.bin"), TestPayload.sha256(count: 2000))
+        let stderr = try String(contentsOf: errors, encoding: .utf8)
+        XCTAssertTrue(stderr.contains("2 downloaded, 0 skipped, 0 failed"), stderr)
+    }
+
+    /// From standard input, a second URL for a destination already taken is refused when it
+    /// arrives (naming both lines, exit 2 at the end); the other items still download, and an
+    /// identical line is fetched once.
+    func testADuplicateFromStandardInputIsRefusedAsItArrives() throws {
+        let list = [
+            server.url("/file/x.bin?size=10"), server.url("/file/y.bin?size=20"), "  out=x.bin",
+            server.url("/file/z.bin?size=30"), server.url("/file/z.bin?size=30"),
+        ].joined(separator: "\n")
+        let result = try Afget.run(["-i", "-", "--progress", "line"], in: directory, input: Data(list.utf8))
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("afget: x.bin: stdin:1 and stdin:2 would both write this file; give one of them out= or -o"),
+            result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("afget: stdin:5: same URL and destination as stdin:4; downloading it once"), result.stderr)
+        XCTAssertEqual(sha("x.bin"), TestPayload.sha256(count: 10))
+        XCTAssertEqual(sha("z.bin"), TestPayload.sha256(count: 30))
+        XCTAssertEqual(server.log.all.filter { $0.uri.contains("z.bin") }.count, 1)
+        XCTAssertFalse(server.log.all.contains { $0.uri.contains("y.bin") })
+    }
+
     func testFailuresAmongGoodItemsAndTheReport() throws {
         let refused = "http://127.0.0.1:\(try freePort())/r.bin"
         try writeList(

@@ -83,17 +83,23 @@ final class ProgressOutputTests: ServerTestCase {
         XCTAssertEqual(result.stderrLines.count, 1, "the failure is told to people on stderr too")
     }
 
-    /// Every item of a batch is queued before any starts, so a total line counts the whole batch.
-    func testEveryItemOfABatchIsQueuedBeforeAnyStarts() throws {
+    /// Items are queued in input order as the run takes them up (a list is streamed, not
+    /// queued whole up front), each before it starts.
+    func testEachItemIsQueuedInInputOrderBeforeItStarts() throws {
         let urls = (0..<3).map { server.url("/file/b\($0).bin?size=1000") }
         let result = try Afget.run(["--progress", "json", "-j", "1"] + urls, in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         let objects = try result.stdoutText.split(separator: "\n").map {
             try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
-        XCTAssertEqual(objects.prefix(3).map { $0["event"] as? String }, ["queued", "queued", "queued"], result.stdoutText)
-        XCTAssertEqual(objects.prefix(3).map { $0["id"] as? Int }, [0, 1, 2])
-        XCTAssertEqual(objects.prefix(3).map { $0["path"] as? String }, ["b0.bin", "b1.bin", "b2.bin"])
+        let queued = objects.filter { $0["event"] as? String == "queued" }
+        XCTAssertEqual(queued.map { $0["id"] as? Int }, [0, 1, 2], result.stdoutText)
+        XCTAssertEqual(queued.map { $0["path"] as? String }, ["b0.bin", "b1.bin", "b2.bin"])
+        for id in 0..<3 {
+            let events = objects.filter { $0["id"] as? Int == id }.map { $0["event"] as? String }
+            XCTAssertEqual(events.first, "queued", "item \(id): \(events)")
+            XCTAssertEqual(events.last, "done", "item \(id): \(events)")
+        }
     }
 
     /// A body too quick for a progress sample still ends with a progress event of all its

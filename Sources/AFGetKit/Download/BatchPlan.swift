@@ -20,16 +20,21 @@ public enum BatchPlan {
         checksum: Checksum?
     ) -> [DownloadItem] {
         var items = urls.enumerated().map { DownloadItem(index: $0, url: $1, output: output, checksum: checksum) }
-        let base = directory ?? "."
         for entry in list {
-            let entryDirectory = entry.dir.map { $0.hasPrefix("/") ? $0 : joinPath(base, $0) } ?? base
-            let target: OutputTarget = entry.out.map { .path(joinPath(entryDirectory, $0)) } ?? .directory(entryDirectory)
-            items.append(
-                DownloadItem(
-                    index: items.count, url: entry.url, parsedURL: entry.parsedURL, output: target,
-                    source: entry.source, checksum: entry.checksum, headers: entry.headers))
+            items.append(item(for: entry, index: items.count, directory: directory))
         }
         return items
+    }
+
+    /// A list entry's item: `dir=` is relative to `directory` (`-d`, else the current
+    /// directory), `out=` names the file in it.
+    static func item(for entry: InputList.Entry, index: Int, directory: String?) -> DownloadItem {
+        let base = directory ?? "."
+        let entryDirectory = entry.dir.map { $0.hasPrefix("/") ? $0 : joinPath(base, $0) } ?? base
+        let target: OutputTarget = entry.out.map { .path(joinPath(entryDirectory, $0)) } ?? .directory(entryDirectory)
+        return DownloadItem(
+            index: index, url: entry.url, parsedURL: entry.parsedURL, output: target, source: entry.source,
+            checksum: entry.checksum, headers: entry.headers)
     }
 
     /// Merges items with the same URL, destination and options; two different URLs, or the same
@@ -98,7 +103,7 @@ public enum BatchPlan {
     /// Files named by their directory as the file system resolves it, so `sub/..` and `.`, or a
     /// link and its target, are found to be one directory; each directory resolved once (a
     /// batch's items mostly share one). A directory not made yet is taken from the current one.
-    private struct CanonicalDirectories {
+    struct CanonicalDirectories {
         private var resolved: [String: String] = [:]
         private var here: String?
 
@@ -133,7 +138,7 @@ public enum BatchPlan {
     }
 
     /// "./a//b" and "a/b" are the same file.
-    private static func normalized(_ path: String) -> String {
+    static func normalized(_ path: String) -> String {
         if isAlreadyNormal(path) { return path }  // the usual case, without splitting and joining
         let absolute = path.hasPrefix("/")
         let parts = path.split(separator: "/").filter { $0 != "." }

@@ -36,22 +36,18 @@ public final class DownloadRunner: Sendable {
     /// Downloads every item and reports the totals; the summary's exit code follows DESIGN.md §3
     /// (an interruption overrides every other code). `alreadyFailed` are items found unusable
     /// before any transfer (a bad list line, a bad resume file); they are reported and counted.
-    /// Each item's record goes to `report` as the item ends; none is kept.
-    public func run(_ items: [DownloadItem], alreadyFailed: [ItemFailure] = [], report: RunReport? = nil) async
-        -> RunSummary
-    {
+    /// Items come from `feed` as they are needed; each item's record goes to `report` as the
+    /// item ends, and none is kept.
+    public func run(_ feed: ItemFeed, alreadyFailed: [ItemFailure] = [], report: RunReport? = nil) async -> RunSummary {
         let startedAt = monotonicSeconds()
         var tally = Tally(report: report, cancellation: cancellation)
         for failure in alreadyFailed {
-            let info = ItemInfo(id: -1, url: failure.url ?? "", path: failure.item)
-            renderer.handle(.failed(info, failure))
-            var record = ItemRecord(info: info)
-            record.outcome = .failed(failure)
+            let record = Self.record(of: failure)
+            renderer.handle(.failed(record.info, failure))
             tally.add(record)
         }
-        // Every item is queued at once, so the total line counts the whole batch ("[37/120]"),
-        // not only the items started so far.
-        for item in items { renderer.handle(.queued(item.plannedInfo)) }
+        // The total line counts the whole batch ("[37/120]") when its size is known.
+        if let count = feed.knownCount { renderer.handle(.expecting(items: count + alreadyFailed.count)) }
         // Items report the end of their transfer and their result on one stream: the next item
         // starts when a transfer ends, while finished files are still being moved into place
         // (a batch of small files then waits on the disk and the network at the same time).
@@ -62,22 +58,43 @@ public final class DownloadRunner: Sendable {
                     "* \(concurrency) transfers at once, not \(settings.concurrency): the limit on open files is \(budget.limit)")
             )
         }
-        var pending = items.makeIterator()
+        // The feed wakes the runner when it has more after saying it had nothing yet; a stop
+        // wakes it too, also while it waits for a list's next line with nothing running.
+        feed.onMore { events.send(.checkAgain) }
+        cancellation.onStop { _ in events.send(.checkAgain) }
+        defer { feed.close() }
         var admission = ItemAdmission(concurrency: concurrency, waitingAtGate: waitingAtGate, extraCommits: budget.extraCommits)
         // Discarding: finished children are freed at once (their results come on `events`).
         await withDiscardingTaskGroup { group in
             var stopping = false
+            var feedEnded = false
             func startNext() {
-                while !stopping, !cancellation.isRequested, admission.mayStartAnother(), let item = pending.next() {
-                    let reportsPost = admission.needsPostReports
-                    admission.started(reportingPost: reportsPost)
-                    group.addTask { [self] in await download(item, reportingPost: reportsPost, to: events) }
+                while !stopping, !cancellation.isRequested, admission.mayStartAnother() {
+                    switch feed.next() {
+                    case .item(let item):
+                        renderer.handle(.queued(item.plannedInfo))
+                        let reportsPost = admission.needsPostReports
+                        admission.started(reportingPost: reportsPost)
+                        group.addTask { [self] in await download(item, reportingPost: reportsPost, to: events) }
+                    case .unusable(let failure):
+                        tally.add(Self.record(of: failure))
+                        renderer.handle(.failed(ItemInfo(id: -1, url: failure.url ?? "", path: failure.item), failure))
+                    case .notice(let line):
+                        renderer.handle(.notice(line))
+                    case .notYet:
+                        return
+                    case .end:
+                        feedEnded = true
+                        return
+                    }
                 }
             }
             startNext()
-            guard !admission.isIdle else { return }
+            guard !(admission.isIdle && (feedEnded || stopping || cancellation.isRequested)) else { return }
             for await event in events {
                 switch event {
+                case .checkAgain:
+                    break
                 case .requestPosted:
                     admission.requestPosted()
                 case .transferEnded:
@@ -88,18 +105,27 @@ public final class DownloadRunner: Sendable {
                     if case .failed = record.outcome, settings.failsFast { stopping = true }
                 }
                 startNext()
-                if admission.isIdle { break }
+                if admission.isIdle && (feedEnded || stopping || cancellation.isRequested) { break }
             }
         }
         // Items a signal or --fail-fast kept from starting are in the report too.
         let interrupted = cancellation.signal != nil
-        while let item = pending.next() {
-            var record = ItemRecord(info: item.plannedInfo)
-            record.stoppedEarly =
-                interrupted
-                ? ItemRecord.EarlyStop(cause: .interrupted, message: "not started: the run was stopped by a signal")
-                : ItemRecord.EarlyStop(cause: .notStarted, message: "not started: an earlier item failed (--fail-fast)")
-            tally.add(record)
+        notStarted: while true {
+            switch feed.nextAfterStop() {
+            case .item(let item):
+                var record = ItemRecord(info: item.plannedInfo)
+                record.stoppedEarly =
+                    interrupted
+                    ? ItemRecord.EarlyStop(cause: .interrupted, message: "not started: the run was stopped by a signal")
+                    : ItemRecord.EarlyStop(cause: .notStarted, message: "not started: an earlier item failed (--fail-fast)")
+                tally.add(record)
+            case .unusable(let failure):
+                tally.add(Self.record(of: failure))
+            case .notice, .notYet:
+                continue
+            case .end:
+                break notStarted
+            }
         }
         var summary = tally.summary
         summary.seconds = monotonicSeconds() - startedAt
@@ -109,6 +135,14 @@ public final class DownloadRunner: Sendable {
         }
         renderer.handle(.summary(summary))
         return summary
+    }
+
+    /// The record of an item found unusable before it could start (a bad list line, a bad resume
+    /// file, a duplicate refused as it arrived).
+    private static func record(of failure: ItemFailure) -> ItemRecord {
+        var record = ItemRecord(info: ItemInfo(id: -1, url: failure.url ?? "", path: failure.item))
+        record.outcome = .failed(failure)
+        return record
     }
 
     /// Runs one item, telling the runner its milestones: its first request posted (its first
@@ -156,6 +190,8 @@ public final class DownloadRunner: Sendable {
 /// next may queue behind it), its transfer ended (the next may start) while its file is moved
 /// into place, and its record at the end (also saying the first two if that was not done before).
 private enum ItemMilestone: Sendable {
+    /// Not an item's: the feed has items again after it had none, or the run is stopping.
+    case checkAgain
     case requestPosted
     case transferEnded
     case finished(ItemRecord, requestWasUnposted: Bool, transferWasOpen: Bool)

@@ -11,6 +11,8 @@ public struct InputList: Sendable {
     public struct Entry: Sendable, Equatable {
         /// "FILE:LINE", for messages.
         public var source: String
+        /// The URL's line number in the list.
+        public var line: Int
         public var url: String
         /// `url` as parsed when the line was checked.
         public var parsedURL: CurlURL
@@ -24,80 +26,123 @@ public struct InputList: Sendable {
     /// Lines that cannot be used, each naming "FILE:LINE" and the cause.
     public private(set) var problems: [ItemFailure] = []
 
-    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
-
-    /// Lines end in LF or CR LF; a UTF-8 byte order mark at the start (as Windows editors save)
-    /// is skipped. A line that is not valid UTF-8 is reported, not guessed at: a name in it could
-    /// not be kept exactly.
+    /// A whole list at once (a list is read as a stream by `InputList.Parser`).
     public init(parsing bytes: [UInt8], name: String) {
-        var current: Entry?
-        var skippingOptions = false
-        let text = bytes.starts(with: Self.byteOrderMark) ? bytes.dropFirst(Self.byteOrderMark.count) : bytes[...]
-        for (index, rawLine) in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            let lineBytes = rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine
-            let source = "\(name):\(index + 1)"
+        var parser = Parser(name: name)
+        var results: [Parsed] = []
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            parser.take(line: line, into: &results)
+        }
+        parser.finish(into: &results)
+        for result in results {
+            switch result {
+            case .entry(let entry): entries.append(entry)
+            case .problem(let problem): problems.append(problem)
+            }
+        }
+    }
+
+    /// What a list's lines come to: an entry, or a line that cannot be used.
+    public enum Parsed: Sendable {
+        case entry(Entry)
+        case problem(ItemFailure)
+    }
+
+    /// Parses a list a line at a time. An entry is complete when the next URL line arrives (its
+    /// option lines come first), at the end, or when the caller knows no more lines are coming
+    /// for now (`finishEntry`: a pipe with nothing more to read).
+    public struct Parser: Sendable {
+        let name: String
+        private var lineNumber = 0
+        private var current: Entry?
+        private var skippingOptions = false
+
+        private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+        public init(name: String) {
+            self.name = name
+        }
+
+        /// Takes one line, without its LF. Lines end in LF or CR LF; a UTF-8 byte order mark at
+        /// the start (as Windows editors save) is skipped. A line that is not valid UTF-8 is
+        /// reported, not guessed at: a name in it could not be kept exactly.
+        public mutating func take(line rawLine: ArraySlice<UInt8>, into results: inout [Parsed]) {
+            lineNumber += 1
+            var lineBytes = rawLine.last == UInt8(ascii: "\r") ? rawLine.dropLast() : rawLine
+            if lineNumber == 1 && lineBytes.starts(with: Self.byteOrderMark) { lineBytes = lineBytes.dropFirst(3) }
+            let source = "\(name):\(lineNumber)"
             let isOptionLine = lineBytes.first == UInt8(ascii: " ") || lineBytes.first == UInt8(ascii: "\t")
             guard let line = String(validating: lineBytes, as: UTF8.self) else {
                 let notUTF8 = TransferFailure(.usage, "the line is not valid UTF-8")
                 if isOptionLine {
                     if let item = current {
-                        problems.append(Self.dropping(item, because: notUTF8, at: source))
+                        results.append(.problem(InputList.dropping(item, because: notUTF8, at: source)))
                         current = nil
                         skippingOptions = true
                     } else if !skippingOptions {
-                        problems.append(ItemFailure(item: source, notUTF8))
+                        results.append(.problem(ItemFailure(item: source, notUTF8)))
                     }
                 } else {
                     // Like a bad URL line: reported, and its option lines skipped with it.
-                    if let finished = current { entries.append(finished) }
-                    current = nil
+                    finishEntry(into: &results)
                     skippingOptions = true
-                    problems.append(ItemFailure(item: source, notUTF8))
+                    results.append(.problem(ItemFailure(item: source, notUTF8)))
                 }
-                continue
+                return
             }
             let trimmed = line.trimmingWhitespace()
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { return }
 
             if isOptionLine {
                 guard current != nil else {
                     // Options of a URL line already reported as bad are skipped with it.
                     if !skippingOptions {
-                        problems.append(ItemFailure(item: source, TransferFailure(.usage, "option line without a URL before it")))
+                        results.append(
+                            .problem(ItemFailure(item: source, TransferFailure(.usage, "option line without a URL before it"))))
                     }
-                    continue
+                    return
                 }
                 do {
-                    try Self.apply(option: trimmed, to: &current!)
+                    try InputList.apply(option: trimmed, to: &current!)
                 } catch {
-                    problems.append(Self.dropping(current!, because: error, at: source))
+                    results.append(.problem(InputList.dropping(current!, because: error, at: source)))
                     current = nil
                     skippingOptions = true
                 }
-                continue
+                return
             }
 
-            if let finished = current { entries.append(finished) }
-            current = nil
+            finishEntry(into: &results)
             do {
-                try Self.checkOneURL(trimmed)
-                current = Entry(source: source, url: trimmed, parsedURL: try RequestSerializer.parseURL(trimmed))
+                try InputList.checkOneURL(trimmed)
+                current = Entry(
+                    source: source, line: lineNumber, url: trimmed, parsedURL: try RequestSerializer.parseURL(trimmed))
                 skippingOptions = false
             } catch {
-                problems.append(ItemFailure(item: source, error.failure))
+                results.append(.problem(ItemFailure(item: source, error.failure)))
                 skippingOptions = true
             }
         }
-        if let finished = current { entries.append(finished) }
+
+        /// Ends the entry under way: option lines after this belong to no URL.
+        public mutating func finishEntry(into results: inout [Parsed]) {
+            if let finished = current { results.append(.entry(finished)) }
+            current = nil
+        }
+
+        /// The end of the list.
+        public mutating func finish(into results: inout [Parsed]) {
+            finishEntry(into: &results)
+        }
     }
 
     /// An item whose option line cannot be used is not downloaded at all: without its `out=` it
     /// would land under another name, without its `checksum=` unverified.
-    private static func dropping(_ item: Entry, because failure: TransferFailure, at source: String) -> ItemFailure {
+    fileprivate static func dropping(_ item: Entry, because failure: TransferFailure, at source: String) -> ItemFailure {
         ItemFailure(item: source, TransferFailure(.usage, "\(failure.message); not downloading \(item.url)"), url: item.url)
     }
 
-    private static func apply(option: String, to entry: inout Entry) throws(TransferFailure) {
+    fileprivate static func apply(option: String, to entry: inout Entry) throws(TransferFailure) {
         guard let equals = option.firstIndex(of: "=") else {
             throw TransferFailure(.usage, "option \"\(option)\" is not key=value")
         }
@@ -123,7 +168,7 @@ public struct InputList: Sendable {
 
     /// A URL line holds one URL and nothing else. aria2c's tab-separated mirrors, or an option
     /// written beside its URL, would otherwise be fetched as one odd URL (spaces are sent as %20).
-    private static func checkOneURL(_ line: String) throws(ItemFailure) {
+    fileprivate static func checkOneURL(_ line: String) throws(ItemFailure) {
         let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         guard line.utf8.contains(where: isBlank) else { return }  // one word, the usual case
         let words = line.utf8.split(whereSeparator: isBlank).map(Substring.init)

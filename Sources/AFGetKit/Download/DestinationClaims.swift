@@ -1,0 +1,91 @@
+import AFGetSupport
+
+/// The destinations a batch's items have claimed so far, a few bytes each (a hash of the file's
+/// canonical name, a hash of what the item fetches, and where it came from), so that a list of
+/// a million lines is checked for duplicates without holding its items (DESIGN.md §8).
+struct DestinationClaims: Sendable {
+    /// What became of an item's claim.
+    enum Verdict {
+        case new
+        /// The same URL, checksum and headers into the same file as `earlier` ("FILE:LINE" or
+        /// the URL): fetched once.
+        case sameAs(earlier: String)
+        case conflict(ItemFailure)
+    }
+
+    private var directories = BatchPlan.CanonicalDirectories()
+    /// By the hash of the destination's canonical name.
+    private var claimed: [UInt64: Claim] = [:]
+    /// The list's name, for "FILE:LINE"; command-line URLs are named by themselves.
+    private let listName: String?
+    private let commandLineURLs: [String]
+
+    /// Twelve bytes: what the claiming item fetches, and where it came from.
+    private struct Claim: Sendable {
+        let url: UInt32
+        let options: UInt32
+        /// Its list line, or for a command-line URL its index among them, bits inverted.
+        let origin: Int32
+    }
+
+    init(listName: String?, commandLineURLs: [String]) {
+        self.listName = listName
+        self.commandLineURLs = commandLineURLs
+    }
+
+    /// Claims `item`'s destination. `line` is its list line, nil for a command-line URL.
+    mutating func claim(_ item: DownloadItem, line: Int?) -> Verdict {
+        guard let path = item.plannedPath else { return .new }
+        let key = StableHash.of(directories.key(of: path))
+        let claim = Claim(
+            url: UInt32(truncatingIfNeeded: StableHash.of(item.url)),
+            options: UInt32(truncatingIfNeeded: StableHash.of(item.checksum?.description ?? "", "\(item.headers)")),
+            origin: Int32(truncatingIfNeeded: line ?? ~item.index))
+        guard let earlier = claimed[key] else {
+            claimed[key] = claim
+            return .new
+        }
+        let earlierSource = source(of: earlier.origin)
+        guard earlier.url == claim.url else {
+            return .conflict(
+                ItemFailure(
+                    item: BatchPlan.normalized(path),
+                    TransferFailure(
+                        .usage, "\(earlierSource) and \(item.source) would both write this file; give one of them out= or -o")))
+        }
+        guard earlier.options == claim.options else {
+            return .conflict(
+                ItemFailure(
+                    item: BatchPlan.normalized(path),
+                    TransferFailure(
+                        .usage,
+                        "\(earlierSource) and \(item.source) fetch the same URL into this file with different checksum= "
+                            + "or header= lines; keep one of them")))
+        }
+        return .sameAs(earlier: earlierSource)
+    }
+
+    /// The item that claimed `path`, as "FILE:LINE" or its URL.
+    mutating func claimant(of path: String) -> String? {
+        claimed[StableHash.of(directories.key(of: path))].map { source(of: $0.origin) }
+    }
+
+    private func source(of origin: Int32) -> String {
+        origin < 0 ? commandLineURLs[Int(~origin)] : "\(listName ?? "list"):\(origin)"
+    }
+}
+
+/// FNV-1a over the parts' UTF-8 bytes, each ended by a zero byte: the same in every process and
+/// on every machine, which `Hasher` is not (it is seeded per process). `--shard` depends on that.
+enum StableHash {
+    static func of(_ parts: String...) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for part in parts {
+            for byte in part.utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+            hash = (hash ^ 0) &* 0x100_0000_01b3
+        }
+        return hash
+    }
+}

@@ -1,0 +1,184 @@
+import AFGetSupport
+import Dispatch
+import Synchronization
+
+/// What the runner takes next from its feed.
+enum NextItem: Sendable {
+    case item(DownloadItem)
+    /// A list line that cannot be used, or a duplicate refused as it arrived: one item, failed.
+    case unusable(ItemFailure)
+    /// A line for people (identical items merged).
+    case notice(String)
+    /// Nothing yet: the feed calls the runner's wake-up when there is.
+    case notYet
+    case end
+}
+
+/// A run's items in input order, as they become known: the command line's, then a list's,
+/// read on a thread of its own a little ahead of the transfers (`readAhead` items), so a list
+/// of any length starts at once and costs the memory of a few items; from a pipe, each item
+/// starts as soon as its lines have arrived.
+public final class ItemFeed: Sendable {
+    /// How many items there are, when known before the run: no list, or a list file's first pass.
+    public let knownCount: Int?
+    /// The command line's items, before the list's; `checkDestination` looks at them.
+    public let leadingItems: [DownloadItem]
+    /// Reading a list file to its end after a stop costs nothing worth sparing; a pipe might
+    /// never end.
+    private let listIsFile: Bool
+    private let state = Mutex(State())
+    /// Free places for the reader ahead of the runner.
+    private let room: DispatchSemaphore
+    /// Signalled once per item the reader adds, and at the end.
+    private let added = DispatchSemaphore(value: 0)
+
+    private struct State {
+        var leading: [DownloadItem] = []
+        var leadingTaken = 0
+        var read: [NextItem] = []
+        var readTaken = 0
+        var ended = false
+        var closed = false
+        /// The runner was told `.notYet`: wake it with the next item.
+        var starving = false
+        var wake: (@Sendable () -> Void)?
+    }
+
+    private static let readAhead = 256
+
+    /// Items known in full (the command line's, or resume data's).
+    public init(items: [DownloadItem]) {
+        knownCount = items.count
+        leadingItems = items
+        listIsFile = true
+        room = DispatchSemaphore(value: 0)
+        state.withLock {
+            $0.leading = items
+            $0.ended = true
+        }
+    }
+
+    /// The command line's `items`, then the list at `path` ("-": standard input). `firstPass`
+    /// is the list file's check (its count and the lines merged into earlier ones); without
+    /// it, as for standard input, duplicates are found as they arrive.
+    public init(
+        items: [DownloadItem], list path: String, directory: String?, firstPass: ListCheck?
+    ) throws(ItemFailure) {
+        let opened = try ListReader(path: path)
+        knownCount = firstPass.map { items.count + $0.count }
+        leadingItems = items
+        listIsFile = path != "-"
+        room = DispatchSemaphore(value: Self.readAhead)
+        state.withLock { $0.leading = items }
+        var arrivalClaims: DestinationClaims?
+        if firstPass == nil {
+            arrivalClaims = DestinationClaims(listName: opened.name, commandLineURLs: items.map(\.source))
+            for item in items { _ = arrivalClaims?.claim(item, line: nil) }
+        }
+        let merged = firstPass?.mergedLines ?? []
+        startThread(named: "afget-list") { [self, arrivalClaims] in
+            var reader = opened
+            var claims = arrivalClaims
+            var index = items.count
+            reading: while true {
+                let results = reader.next()
+                if results.isEmpty { break }
+                for result in results {
+                    let next: NextItem?
+                    switch result {
+                    case .problem(let failure):
+                        next = .unusable(failure)
+                    case .entry(let entry):
+                        let item = BatchPlan.item(for: entry, index: index, directory: directory)
+                        index += 1
+                        if merged.contains(entry.line) {
+                            next = nil  // said before the run
+                        } else {
+                            switch claims?.claim(item, line: entry.line) ?? .new {
+                            case .new: next = .item(item)
+                            case .sameAs(let earlier):
+                                next = .notice(
+                                    "afget: \(item.source): same URL and destination as \(earlier); downloading it once")
+                            case .conflict(let failure): next = .unusable(failure)
+                            }
+                        }
+                    }
+                    if let next, !add(next) { break reading }
+                }
+            }
+            reader.close()
+            end()
+        }
+    }
+
+    /// Called from the runner's task: what to call when `next` said `.notYet` and there is more.
+    func onMore(_ wake: @escaping @Sendable () -> Void) {
+        state.withLock { $0.wake = wake }
+    }
+
+    /// The next item, from the runner's task.
+    func next() -> NextItem {
+        let (next, fromReader) = state.withLock { state -> (NextItem, Bool) in
+            if state.leadingTaken < state.leading.count {
+                state.leadingTaken += 1
+                return (.item(state.leading[state.leadingTaken - 1]), false)
+            }
+            if state.readTaken < state.read.count {
+                let next = state.read[state.readTaken]
+                state.readTaken += 1
+                if state.readTaken == state.read.count {
+                    state.read.removeAll(keepingCapacity: true)
+                    state.readTaken = 0
+                }
+                return (next, true)
+            }
+            if state.ended { return (.end, false) }
+            state.starving = true
+            return (.notYet, false)
+        }
+        if fromReader { room.signal() }
+        return next
+    }
+
+    /// After the run stopped: the next item not started, for the report. A list file is read
+    /// on to its end; from a pipe, only what has arrived.
+    func nextAfterStop() -> NextItem {
+        while true {
+            let next = next()
+            guard case .notYet = next else { return next }
+            guard listIsFile else { return .end }
+            added.wait()
+        }
+    }
+
+    /// Stops the reader: the run is over.
+    func close() {
+        state.withLock { $0.closed = true }
+        room.signal()
+    }
+
+    /// Adds an item the reader read, waiting for room; false once the run is over.
+    private func add(_ next: NextItem) -> Bool {
+        room.wait()
+        let (closed, wake) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
+            if state.closed { return (true, nil) }
+            state.read.append(next)
+            defer { state.starving = false }
+            return (false, state.starving ? state.wake : nil)
+        }
+        if closed { return false }
+        added.signal()
+        wake?()
+        return true
+    }
+
+    private func end() {
+        let wake = state.withLock { state -> (@Sendable () -> Void)? in
+            state.ended = true
+            defer { state.starving = false }
+            return state.starving ? state.wake : nil
+        }
+        added.signal()
+        wake?()
+    }
+}
