@@ -22,7 +22,7 @@ public final class BarRenderer: ProgressRenderer {
 
     public func handle(_ event: ItemEvent) {
         totals.record(event)
-        if let line = HumanMessages.line(for: event) {
+        if let line = HumanMessages.line(for: event, inBatch: isBatch) {
             if case .interrupted = event { bars.removeAll() }
             if let ended = event.endedItem { remove(ended) }
             printAbove(line)

@@ -4,9 +4,13 @@ import AFGetSupport
 enum HumanMessages {
     /// The whole line an event is told with, when it is told as one: an item done, skipped,
     /// failed, retried or started over, a notice, the interruption. Nil for the events each
-    /// renderer shows its own way (queued, started, progress, the summary).
-    static func line(for event: ItemEvent) -> String? {
+    /// renderer shows its own way (queued, started, progress, the summary). In a batch, an item
+    /// another afget is downloading is told once, in the summary: two runs sharing a list meet
+    /// on many items, and that is how they share it.
+    static func line(for event: ItemEvent, inBatch: Bool) -> String? {
         switch event {
+        case .failed(_, let itemFailure) where inBatch && itemFailure.failure.kind == .destinationBusy:
+            nil
         case .done(let info, let bytes, let transferred, let seconds, _):
             done(info, bytes: bytes, transferred: transferred, seconds: seconds)
         case .skipped(let info, let reason):
@@ -58,5 +62,8 @@ enum HumanMessages {
         "afget: \(summary.downloaded) \(summary.isUpload ? "uploaded" : "downloaded"), \(summary.skipped) skipped, \(summary.failed) failed"
             + (summary.interrupted > 0 ? ", \(summary.interrupted) interrupted; " : "; ")
             + "\(Formatting.bytes(summary.bytes)) in \(Formatting.elapsed(summary.seconds))"
+            + (summary.busy > 0
+                ? "; \(summary.busy) \(summary.busy == 1 ? "item was" : "items were") being downloaded by another afget"
+                : "")
     }
 }

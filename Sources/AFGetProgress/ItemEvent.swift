@@ -68,6 +68,8 @@ public struct RunSummary: Sendable, Equatable {
     public var failed = 0
     /// Items a signal stopped, or kept from starting: neither done nor failed.
     public var interrupted = 0
+    /// Items another afget was downloading (exit 12): not failed, the other run has them.
+    public var busy = 0
     public var bytes: Int64 = 0
     public var seconds = 0.0
     public var exitCode: Int32 = 0
@@ -82,6 +84,7 @@ public struct RunSummary: Sendable, Equatable {
         line.add("skipped", skipped)
         line.add("failed", failed)
         line.add("interrupted", interrupted)
+        line.add("busy", busy)
         line.add("bytes", bytes)
         line.add("seconds", seconds)
         line.add("exit", Int(exitCode))

@@ -19,7 +19,7 @@ public final class LineRenderer: ProgressRenderer {
 
     public func handle(_ event: ItemEvent) {
         totals.record(event)
-        if let line = HumanMessages.line(for: event) {
+        if let line = HumanMessages.line(for: event, inBatch: isBatch) {
             if let ended = event.endedItem { lastStatusAt[ended.id] = nil }
             stream.writeLine(line)
             return

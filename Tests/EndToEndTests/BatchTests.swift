@@ -129,6 +129,28 @@ final class BatchTests: ServerTestCase {
         XCTAssertFalse(server.log.all.contains { $0.uri.contains("y.bin") })
     }
 
+    /// Two afget runs on one list: the second finds the first downloading every item, says so
+    /// once in its summary rather than once per item, and exits 12.
+    func testAnotherAfgetDownloadingTheItemsIsToldOnceAndExits12() throws {
+        let names = (0..<3).map { "busy\($0).bin" }
+        try writeList(names.map { server.url("/file/\($0)?size=3000000&chunk=20000&ms=20") }.joined(separator: "\n"))
+        let (first, _, _) = try Afget.start(["-q", "-j", "3", "-i", "urls.txt"], in: directory)
+        defer {
+            kill(first.processIdentifier, SIGINT)
+            first.waitUntilExit()
+        }
+        waitUntil("the first run's checkpoints") {
+            names.allSatisfy { (checkpointedBytes(directory.appendingPathComponent("\($0).afresume")) ?? 0) > 0 }
+        }
+
+        let second = try Afget.run(["--progress", "line", "-i", "urls.txt"], in: directory)
+        XCTAssertEqual(second.status, 12, second.stderr)
+        let told = second.stderrLines.filter { $0.contains("another afget") }
+        XCTAssertEqual(told.count, 1, second.stderr)
+        XCTAssertTrue(told.first?.hasPrefix("afget: 0 downloaded, 0 skipped, 0 failed; ") == true, second.stderr)
+        XCTAssertTrue(told.first?.hasSuffix("; 3 items were being downloaded by another afget") == true, second.stderr)
+    }
+
     func testFailuresAmongGoodItemsAndTheReport() throws {
         let refused = "http://127.0.0.1:\(try freePort())/r.bin"
         try writeList(

@@ -219,7 +219,7 @@ private struct Tally {
         case .skipped:
             summary.skipped += 1
         case .failed(let failure):
-            summary.failed += 1
+            if failure.failure.kind == .destinationBusy { summary.busy += 1 } else { summary.failed += 1 }
             summary.exitCode = ExitStatus.combined([summary.exitCode, failure.exitCode])
         case .stopped(let dataKept):
             keptData = keptData || dataKept

@@ -112,11 +112,21 @@ struct PreparedDownload {
                 return try prepareFile(item, path: existing, request: conditional, settings: settings, updating: true)
             case .file(let destination):
                 path = destination
-                return try prepareFile(item, path: destination, request: request, settings: settings, updating: false)
+                do throws(TransferFailure) {
+                    return try prepareFile(item, path: destination, request: request, settings: settings, updating: false)
+                } catch  where settings.onExists != .overwrite && finishedMeanwhile(destination, error) {
+                    return .skip(item.info(path: destination), reason: "another afget downloaded it meanwhile")
+                }
             }
         } catch {
             return .fail(item.info(path: path), ItemFailure(item: path.isEmpty ? item.source : path, error))
         }
+    }
+
+    /// Whether `failure` came from another afget finishing the file while this one looked: its
+    /// part file locked or renamed away under this run, and the destination there now.
+    private static func finishedMeanwhile(_ destination: String, _ failure: TransferFailure) -> Bool {
+        (failure.kind == .destinationBusy || failure.systemErrorCode == ENOENT) && fileKind(at: destination) == S_IFREG
     }
 
     /// A file kept because it exists must still be the one the checksum names: a re-run with
