@@ -18,8 +18,20 @@ struct BatchOptions: ParsableArguments {
             valueName: "algo=hex"))
     var checksum: String?
 
+    @Option(
+        name: .customLong("shard"),
+        help: ArgumentHelp(
+            "Take only the items whose destination hashes to K modulo N: N runs with K = 0 to N-1 share the work.",
+            valueName: "k/n"))
+    var shardText: String?
+
+    var shard: Shard? { shardText.flatMap(Shard.init) }
+
     func validate() throws {
         if inputFile == "" { throw ValidationError("--input-file needs a file name (- reads standard input)") }
+        if let shardText, Shard(shardText) == nil {
+            throw ValidationError("--shard \(shardText): give K/N with N of 1 or more and K from 0 to N-1 (0/4, 1/4, 2/4, 3/4)")
+        }
     }
 
     func parsedChecksum() throws(TransferFailure) -> Checksum? {

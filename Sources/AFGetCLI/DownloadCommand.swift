@@ -50,17 +50,24 @@ struct DownloadCommand: AsyncParsableCommand {
         let plan = BatchPlan.check(urlItems)
         if let conflict = plan.conflict { throw UsageFailure(message: "\(conflict)") }
         say(plan.notices)
-        guard let list = batch.inputFile else { return ItemFeed(items: plan.items) }
+        // A shard looks at destinations as given, without -d (see Shard).
+        let shard = batch.shard
+        let undirected = BatchPlan.items(urls: urls, output: output.target, list: [], directory: nil, checksum: nil)
+        let taken = plan.items.filter { shard?.takes(undirected: undirected[$0.index]) ?? true }
+        guard let list = batch.inputFile else { return ItemFeed(items: taken, shard: shard, seen: plan.items.count) }
         do {
             var firstPass: ListCheck?
             if list != "-" {
-                let check = try ListCheck(list: list, after: plan.items, directory: output.directory, report: options.run.report)
+                let check = try ListCheck(
+                    list: list, after: plan.items, directory: output.directory, report: options.run.report, shard: shard)
                 if let conflict = check.conflict { throw UsageFailure(message: "\(conflict)") }
                 if let clash = check.reportClash { throw UsageFailure(message: clash) }
                 say(check.notices)
                 firstPass = check
             }
-            return try ItemFeed(items: plan.items, list: list, directory: output.directory, firstPass: firstPass)
+            return try ItemFeed(
+                items: taken, seen: plan.items.count, list: list, directory: output.directory, firstPass: firstPass,
+                shard: shard)
         } catch let failure as ItemFailure {
             throw UsageFailure(message: "\(failure)")
         } catch let failure as UsageFailure {

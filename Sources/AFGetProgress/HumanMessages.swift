@@ -62,6 +62,7 @@ enum HumanMessages {
         "afget: \(summary.downloaded) \(summary.isUpload ? "uploaded" : "downloaded"), \(summary.skipped) skipped, \(summary.failed) failed"
             + (summary.interrupted > 0 ? ", \(summary.interrupted) interrupted; " : "; ")
             + "\(Formatting.bytes(summary.bytes)) in \(Formatting.elapsed(summary.seconds))"
+            + (summary.shard.map { "; shard \($0.name): \($0.taken) of \($0.seen) items" } ?? "")
             + (summary.busy > 0
                 ? "; \(summary.busy) \(summary.busy == 1 ? "item was" : "items were") being downloaded by another afget"
                 : "")

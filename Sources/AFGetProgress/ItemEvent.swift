@@ -62,6 +62,18 @@ extension ItemEvent {
 }
 
 /// Totals of a run, for the last line and the `summary` event.
+/// A shard's part of a list (`--shard K/N`).
+public struct ShardCount: Sendable, Equatable {
+    /// "K/N".
+    public let name: String
+    public let taken: Int
+    public let seen: Int
+
+    public init(name: String, taken: Int, seen: Int) {
+        (self.name, self.taken, self.seen) = (name, taken, seen)
+    }
+}
+
 public struct RunSummary: Sendable, Equatable {
     public var downloaded = 0
     public var skipped = 0
@@ -70,6 +82,8 @@ public struct RunSummary: Sendable, Equatable {
     public var interrupted = 0
     /// Items another afget was downloading (exit 12): not failed, the other run has them.
     public var busy = 0
+    /// With `--shard K/N`: the items this run took of those it saw.
+    public var shard: ShardCount?
     public var bytes: Int64 = 0
     public var seconds = 0.0
     public var exitCode: Int32 = 0
@@ -85,6 +99,11 @@ public struct RunSummary: Sendable, Equatable {
         line.add("failed", failed)
         line.add("interrupted", interrupted)
         line.add("busy", busy)
+        if let shard {
+            line.add("shard", shard.name)
+            line.add("shard_items", shard.taken)
+            line.add("list_items", shard.seen)
+        }
         line.add("bytes", bytes)
         line.add("seconds", seconds)
         line.add("exit", Int(exitCode))

@@ -151,6 +151,37 @@ final class BatchTests: ServerTestCase {
         XCTAssertTrue(told.first?.hasSuffix("; 3 items were being downloaded by another afget") == true, second.stderr)
     }
 
+    /// Three shards, each into a directory of its own, download every item of a list exactly
+    /// once, and a shard takes the same items from the list in another order.
+    func testShardsCoverAListExactlyOnceWhateverItsOrder() throws {
+        let names = (0..<30).map { "s\($0).bin" }
+        let lines = names.map { server.url("/file/\($0)?size=100") }
+        try writeList(lines.joined(separator: "\n"))
+        var taken: [Set<String>] = []
+        for index in 0..<3 {
+            let result = try Afget.run(
+                ["--progress", "line", "--shard", "\(index)/3", "-d", "out\(index)", "-i", "urls.txt"], in: directory)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let files = Set(listing(directory.appendingPathComponent("out\(index)")))
+            XCTAssertTrue(result.stderr.contains("; shard \(index)/3: \(files.count) of 30 items"), result.stderr)
+            for name in files { XCTAssertEqual(sha("out\(index)/\(name)"), TestPayload.sha256(count: 100)) }
+            taken.append(files)
+        }
+        XCTAssertEqual(taken.reduce(0) { $0 + $1.count }, 30, "no item twice")
+        XCTAssertEqual(taken.reduce(Set()) { $0.union($1) }, Set(names), "every item once")
+        XCTAssertTrue(taken.allSatisfy { !$0.isEmpty }, "\(taken.map(\.count))")
+
+        try lines.reversed().joined(separator: "\n").write(
+            to: directory.appendingPathComponent("reversed.txt"), atomically: true, encoding: .utf8)
+        let reordered = try Afget.run(["-q", "--shard", "1/3", "-d", "again", "-i", "reversed.txt"], in: directory)
+        XCTAssertEqual(reordered.status, 0, reordered.stderr)
+        XCTAssertEqual(Set(listing(directory.appendingPathComponent("again"))), taken[1])
+
+        let wrong = try Afget.run(["-q", "--shard", "3/3", "-i", "urls.txt"], in: directory)
+        XCTAssertEqual(wrong.status, 2)
+        XCTAssertTrue(wrong.stderr.contains("--shard 3/3"), wrong.stderr)
+    }
+
     func testFailuresAmongGoodItemsAndTheReport() throws {
         let refused = "http://127.0.0.1:\(try freePort())/r.bin"
         try writeList(

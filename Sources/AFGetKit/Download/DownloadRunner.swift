@@ -129,6 +129,7 @@ public final class DownloadRunner: Sendable {
         }
         var summary = tally.summary
         summary.seconds = monotonicSeconds() - startedAt
+        summary.shard = feed.shardCount
         if let interrupted = cancellation.exitStatus {
             summary.exitCode = interrupted
             renderer.handle(.interrupted(exitStatus: interrupted, dataKept: tally.keptData))

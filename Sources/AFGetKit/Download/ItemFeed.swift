@@ -1,3 +1,4 @@
+import AFGetProgress
 import AFGetSupport
 import Dispatch
 import Synchronization
@@ -42,14 +43,24 @@ public final class ItemFeed: Sendable {
         /// The runner was told `.notYet`: wake it with the next item.
         var starving = false
         var wake: (@Sendable () -> Void)?
+        /// With a shard: the list's items seen and taken so far.
+        var seen = 0
+        var taken = 0
     }
+
+    /// `--shard K/N`, and the command line's items it saw (`leadingItems` are those it took).
+    private let shard: Shard?
+    private let leadingSeen: Int
 
     private static let readAhead = 256
 
-    /// Items known in full (the command line's, or resume data's).
-    public init(items: [DownloadItem]) {
+    /// Items known in full (the command line's, or resume data's); `seen` of them before
+    /// `shard` took these.
+    public init(items: [DownloadItem], shard: Shard? = nil, seen: Int? = nil) {
         knownCount = items.count
         leadingItems = items
+        self.shard = shard
+        leadingSeen = seen ?? items.count
         listIsFile = true
         room = DispatchSemaphore(value: 0)
         state.withLock {
@@ -62,11 +73,14 @@ public final class ItemFeed: Sendable {
     /// is the list file's check (its count and the lines merged into earlier ones); without
     /// it, as for standard input, duplicates are found as they arrive.
     public init(
-        items: [DownloadItem], list path: String, directory: String?, firstPass: ListCheck?
+        items: [DownloadItem], seen: Int? = nil, list path: String, directory: String?, firstPass: ListCheck?,
+        shard: Shard? = nil
     ) throws(ItemFailure) {
         let opened = try ListReader(path: path)
         knownCount = firstPass.map { items.count + $0.count }
         leadingItems = items
+        self.shard = shard
+        leadingSeen = seen ?? items.count
         listIsFile = path != "-"
         room = DispatchSemaphore(value: Self.readAhead)
         state.withLock { $0.leading = items }
@@ -91,6 +105,14 @@ public final class ItemFeed: Sendable {
                     case .entry(let entry):
                         let item = BatchPlan.item(for: entry, index: index, directory: directory)
                         index += 1
+                        if let shard {
+                            let taken = shard.takes(undirected: BatchPlan.item(for: entry, index: 0, directory: nil))
+                            state.withLock {
+                                $0.seen += 1
+                                if taken { $0.taken += 1 }
+                            }
+                            guard taken else { continue }
+                        }
                         if merged.contains(entry.line) {
                             next = nil  // said before the run
                         } else {
@@ -108,6 +130,14 @@ public final class ItemFeed: Sendable {
             }
             reader.close()
             end()
+        }
+    }
+
+    /// The items this run's shard took of those it saw, once the feed has ended.
+    var shardCount: ShardCount? {
+        guard let shard else { return nil }
+        return state.withLock {
+            ShardCount(name: shard.description, taken: leadingItems.count + $0.taken, seen: leadingSeen + $0.seen)
         }
     }
 

@@ -18,7 +18,11 @@ public struct ListCheck: Sendable {
 
     /// Reads the list at `path` after the command line's `items`; a report path that is where
     /// an item is downloaded is a conflict.
-    public init(list path: String, after items: [DownloadItem], directory: String?, report: String?) throws(ItemFailure) {
+    /// With `shard`, `count` is of the items it takes; duplicates are looked for in the whole
+    /// list, so that every shard refuses the same list.
+    public init(
+        list path: String, after items: [DownloadItem], directory: String?, report: String?, shard: Shard? = nil
+    ) throws(ItemFailure) {
         var reader = try ListReader(path: path)
         defer { reader.close() }
         var claims = DestinationClaims(listName: reader.name, commandLineURLs: items.map(\.source))
@@ -27,22 +31,27 @@ public struct ListCheck: Sendable {
         while conflict == nil {
             let results = reader.next()
             if results.isEmpty { break }
-            for case .entry(let entry) in results {
+            for result in results {
+                guard case .entry(let entry) = result else {
+                    count += 1  // a line that cannot be used: an item, failed
+                    continue
+                }
                 let item = BatchPlan.item(for: entry, index: index, directory: directory)
                 index += 1
+                let taken = shard?.takes(undirected: BatchPlan.item(for: entry, index: 0, directory: nil)) ?? true
                 switch claims.claim(item, line: entry.line) {
                 case .new:
-                    break
+                    if taken { count += 1 }
                 case .sameAs(let earlier):
                     mergedLines.insert(entry.line)
-                    notices.append("afget: \(item.source): same URL and destination as \(earlier); downloading it once")
+                    if taken {
+                        notices.append("afget: \(item.source): same URL and destination as \(earlier); downloading it once")
+                    }
                 case .conflict(let failure):
                     conflict = failure
                 }
             }
-            count += results.count
         }
-        count -= mergedLines.count
         if let report, let claimant = claims.claimant(of: report) {
             reportClash = "--report \(report) is where \(claimant) is downloaded; name another file"
         }

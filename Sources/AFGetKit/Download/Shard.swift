@@ -1,0 +1,33 @@
+import AFGetSupport
+
+/// `--shard K/N`: this run takes the items whose destination hashes to K modulo N, so N runs
+/// (on N machines) given the same list cover it exactly once, whatever the lines' order. The
+/// destination is taken as the list names it, without `-d`, so each machine may download into a
+/// directory of its own.
+public struct Shard: Sendable, Equatable, CustomStringConvertible {
+    public let index: Int
+    public let count: Int
+
+    /// Parses "K/N" with 0 ≤ K < N.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (0..<count).contains(index)
+        else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    /// Whether this shard takes the item whose destination, relative to `-d`, is `path`.
+    public func takes(destination path: String) -> Bool {
+        StableHash.of(BatchPlan.normalized(path)) % UInt64(count) == UInt64(index)
+    }
+
+    /// Whether this shard takes `item`, built without `-d` (`BatchPlan.item(for:index:directory: nil)`);
+    /// an item with no file (standard output) goes to shard 0.
+    public func takes(undirected item: DownloadItem) -> Bool {
+        guard let path = item.plannedPath else { return index == 0 }
+        return takes(destination: path)
+    }
+
+    public var description: String { "\(index)/\(count)" }
+}
