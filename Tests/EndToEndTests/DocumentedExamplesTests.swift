@@ -64,4 +64,33 @@ final class DocumentedExamplesTests: ServerTestCase {
             }
         }
     }
+    /// docs/fleet.md's jq line merges the reports of three shards into one in list order, with
+    /// the summaries added up.
+    func testTheFleetRecipesReportMergeIsOneReportInListOrder() throws {
+        let text = try String(contentsOf: Self.repository.appendingPathComponent("docs/fleet.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("    jq -s ") })
+        let end = try XCTUnwrap(lines[start...].firstIndex { $0.hasSuffix("> report.json") })
+        let merge = lines[start...end].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+
+        let list = (0..<12).map { server.url("/file/m\($0).bin?size=50") }.joined(separator: "\n")
+        try list.write(to: directory.appendingPathComponent("urls.txt"), atomically: true, encoding: .utf8)
+        for shard in 0..<3 {
+            let result = try Afget.run(
+                ["-q", "-i", "urls.txt", "--shard", "\(shard)/3", "-d", "data", "--report", "shard-\(shard).json"],
+                in: directory)
+            XCTAssertEqual(result.status, 0, result.stderr)
+        }
+        let merged = try runShell(merge, in: directory)
+        XCTAssertEqual(merged.status, 0, merged.stderr)
+        let report = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("report.json")))
+                as? [String: Any])
+        let items = try XCTUnwrap(report["items"] as? [[String: Any]])
+        XCTAssertEqual(items.map { $0["id"] as? Int }, Array(0..<12))
+        let summary = try XCTUnwrap(report["summary"] as? [String: Any])
+        XCTAssertEqual(summary["downloaded"] as? Int, 12)
+        XCTAssertEqual(summary["exit"] as? Int, 0)
+        XCTAssertEqual(listing(directory.appendingPathComponent("data")).count, 12)
+    }
 }
