@@ -33,10 +33,20 @@ struct DestinationClaims: Sendable {
         self.commandLineURLs = commandLineURLs
     }
 
+    /// The hash `item`'s destination is claimed by; nil for one written to standard output.
+    mutating func key(of item: DownloadItem) -> UInt64? {
+        item.plannedPath.map { key(ofPath: $0) }
+    }
+
+    /// The hash of the file at `path`, by whichever name it is given.
+    mutating func key(ofPath path: String) -> UInt64 {
+        StableHash.of(directories.key(of: path))
+    }
+
     /// Claims `item`'s destination. `line` is its list line, nil for a command-line URL.
     mutating func claim(_ item: DownloadItem, line: Int?) -> Verdict {
         guard let path = item.plannedPath else { return .new }
-        let key = StableHash.of(directories.key(of: path))
+        let key = key(ofPath: path)
         let claim = Claim(
             url: UInt32(truncatingIfNeeded: StableHash.of(item.url)),
             options: UInt32(truncatingIfNeeded: StableHash.of(item.checksum?.description ?? "", "\(item.headers)")),
@@ -67,7 +77,7 @@ struct DestinationClaims: Sendable {
 
     /// The item that claimed `path`, as "FILE:LINE" or its URL.
     mutating func claimant(of path: String) -> String? {
-        claimed[StableHash.of(directories.key(of: path))].map { source(of: $0.origin) }
+        claimed[key(ofPath: path)].map { source(of: $0.origin) }
     }
 
     private func source(of origin: Int32) -> String {

@@ -12,13 +12,19 @@ struct DownloadEnvironment: Sendable {
     let disk: DiskThread
     /// Moves finished files into place, several to a flush.
     let commits: GroupCommit
+    /// Empty files with no name left by items that ended without a body, for the next ones.
+    let spares: SpareFiles
 
-    init(manager: TaskManager, renderer: SharedRenderer, settings: DownloadSettings) {
+    /// `itemsAhead`: how many items may hold a part file before their transfer ends (those
+    /// transferring and those waiting at the gate): as many spare files as that replace them
+    /// without going past the limit on open files.
+    init(manager: TaskManager, renderer: SharedRenderer, settings: DownloadSettings, itemsAhead: Int) {
         self.manager = manager
         self.renderer = renderer
         self.settings = settings
         disk = DiskThread()
         commits = GroupCommit(disk: disk)
+        spares = SpareFiles(limit: itemsAhead)
     }
 
     var cancellation: Cancellation { manager.cancellation }

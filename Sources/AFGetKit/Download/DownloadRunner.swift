@@ -30,7 +30,8 @@ public final class DownloadRunner: Sendable {
         waitingAtGate = gated ? budget.transfers : 0
         var settings = settings
         if gated { settings.transfer.gate = TransferGate(limit: budget.transfers) }
-        environment = DownloadEnvironment(manager: manager, renderer: renderer, settings: settings)
+        environment = DownloadEnvironment(
+            manager: manager, renderer: renderer, settings: settings, itemsAhead: budget.transfers + waitingAtGate)
     }
 
     /// Downloads every item and reports the totals; the summary's exit code follows DESIGN.md §3
@@ -168,7 +169,7 @@ public final class DownloadRunner: Sendable {
     }
 
     private func run(_ item: DownloadItem, onPhaseChange: @escaping (DownloadPhase) -> Void) async -> ItemRecord {
-        switch PreparedDownload.prepare(item, settings: settings) {
+        switch PreparedDownload.prepare(item, settings: settings, spares: environment.spares) {
         case .skip(let info, let reason):
             renderer.handle(.skipped(info, reason: reason))
             var record = ItemRecord(info: info)

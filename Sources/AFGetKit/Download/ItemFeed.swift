@@ -156,8 +156,9 @@ public final class ItemFeed: Sendable {
             if state.readTaken < state.read.count {
                 let next = state.read[state.readTaken]
                 state.readTaken += 1
-                if state.readTaken == state.read.count {
-                    state.read.removeAll(keepingCapacity: true)
+                // The reader keeps adding behind: drop what was taken once it is half the array.
+                if state.readTaken >= Self.readAhead && state.readTaken * 2 >= state.read.count {
+                    state.read.removeFirst(state.readTaken)
                     state.readTaken = 0
                 }
                 return (next, true)

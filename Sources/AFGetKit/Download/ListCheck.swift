@@ -2,8 +2,9 @@ import AFGetSupport
 
 /// A list file's first pass, before any transfer (DESIGN.md §8): two different URLs for one
 /// destination stop the run (exit 2) naming both lines, identical items are merged, and
-/// `--report` may not be where an item is downloaded. Only a hash per destination is kept, so
-/// the list is checked without holding it; the run then reads it again as a stream.
+/// `--report` may not be where an item is downloaded. The list is read once keeping 8 bytes per
+/// item (a hash of its destination); only when two hashes are equal is it read again, looking
+/// closer at just those destinations. The run then reads it a last time, as a stream.
 public struct ListCheck: Sendable {
     /// The items the run will have: entries not merged into an earlier one, and unusable lines.
     public private(set) var count = 0
@@ -16,44 +17,95 @@ public struct ListCheck: Sendable {
     /// Why the run must not start: `--report` names a file an item downloads.
     public private(set) var reportClash: String?
 
-    /// Reads the list at `path` after the command line's `items`; a report path that is where
-    /// an item is downloaded is a conflict.
-    /// With `shard`, `count` is of the items it takes; duplicates are looked for in the whole
-    /// list, so that every shard refuses the same list.
+    /// Reads the list at `path` after the command line's `items`. With `shard`, `count` is of
+    /// the items it takes; duplicates are looked for in the whole list, so that every shard
+    /// refuses the same list.
     public init(
         list path: String, after items: [DownloadItem], directory: String?, report: String?, shard: Shard? = nil
     ) throws(ItemFailure) {
-        var reader = try ListReader(path: path)
-        defer { reader.close() }
-        var claims = DestinationClaims(listName: reader.name, commandLineURLs: items.map(\.source))
-        for item in items { _ = claims.claim(item, line: nil) }
-        var index = items.count
-        while conflict == nil {
-            let results = reader.next()
-            if results.isEmpty { break }
-            for result in results {
-                guard case .entry(let entry) = result else {
-                    count += 1  // a line that cannot be used: an item, failed
-                    continue
-                }
-                let item = BatchPlan.item(for: entry, index: index, directory: directory)
-                index += 1
-                let taken = shard?.takes(undirected: BatchPlan.item(for: entry, index: 0, directory: nil)) ?? true
-                switch claims.claim(item, line: entry.line) {
-                case .new:
-                    if taken { count += 1 }
-                case .sameAs(let earlier):
-                    mergedLines.insert(entry.line)
-                    if taken {
-                        notices.append("afget: \(item.source): same URL and destination as \(earlier); downloading it once")
-                    }
-                case .conflict(let failure):
-                    conflict = failure
-                }
+        var claims = DestinationClaims(listName: path == "-" ? "stdin" : path, commandLineURLs: items.map(\.source))
+        var destinations = items.compactMap { claims.key(of: $0) }
+        try Self.forEachEntry(in: path, after: items, directory: directory) { result in
+            guard case .entry(_, let item, let undirected) = result else {
+                count += 1  // a line that cannot be used: an item, failed
+                return true
             }
+            if let key = claims.key(of: item) { destinations.append(key) }
+            if shard?.takes(undirected: undirected) ?? true { count += 1 }
+            return true
+        }
+        destinations.sort()
+        var shared: Set<UInt64> = []
+        for (earlier, later) in zip(destinations, destinations.dropFirst()) where earlier == later { shared.insert(later) }
+        let reportKey = report.map { claims.key(ofPath: $0) }
+        if let reportKey, destinations.binarySearchContains(reportKey) { shared.insert(reportKey) }
+        guard !shared.isEmpty else { return }
+
+        for item in items where claims.key(of: item).map(shared.contains) == true { _ = claims.claim(item, line: nil) }
+        try Self.forEachEntry(in: path, after: items, directory: directory) { result in
+            guard case .entry(let line, let item, let undirected) = result, let key = claims.key(of: item),
+                shared.contains(key)
+            else { return true }
+            switch claims.claim(item, line: line) {
+            case .new:
+                break
+            case .sameAs(let earlier):
+                mergedLines.insert(line)
+                if shard?.takes(undirected: undirected) ?? true {
+                    count -= 1
+                    notices.append("afget: \(item.source): same URL and destination as \(earlier); downloading it once")
+                }
+            case .conflict(let failure):
+                conflict = failure
+                return false
+            }
+            return true
         }
         if let report, let claimant = claims.claimant(of: report) {
             reportClash = "--report \(report) is where \(claimant) is downloaded; name another file"
         }
+    }
+
+    private enum Line {
+        /// An entry's URL line, its item, and the item as it would be without `-d` (what
+        /// `--shard` looks at).
+        case entry(line: Int, item: DownloadItem, undirected: DownloadItem)
+        case unusable
+    }
+
+    /// Reads the list through, handing each line that makes an item to `body` until it returns
+    /// false.
+    private static func forEachEntry(
+        in path: String, after items: [DownloadItem], directory: String?, _ body: (Line) -> Bool
+    ) throws(ItemFailure) {
+        var reader = try ListReader(path: path)
+        defer { reader.close() }
+        var index = items.count
+        while true {
+            let results = reader.next()
+            if results.isEmpty { return }
+            for result in results {
+                guard case .entry(let entry) = result else {
+                    guard body(.unusable) else { return }
+                    continue
+                }
+                let item = BatchPlan.item(for: entry, index: index, directory: directory)
+                index += 1
+                let undirected = BatchPlan.item(for: entry, index: 0, directory: nil)
+                guard body(.entry(line: entry.line, item: item, undirected: undirected)) else { return }
+            }
+        }
+    }
+}
+
+extension [UInt64] {
+    /// In a sorted array.
+    fileprivate func binarySearchContains(_ value: UInt64) -> Bool {
+        var (low, high) = (0, count)
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < count && self[low] == value
     }
 }

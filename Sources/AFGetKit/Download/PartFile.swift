@@ -80,19 +80,25 @@ public final class PartFile {
     /// A new download's file with no name, in the destination's directory, when nothing of an
     /// earlier run is there (no `DEST.afpart`, no `DEST.afresume`) and the file system makes
     /// such files; nil otherwise, and the caller opens the named part file.
-    static func openAnonymous(for destination: String, replacing: Bool, resumeData: String) -> PartFile? {
+    static func openAnonymous(
+        for destination: String, replacing: Bool, resumeData: String, spares: SpareFiles
+    ) -> PartFile? {
         let path = FileNaming.workingFileStem(for: destination) + suffix
         var status = stat()
         guard lstat(path, &status) != 0, errno == ENOENT, lstat(resumeData, &status) != 0, errno == ENOENT else { return nil }
         let directory = splitPath(destination).directory
         guard !refusesAnonymousFiles, canLinkAnonymousFiles else { return nil }
-        let descriptor = afp_open_anonymous(directory, newFileMode)
+        let descriptor = spares.take(in: directory) ?? afp_open_anonymous(directory, newFileMode)
         guard descriptor >= 0 else { return nil }  // no such directory yet, or a file system without O_TMPFILE
         let part = PartFile(destination: destination, path: path, descriptor: descriptor, mayReplace: replacing)
         part.isAnonymous = true
         part.hasNewFileMode = true
+        part.spares = spares
         return part
     }
+
+    /// Where this file, with no name and empty, goes when its download is given up.
+    private var spares: SpareFiles?
 
     /// `AFGET_NO_ANONYMOUS_FILES=1` makes every download take the named part file, as on a file
     /// system that refuses O_TMPFILE (some overlay and network file systems): how the tests
@@ -228,8 +234,17 @@ public final class PartFile {
     /// Returns how many bytes were kept.
     @discardableResult
     public func abandon() -> Int64 {
+        if isAnonymous {  // gone with its descriptor, or kept empty for another download
+            var status = stat()
+            if isOpen, hasNewFileMode, let spares, fstat(descriptor, &status) == 0, status.st_size == 0, status.st_blocks == 0,
+                spares.keep(descriptor, in: splitPath(destination).directory)
+            {
+                isOpen = false
+            }
+            closeDescriptor()
+            return 0
+        }
         defer { closeDescriptor() }
-        guard !isAnonymous else { return 0 }  // gone with its descriptor
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return 0 }
         if status.st_size == 0 { unlink(path) }

@@ -69,7 +69,8 @@ struct PreparedDownload {
     }
 
     /// Parses the URL, resolves the destination under `--on-exists`, and opens the part file.
-    static func prepare(_ item: DownloadItem, settings: DownloadSettings) -> Preparation {
+    /// A new download starts in one of `spares` when its directory has one.
+    static func prepare(_ item: DownloadItem, settings: DownloadSettings, spares: SpareFiles) -> Preparation {
         let request: HTTPRequest
         do {
             request = try RequestSerializer(headers: settings.headers + item.headers).request(url: item.parsedURL.get())
@@ -109,11 +110,13 @@ struct PreparedDownload {
                 conditional.headers.append(
                     HTTPHeader(
                         name: "If-Modified-Since", value: HTTPDate.format(modifiedAt), scope: .everyHop))
-                return try prepareFile(item, path: existing, request: conditional, settings: settings, updating: true)
+                return try prepareFile(
+                    item, path: existing, request: conditional, settings: settings, spares: spares, updating: true)
             case .file(let destination):
                 path = destination
                 do throws(TransferFailure) {
-                    return try prepareFile(item, path: destination, request: request, settings: settings, updating: false)
+                    return try prepareFile(
+                        item, path: destination, request: request, settings: settings, spares: spares, updating: false)
                 } catch  where settings.onExists != .overwrite && finishedMeanwhile(destination, error) {
                     return .skip(item.info(path: destination), reason: "another afget downloaded it meanwhile")
                 }
@@ -144,7 +147,7 @@ struct PreparedDownload {
 
     /// Opens and locks the part file, then loads and checks resume data.
     private static func prepareFile(
-        _ item: DownloadItem, path: String, request: HTTPRequest, settings: DownloadSettings,
+        _ item: DownloadItem, path: String, request: HTTPRequest, settings: DownloadSettings, spares: SpareFiles,
         updating: Bool
     ) throws(TransferFailure) -> Preparation {
         // Its part file is named shorter, so a name no file may have would only fail at the
@@ -162,7 +165,9 @@ struct PreparedDownload {
         let takesServerName = item.takesServerName || (settings.namesFromServer && namedAfterURL)
         // Nothing of an earlier run here: a file with no name until it is complete (small) or
         // needs resume data (large), and nothing on disk if it is stopped first.
-        if let anonymous = PartFile.openAnonymous(for: path, replacing: replacing, resumeData: store.path) {
+        if let anonymous = PartFile.openAnonymous(
+            for: path, replacing: replacing, resumeData: store.path, spares: spares)
+        {
             return .ready(
                 PreparedDownload(
                     item, path: path, request: request, output: .part(anonymous), resumeData: nil,
