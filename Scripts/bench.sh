@@ -12,6 +12,11 @@
 #           afget -s 8, aria2c -x8 -s8 -k1M, axel -n8; twice, as split-h1 over HTTP/1.1 and as
 #           split-h2 over HTTPS from the same nginx offering HTTP/2 (every tool's split requests
 #           speak HTTP/1.1 over TLS, a connection each), with a throwaway certificate for 127.0.0.1
+#   list-100k  100 000 files of 1 KiB, 16 at once, one run each: afget, curl -Z (-K, the list
+#              is too long for its command line), wget2, aria2c; then rerun-100k, the same list
+#              over the complete files: afget, wget2 -nc, aria2c --conditional-get
+#   list-404   peak memory over a list's length: 10 000 and 1 000 000 URLs nginx answers 404
+#              (no files made), 16 at once, one run each: afget, curl -Z, wget2
 #   memory  peak memory of afget, curl and aria2c for a 1 GiB and a 4 GiB file (one run each)
 # Usage: Scripts/bench.sh | CASES="large split" RUNS=3 Scripts/bench.sh | SIZE_MIB=256 Scripts/bench.sh
 #        BASELINE=/path/to/afget Scripts/bench.sh
@@ -35,7 +40,7 @@ ensure_packages "${BUILD_PACKAGES[@]}" nginx-light curl wget2 aria2 axel time py
 
 size_mib="${SIZE_MIB:-1024}"
 runs="${RUNS:-5}"
-cases="${CASES:-large small small-1k small-tls split memory}"
+cases="${CASES:-large small small-1k small-tls list-100k list-404 split memory}"
 # The split cases' file, nginx's limit per connection (its "m" is MiB) and the connections each
 # tool opens: the bound is split_mib / (split_conns * split_rate_mib) seconds.
 split_mib=256
@@ -219,6 +224,53 @@ for i in range(1, int(sys.argv[2]) + 1):
             "curl+sync=cd $out && curl -s $curl_tls -Z --parallel-max $jobs --remote-name-all \$(cat $list) && sync -f ."
         mv "$out" "$work/aside/$(date +%s%N)" && mkdir -p "$out"
         ;;
+    list-100k)
+        # A long list: 100 000 files of 1 KiB, 16 at once, one run each (aria2c alone takes
+        # about a minute), then the same list again over the complete files: a re-run is bounded
+        # by a look at each file, not by the network (items/s in the table's notes).
+        count=100000
+        files="$work/www/small/$count-1024"
+        if [ ! -d "$files" ]; then
+            mkdir -p "$files"
+            python3 -c 'import os, sys
+for i in range(1, int(sys.argv[2]) + 1):
+    with open(f"{sys.argv[1]}/f{i}.bin", "wb") as f: f.write(os.urandom(1024))' "$files" "$count"
+            chmod 755 "$files" && chmod 644 "$files"/*
+        fi
+        list="$work/list-100k.txt"
+        seq "$count" | sed "s|.*|$base/small/$count-1024/f&.bin|" > "$list"
+        # curl takes a list this long from a config file: it would not fit on a command line.
+        sed 's|.*|url = "&"|' "$list" > "$list.curl"
+        sync
+        bench_once() { python3 "$root/Scripts/interleave.py" "$results" "$1" 1 0 "$2" "${@:3}"; }
+        bench_once list-100k "mv $out $work/aside/\$(date +%s%N) 2>/dev/null; mkdir -p $out && sync" \
+            "afget=$afget -q -j 16 -d $out -i $list" \
+            "curl=cd $out && curl -s -Z --parallel-max 16 --remote-name-all -K $list.curl" \
+            "wget2=wget2 -q --max-threads=16 -P $out -i $list" \
+            "aria2c=aria2c -q -j 16 -d $out -i $list"
+        # The re-run: every file already complete in the directory (curl has no such mode).
+        mv "$out" "$work/aside/$(date +%s%N)" && mkdir -p "$out" && cp "$files"/* "$out"/ && sync
+        bench_once rerun-100k "true" \
+            "afget=$afget -q -j 16 -d $out -i $list" \
+            "wget2=wget2 -q -nc --max-threads=16 -P $out -i $list" \
+            "aria2c=aria2c -q -j 16 --conditional-get=true --auto-file-renaming=false -d $out -i $list || true"
+        mv "$out" "$work/aside/$(date +%s%N)" && mkdir -p "$out"
+        ;;
+    list-404)
+        # Peak memory over a list's length: 10 000 and 1 000 000 items nginx answers 404, so
+        # that no file is made (a million files of 1 KiB would be 4 GiB), 16 at once, one run each.
+        # Every tool exits non-zero for a 404, which is expected here.
+        for count in 10000 1000000; do
+            list="$work/list-404-$count.txt"
+            seq "$count" | sed "s|.*|$base/missing/f&.bin|" > "$list"
+            sed 's|.*|url = "&"|' "$list" > "$list.curl"
+            label="list-404-$((count / 1000))k"
+            python3 "$root/Scripts/interleave.py" "$results" "$label" 1 0 "true" \
+                "afget=$afget -q -j 16 -d $out -i $list 2>/dev/null; [ \$? = 8 ]" \
+                "curl=cd $out && curl -s -Z --parallel-max 16 --remote-name-all -K $list.curl; true" \
+                "wget2=wget2 -q --max-threads=16 -P $out -i $list; true"
+        done
+        ;;
     split)
         head -c $((split_mib << 20)) /dev/urandom > "$work/www/split.bin"
         sync
@@ -252,7 +304,7 @@ for i in range(1, int(sys.argv[2]) + 1):
         done
         ;;
     *)
-        echo "unknown case $case (large, small, small-1k, small-tls, split, memory)" >&2
+        echo "unknown case $case (large, small, small-1k, small-tls, list-100k, list-404, split, memory)" >&2
         exit 2
         ;;
     esac
@@ -310,6 +362,12 @@ for case in dict.fromkeys(r[0] for r in rows):
               + f"{ratio if index == 0 else '':>12}"
               + (f"{base_ratio if index == 0 else '':>12}" if with_base else "")
               + f"{limit_ratio if index == 0 else '':>12}")
+rerun = [f"{r[1]} {100000 / r[2]:,.0f}" for r in rows if r[0] == "rerun-100k"]
+if rerun:
+    print(f"re-run of 100 000 complete items, items/s: {', '.join(rerun)}")
+lists = [f"{r[4]:.1f} MiB for {r[0][len('list-404-'):]}" for r in rows if r[0].startswith("list-404") and r[1] == "afget"]
+if lists:
+    print(f"afget's peak memory over a list's length: {', '.join(lists)} (issue target: at most 64 MiB for 1000k)")
 peaks = [f"{r[4]:.1f} MiB for {r[0][len('memory-'):]}" for r in rows if r[0].startswith("memory") and r[1] == "afget"]
 if peaks:
     print(f"afget's peak memory: {', '.join(peaks)} (DESIGN.md §7: flat in file size, under 40 MiB)")
