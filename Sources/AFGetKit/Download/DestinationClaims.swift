@@ -14,18 +14,40 @@ struct DestinationClaims: Sendable {
     }
 
     private var directories = BatchPlan.CanonicalDirectories()
-    /// By the hash of the destination's canonical name.
-    private var claimed: [UInt64: Claim] = [:]
+    /// By the hash of the destination's canonical name, a `Claim` in 8 bytes: a list of a
+    /// million lines from a pipe is checked in about 32 MiB. In 256 tables by the hash's top
+    /// byte, so that growing one copies a 256th of them, not all at once.
+    private var claimed = [[UInt64: UInt64]](repeating: [:], count: 256)
     /// The list's name, for "FILE:LINE"; command-line URLs are named by themselves.
     private let listName: String?
     private let commandLineURLs: [String]
 
-    /// Twelve bytes: what the claiming item fetches, and where it came from.
+    /// What the claiming item fetches, and where it came from. Two different URLs share a
+    /// 24-bit hash once in 16 million pairs, and would be taken for one; two items for one file
+    /// are a mistake in the list to begin with.
     private struct Claim: Sendable {
+        /// 24 bits of the URL's hash.
         let url: UInt32
+        /// 8 bits of the hash of its checksum= and header= lines.
         let options: UInt32
         /// Its list line, or for a command-line URL its index among them, bits inverted.
         let origin: Int32
+
+        init(url: UInt64, options: UInt64, origin: Int32) {
+            self.url = UInt32(truncatingIfNeeded: url) & 0xFF_FFFF
+            self.options = UInt32(truncatingIfNeeded: options) & 0xFF
+            self.origin = origin
+        }
+
+        init(packed: UInt64) {
+            url = UInt32(truncatingIfNeeded: packed >> 40)
+            options = UInt32(truncatingIfNeeded: packed >> 32) & 0xFF
+            origin = Int32(truncatingIfNeeded: packed)
+        }
+
+        var packed: UInt64 {
+            UInt64(url) << 40 | UInt64(options) << 32 | UInt64(UInt32(bitPattern: origin))
+        }
     }
 
     init(listName: String?, commandLineURLs: [String]) {
@@ -48,11 +70,10 @@ struct DestinationClaims: Sendable {
         guard let path = item.plannedPath else { return .new }
         let key = key(ofPath: path)
         let claim = Claim(
-            url: UInt32(truncatingIfNeeded: StableHash.of(item.url)),
-            options: UInt32(truncatingIfNeeded: StableHash.of(item.checksum?.description ?? "", "\(item.headers)")),
+            url: StableHash.of(item.url), options: StableHash.of(item.checksum?.description ?? "", "\(item.headers)"),
             origin: Int32(truncatingIfNeeded: line ?? ~item.index))
-        guard let earlier = claimed[key] else {
-            claimed[key] = claim
+        guard let earlier = claimed[Int(key >> 56)][key].map(Claim.init(packed:)) else {
+            claimed[Int(key >> 56)][key] = claim.packed
             return .new
         }
         let earlierSource = source(of: earlier.origin)
@@ -77,7 +98,8 @@ struct DestinationClaims: Sendable {
 
     /// The item that claimed `path`, as "FILE:LINE" or its URL.
     mutating func claimant(of path: String) -> String? {
-        claimed[key(ofPath: path)].map { source(of: $0.origin) }
+        let key = key(ofPath: path)
+        return claimed[Int(key >> 56)][key].map { source(of: Claim(packed: $0).origin) }
     }
 
     private func source(of origin: Int32) -> String {
