@@ -1,6 +1,7 @@
 import AFGetSupport
 import AFGetKit
 import ArgumentParser
+import Glibc
 
 /// `afget [download] URL...`: builds the plan from the arguments and hands it to the runner.
 struct DownloadCommand: AsyncParsableCommand {
@@ -57,17 +58,20 @@ struct DownloadCommand: AsyncParsableCommand {
         guard let list = batch.inputFile else { return ItemFeed(items: taken, shard: shard, seen: plan.items.count) }
         do {
             var firstPass: ListCheck?
-            if list != "-" {
+            // A regular file gets its first pass; a pipe (-, /dev/stdin, <(...), a FIFO) is read
+            // once, its duplicates refused as they arrive.
+            if list != "-" && fileKind(at: list, followingSymlinks: true) == S_IFREG {
                 let check = try ListCheck(
-                    list: list, after: plan.items, directory: output.directory, report: options.run.report, shard: shard)
+                    list: list, after: plan.items, firstIndex: urls.count, directory: output.directory,
+                    report: options.run.report, shard: shard)
                 if let conflict = check.conflict { throw UsageFailure(message: "\(conflict)") }
                 if let clash = check.reportClash { throw UsageFailure(message: clash) }
                 say(check.notices)
                 firstPass = check
             }
             return try ItemFeed(
-                items: taken, seen: plan.items.count, list: list, directory: output.directory, firstPass: firstPass,
-                shard: shard)
+                items: taken, seen: plan.items.count, list: list, firstIndex: urls.count, directory: output.directory,
+                firstPass: firstPass, report: options.run.report, shard: shard)
         } catch let failure as ItemFailure {
             throw UsageFailure(message: "\(failure)")
         } catch let failure as UsageFailure {

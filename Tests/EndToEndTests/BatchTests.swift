@@ -182,6 +182,78 @@ final class BatchTests: ServerTestCase {
         XCTAssertTrue(wrong.stderr.contains("--shard 3/3"), wrong.stderr)
     }
 
+    /// A list named by a path that is a pipe (`/dev/stdin`, `<(...)`) is read once, as it comes:
+    /// a first pass would have used it up.
+    func testAListPathThatIsAPipeIsReadOnce() throws {
+        let pipe = Pipe()
+        let process = Process()
+        process.executableURL = Afget.binary
+        process.arguments = ["-q", "-i", "/dev/stdin"]
+        process.currentDirectoryURL = directory
+        process.standardInput = pipe
+        try process.run()
+        let lines = [server.url("/file/p1.bin?size=100"), server.url("/file/p2.bin?size=200")]
+        pipe.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        try pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(sha("p1.bin"), TestPayload.sha256(count: 100))
+        XCTAssertEqual(sha("p2.bin"), TestPayload.sha256(count: 200))
+    }
+
+    /// From a pipe, an option line written on its own right after its URL line still belongs
+    /// to it.
+    func testOptionLinesWrittenApartFromTheirURLStillBelongToIt() throws {
+        let pipe = Pipe()
+        let process = Process()
+        process.executableURL = Afget.binary
+        process.arguments = ["-q", "-i", "-"]
+        process.currentDirectoryURL = directory
+        process.standardInput = pipe
+        try process.run()
+        for line in [server.url("/file/named.bin?size=100"), "  out=renamed.bin"] {
+            pipe.fileHandleForWriting.write(Data((line + "\n").utf8))
+        }
+        try pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(listing(directory), ["renamed.bin"])
+    }
+
+    /// Command-line URLs merged as duplicates keep their numbers: the list's items come after
+    /// all of them, every id once; a list line that repeats a command-line URL is merged too.
+    func testItemIdsStayUniqueWhenCommandLineURLsAreMerged() throws {
+        let (a, b, c) = (server.url("/file/a.bin?size=10"), server.url("/file/b.bin?size=20"), server.url("/file/c.bin?size=30"))
+        try writeList("\(c)\n\(b)\n")
+        let result = try Afget.run(["--progress", "line", "--report", "report.json", a, a, b, "-i", "urls.txt"], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("urls.txt:2: same URL and destination as \(b)"), result.stderr)
+        let ids = try reportItems().map { $0["id"] as? Int }
+        XCTAssertEqual(ids, [0, 2, 3], "a, b, then the list's c after the three URLs")
+    }
+
+    /// `--report` naming where an item from a pipe would be downloaded refuses that item as it
+    /// arrives; the report is written, the others download.
+    func testAReportOverAnItemFromAPipeRefusesTheItem() throws {
+        let list = [server.url("/file/x.bin?size=10"), "  out=report.json", server.url("/file/y.bin?size=20")]
+            .joined(separator: "\n")
+        let result = try Afget.run(["-q", "--report", "report.json", "-i", "-"], in: directory, input: Data(list.utf8))
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("--report report.json is where this item would be downloaded"), result.stderr)
+        XCTAssertEqual(sha("y.bin"), TestPayload.sha256(count: 20))
+        XCTAssertEqual(try reportItems().count, 2)
+    }
+
+    /// A report that cannot be opened ends a list run with exit 3, not a crash, whatever the
+    /// list thread has read by then.
+    func testAListRunWhoseReportCannotBeOpenedExits3() throws {
+        try writeList((0..<5).map { server.url("/file/r\($0).bin?size=10") }.joined(separator: "\n"))
+        let result = try Afget.run(["-q", "--report", "no/such/dir/r.json", "-i", "urls.txt"], in: directory)
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+        XCTAssertEqual(server.log.all.count, 0)
+    }
+
     func testFailuresAmongGoodItemsAndTheReport() throws {
         let refused = "http://127.0.0.1:\(try freePort())/r.bin"
         try writeList(

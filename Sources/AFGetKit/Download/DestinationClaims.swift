@@ -18,9 +18,9 @@ struct DestinationClaims: Sendable {
     /// million lines from a pipe is checked in about 32 MiB. In 256 tables by the hash's top
     /// byte, so that growing one copies a 256th of them, not all at once.
     private var claimed = [[UInt64: UInt64]](repeating: [:], count: 256)
-    /// The list's name, for "FILE:LINE"; command-line URLs are named by themselves.
+    /// The list's name, for "FILE:LINE"; command-line URLs are named by themselves, by index.
     private let listName: String?
-    private let commandLineURLs: [String]
+    private let commandLineSources: [Int: String]
 
     /// What the claiming item fetches, and where it came from. Two different URLs share a
     /// 24-bit hash once in 16 million pairs, and would be taken for one; two items for one file
@@ -50,9 +50,9 @@ struct DestinationClaims: Sendable {
         }
     }
 
-    init(listName: String?, commandLineURLs: [String]) {
+    init(listName: String?, commandLineItems: [DownloadItem]) {
         self.listName = listName
-        self.commandLineURLs = commandLineURLs
+        commandLineSources = Dictionary(commandLineItems.map { ($0.index, $0.source) }) { first, _ in first }
     }
 
     /// The hash `item`'s destination is claimed by; nil for one written to standard output.
@@ -103,7 +103,7 @@ struct DestinationClaims: Sendable {
     }
 
     private func source(of origin: Int32) -> String {
-        origin < 0 ? commandLineURLs[Int(~origin)] : "\(listName ?? "list"):\(origin)"
+        origin < 0 ? commandLineSources[Int(~origin)] ?? "a URL on the command line" : "\(listName ?? "list"):\(origin)"
     }
 }
 

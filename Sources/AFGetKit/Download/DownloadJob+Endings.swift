@@ -164,11 +164,13 @@ extension DownloadJob {
         return .skipped
     }
 
-    /// Stopped by a signal: data is kept for the next run, an empty part file is not.
+    /// Stopped by a signal (or `--fail-fast`): data is kept for the next run, an empty part
+    /// file is not.
     func stopped() -> ItemOutcome {
         let startsOver = download.part?.isAnonymous == true && bodyReported
         let kept = download.part?.abandon() ?? 0
-        var message = "stopped by a signal"
+        let bySignal = cancellation.signal != nil
+        var message = bySignal ? "stopped by a signal" : "stopped: an earlier item failed (--fail-fast)"
         if let part = download.part {
             if startsOver && isSmallNewBody {
                 message += "; \(info.path) is small and starts over next run (no resume data)"
@@ -183,7 +185,7 @@ extension DownloadJob {
                 message += "; \(reason)"
             }
         }
-        record.stoppedEarly = ItemRecord.EarlyStop(cause: .interrupted, message: message)
+        record.stoppedEarly = ItemRecord.EarlyStop(cause: bySignal ? .interrupted : .failFast, message: message)
         return .stopped(dataKept: kept > 0 && hasResumeData)
     }
 

@@ -225,7 +225,8 @@ private struct Tally {
             summary.exitCode = ExitStatus.combined([summary.exitCode, failure.exitCode])
         case .stopped(let dataKept):
             keptData = keptData || dataKept
-            if record.wasInterrupted { summary.interrupted += 1 }
+            // One --fail-fast kept from starting is failed in the report, so here too.
+            if record.wasInterrupted { summary.interrupted += 1 } else { summary.failed += 1 }
         }
         // An item the run stopped carries the run's exit: a signal's, known once it came; for
         // --fail-fast, the failures' so far (the one that stopped the run among them).

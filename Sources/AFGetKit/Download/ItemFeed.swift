@@ -62,7 +62,7 @@ public final class ItemFeed: Sendable {
         self.shard = shard
         leadingSeen = seen ?? items.count
         listIsFile = true
-        room = DispatchSemaphore(value: 0)
+        room = Self.emptyRoom()
         state.withLock {
             $0.leading = items
             $0.ended = true
@@ -72,28 +72,34 @@ public final class ItemFeed: Sendable {
     /// The command line's `items`, then the list at `path` ("-": standard input). `firstPass`
     /// is the list file's check (its count and the lines merged into earlier ones); without
     /// it, as for standard input, duplicates are found as they arrive.
+    /// List items are numbered from `firstIndex` (the number of command-line URLs, merged or
+    /// not). Without `firstPass`, `report` is checked against each item as it arrives.
     public init(
-        items: [DownloadItem], seen: Int? = nil, list path: String, directory: String?, firstPass: ListCheck?,
-        shard: Shard? = nil
+        items: [DownloadItem], seen: Int? = nil, list path: String, firstIndex: Int, directory: String?,
+        firstPass: ListCheck?, report: String? = nil, shard: Shard? = nil
     ) throws(ItemFailure) {
         let opened = try ListReader(path: path)
         knownCount = firstPass.map { items.count + $0.count }
         leadingItems = items
         self.shard = shard
         leadingSeen = seen ?? items.count
-        listIsFile = path != "-"
-        room = DispatchSemaphore(value: Self.readAhead)
+        listIsFile = opened.isRegularFile
+        room = Self.emptyRoom()
+        for _ in 0..<Self.readAhead { room.signal() }
         state.withLock { $0.leading = items }
         var arrivalClaims: DestinationClaims?
+        var reportKey: UInt64?
         if firstPass == nil {
-            arrivalClaims = DestinationClaims(listName: opened.name, commandLineURLs: items.map(\.source))
-            for item in items { _ = arrivalClaims?.claim(item, line: nil) }
+            var claims = DestinationClaims(listName: opened.name, commandLineItems: items)
+            for item in items { _ = claims.claim(item, line: nil) }
+            reportKey = report.map { claims.key(ofPath: $0) }
+            arrivalClaims = claims
         }
         let merged = firstPass?.mergedLines ?? []
-        startThread(named: "afget-list") { [self, arrivalClaims] in
+        startThread(named: "afget-list") { [self, arrivalClaims, reportKey] in
             var reader = opened
             var claims = arrivalClaims
-            var index = items.count
+            var index = firstIndex
             reading: while true {
                 let results = reader.next()
                 if results.isEmpty { break }
@@ -115,6 +121,13 @@ public final class ItemFeed: Sendable {
                         }
                         if merged.contains(entry.line) {
                             next = nil  // said before the run
+                        } else if let reportKey, let report, claims?.key(of: item) == reportKey {
+                            next = .unusable(
+                                ItemFailure(
+                                    item: entry.source,
+                                    TransferFailure(
+                                        .usage, "--report \(report) is where this item would be downloaded; name another file"),
+                                    url: item.shownURL))
                         } else {
                             switch claims?.claim(item, line: entry.line) ?? .new {
                             case .new: next = .item(item)
@@ -174,12 +187,20 @@ public final class ItemFeed: Sendable {
     /// After the run stopped: the next item not started, for the report. A list file is read
     /// on to its end; from a pipe, only what has arrived.
     func nextAfterStop() -> NextItem {
+        // A pipe's writer may go on: only what has arrived is reported.
+        if !listIsFile { close() }
         while true {
             let next = next()
             guard case .notYet = next else { return next }
             guard listIsFile else { return .end }
             added.wait()
         }
+    }
+
+    /// A semaphore that starts with no room: libdispatch traps when one is freed holding less
+    /// than it started with, as this one may (items read and never taken).
+    private static func emptyRoom() -> DispatchSemaphore {
+        DispatchSemaphore(value: 0)
     }
 
     /// Stops the reader: the run is over.

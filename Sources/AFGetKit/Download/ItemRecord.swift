@@ -17,8 +17,12 @@ public struct ItemRecord: Sendable {
     public struct EarlyStop: Sendable {
         /// The error's class in the report.
         public enum Cause: String, Sendable {
+            /// A signal stopped it, in the middle or before it started.
             case interrupted
+            /// `--fail-fast` kept it from starting.
             case notStarted = "not started"
+            /// `--fail-fast` stopped it in the middle.
+            case failFast = "fail fast"
         }
         public let cause: Cause
         public let message: String

@@ -17,15 +17,17 @@ public struct ListCheck: Sendable {
     /// Why the run must not start: `--report` names a file an item downloads.
     public private(set) var reportClash: String?
 
-    /// Reads the list at `path` after the command line's `items`. With `shard`, `count` is of
+    /// Reads the list at `path` (a regular file: it is read again) after the command line's
+    /// `items`, its own items numbered from `firstIndex`. With `shard`, `count` is of
     /// the items it takes; duplicates are looked for in the whole list, so that every shard
     /// refuses the same list.
     public init(
-        list path: String, after items: [DownloadItem], directory: String?, report: String?, shard: Shard? = nil
+        list path: String, after items: [DownloadItem], firstIndex: Int, directory: String?, report: String?,
+        shard: Shard? = nil
     ) throws(ItemFailure) {
-        var claims = DestinationClaims(listName: path == "-" ? "stdin" : path, commandLineURLs: items.map(\.source))
+        var claims = DestinationClaims(listName: path, commandLineItems: items)
         var destinations = items.compactMap { claims.key(of: $0) }
-        try Self.forEachEntry(in: path, after: items, directory: directory) { result in
+        try Self.forEachEntry(in: path, from: firstIndex, directory: directory) { result in
             guard case .entry(_, let item, let undirected) = result else {
                 count += 1  // a line that cannot be used: an item, failed
                 return true
@@ -42,7 +44,7 @@ public struct ListCheck: Sendable {
         guard !shared.isEmpty else { return }
 
         for item in items where claims.key(of: item).map(shared.contains) == true { _ = claims.claim(item, line: nil) }
-        try Self.forEachEntry(in: path, after: items, directory: directory) { result in
+        try Self.forEachEntry(in: path, from: firstIndex, directory: directory) { result in
             guard case .entry(let line, let item, let undirected) = result, let key = claims.key(of: item),
                 shared.contains(key)
             else { return true }
@@ -76,11 +78,11 @@ public struct ListCheck: Sendable {
     /// Reads the list through, handing each line that makes an item to `body` until it returns
     /// false.
     private static func forEachEntry(
-        in path: String, after items: [DownloadItem], directory: String?, _ body: (Line) -> Bool
+        in path: String, from firstIndex: Int, directory: String?, _ body: (Line) -> Bool
     ) throws(ItemFailure) {
         var reader = try ListReader(path: path)
         defer { reader.close() }
-        var index = items.count
+        var index = firstIndex
         while true {
             let results = reader.next()
             if results.isEmpty { return }

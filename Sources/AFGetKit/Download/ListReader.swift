@@ -9,6 +9,8 @@ struct ListReader: Sendable {
     /// A pipe or terminal, where more lines may come later: an entry is complete when nothing
     /// more is there to read, so its transfer need not wait for the next line.
     private let isStream: Bool
+    /// A regular file, which can be read twice (a first pass) and to its end after a stop.
+    var isRegularFile: Bool { !isStream }
     private var parser: InputList.Parser
     private var buffer: [UInt8] = []
     /// Where the lines not yet parsed start in `buffer`.
@@ -43,7 +45,11 @@ struct ListReader: Sendable {
                 start = newline + 1
                 continue
             }
-            if isStream && !hasInputReady() { parser.finishEntry(into: &results) }
+            // An entry is complete when nothing more comes for a moment (its option lines are
+            // written with it), never in the middle of a line.
+            if isStream && start == buffer.count && !hasInputReady(withinMilliseconds: 100) {
+                parser.finishEntry(into: &results)
+            }
             if !results.isEmpty { break }
             readMore(into: &results)
         }
@@ -70,8 +76,8 @@ struct ListReader: Sendable {
         atEnd = true
     }
 
-    private func hasInputReady() -> Bool {
+    private func hasInputReady(withinMilliseconds timeout: Int32) -> Bool {
         var descriptors = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptors, 1, 0) != 0
+        return poll(&descriptors, 1, timeout) != 0
     }
 }

@@ -236,9 +236,8 @@ public final class PartFile {
     public func abandon() -> Int64 {
         if isAnonymous {  // gone with its descriptor, or kept empty for another download
             var status = stat()
-            if isOpen, hasNewFileMode, let spares, fstat(descriptor, &status) == 0, status.st_size == 0, status.st_blocks == 0,
+            if isOpen, hasNewFileMode, let spares, fstat(descriptor, &status) == 0, status.st_size == 0, status.st_blocks == 0 {
                 spares.keep(descriptor, in: splitPath(destination).directory)
-            {
                 isOpen = false
             }
             closeDescriptor()

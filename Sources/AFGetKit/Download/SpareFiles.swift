@@ -6,8 +6,9 @@ import Synchronization
 /// of many 404s then allocates no inode per item: ext4 searches past recently freed inodes one
 /// by one, which made a million 404s take minutes of system time (docs/performance.md).
 final class SpareFiles: Sendable {
-    private let spare = Mutex<[String: [Int32]]>([:])
-    /// Spare files kept per directory: about as many as transfers run at once.
+    /// Oldest first, across directories.
+    private let spare = Mutex<[(directory: String, descriptor: Int32)]>([])
+    /// Spare files kept in all: about as many as transfers run at once.
     private let limit: Int
 
     init(limit: Int) {
@@ -15,23 +16,27 @@ final class SpareFiles: Sendable {
     }
 
     deinit {
-        spare.withLock { $0.values.joined().forEach { close($0) } }
+        spare.withLock { $0.forEach { close($0.descriptor) } }
     }
 
     /// An empty file with no name in `directory`, its times made now; nil when there is none.
     func take(in directory: String) -> Int32? {
-        guard let descriptor = spare.withLock({ $0[directory]?.popLast() }) else { return nil }
-        _ = futimens(descriptor, nil)
+        let descriptor = spare.withLock { spare -> Int32? in
+            guard let index = spare.lastIndex(where: { $0.directory == directory }) else { return nil }
+            return spare.remove(at: index).descriptor
+        }
+        if let descriptor { _ = futimens(descriptor, nil) }
         return descriptor
     }
 
-    /// Keeps an empty file with no name for the next download into `directory`; false when
-    /// there are enough, and the caller closes it.
-    func keep(_ descriptor: Int32, in directory: String) -> Bool {
-        spare.withLock { spare in
-            guard spare[directory, default: []].count < limit else { return false }
-            spare[directory, default: []].append(descriptor)
-            return true
+    /// Keeps an empty file with no name for the next download into `directory`, closing the
+    /// oldest spare when there are enough: a list spread over many directories keeps no more
+    /// open files than one.
+    func keep(_ descriptor: Int32, in directory: String) {
+        let evicted = spare.withLock { spare -> Int32? in
+            spare.append((directory, descriptor))
+            return spare.count > limit ? spare.removeFirst().descriptor : nil
         }
+        if let evicted { close(evicted) }
     }
 }
