@@ -26,9 +26,11 @@ enum Afget {
     /// Starts afget with stdout and stderr going to files; the caller waits. `launcher` is a
     /// command afget is run through, its program first (setpriv to run as another user, a
     /// shell that sets signal dispositions before `exec`).
+    /// `feeding`: a pipe the test writes standard input into as it goes (a list arriving line
+    /// by line), instead of `input` given whole.
     static func start(
         _ arguments: [String], in directory: URL, environment: [String: String] = [:],
-        input: Data? = nil, launcher: [String] = []
+        input: Data? = nil, feeding: Pipe? = nil, launcher: [String] = []
     ) throws -> (process: Process, stdout: URL, stderr: URL) {
         let process = Process()
         if let program = launcher.first {
@@ -48,7 +50,10 @@ enum Afget {
         _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: stdout)
         process.standardError = try FileHandle(forWritingTo: stderr)
-        if let input {
+        if let feeding {
+            process.standardInput = feeding
+            try process.run()
+        } else if let input {
             let stdin = directory.appendingPathComponent(".stdin-\(UUID().uuidString)")
             try input.write(to: stdin)
             process.standardInput = try FileHandle(forReadingFrom: stdin)

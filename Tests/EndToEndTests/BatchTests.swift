@@ -87,15 +87,7 @@ final class BatchTests: ServerTestCase {
     /// arrived, while the writer has not sent the next.
     func testAListFromAPipeStartsEachItemAsItsLineArrives() throws {
         let pipe = Pipe()
-        let process = Process()
-        process.executableURL = Afget.binary
-        process.arguments = ["--progress", "line", "-i", "-"]
-        process.currentDirectoryURL = directory
-        process.standardInput = pipe
-        let errors = directory.appendingPathComponent(".stderr-pipe")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
+        let (process, _, errors) = try Afget.start(["--progress", "line", "-i", "-"], in: directory, feeding: pipe)
         pipe.fileHandleForWriting.write(Data((server.url("/file/first.bin?size=3000") + "\n").utf8))
         waitUntil("the first item done while the list is still open") { sha("first.bin") == TestPayload.sha256(count: 3000) }
         XCTAssertTrue(process.isRunning, "waiting for more of the list")
@@ -186,12 +178,7 @@ final class BatchTests: ServerTestCase {
     /// a first pass would have used it up.
     func testAListPathThatIsAPipeIsReadOnce() throws {
         let pipe = Pipe()
-        let process = Process()
-        process.executableURL = Afget.binary
-        process.arguments = ["-q", "-i", "/dev/stdin"]
-        process.currentDirectoryURL = directory
-        process.standardInput = pipe
-        try process.run()
+        let (process, _, _) = try Afget.start(["-q", "-i", "/dev/stdin"], in: directory, feeding: pipe)
         let lines = [server.url("/file/p1.bin?size=100"), server.url("/file/p2.bin?size=200")]
         pipe.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         try pipe.fileHandleForWriting.close()
@@ -205,12 +192,7 @@ final class BatchTests: ServerTestCase {
     /// to it.
     func testOptionLinesWrittenApartFromTheirURLStillBelongToIt() throws {
         let pipe = Pipe()
-        let process = Process()
-        process.executableURL = Afget.binary
-        process.arguments = ["-q", "-i", "-"]
-        process.currentDirectoryURL = directory
-        process.standardInput = pipe
-        try process.run()
+        let (process, _, _) = try Afget.start(["-q", "-i", "-"], in: directory, feeding: pipe)
         for line in [server.url("/file/named.bin?size=100"), "  out=renamed.bin"] {
             pipe.fileHandleForWriting.write(Data((line + "\n").utf8))
         }
