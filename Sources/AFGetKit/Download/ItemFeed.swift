@@ -28,8 +28,10 @@ public final class ItemFeed: Sendable {
     /// never end.
     private let listIsFile: Bool
     private let state = Mutex(State())
-    /// Free places for the reader ahead of the runner.
-    private let room: DispatchSemaphore
+    /// Free places for the reader ahead of the runner. Made empty and then signalled: libdispatch
+    /// traps when a semaphore is freed holding less than it was made with, as this one may
+    /// (items read and never taken).
+    private let room = DispatchSemaphore(value: 0)
     /// Signalled once per item the reader adds, and at the end.
     private let added = DispatchSemaphore(value: 0)
 
@@ -62,18 +64,16 @@ public final class ItemFeed: Sendable {
         self.shard = shard
         leadingSeen = seen ?? items.count
         listIsFile = true
-        room = Self.emptyRoom()
         state.withLock {
             $0.leading = items
             $0.ended = true
         }
     }
 
-    /// The command line's `items`, then the list at `path` ("-": standard input). `firstPass`
-    /// is the list file's check (its count and the lines merged into earlier ones); without
-    /// it, as for standard input, duplicates are found as they arrive.
-    /// List items are numbered from `firstIndex` (the number of command-line URLs, merged or
-    /// not). Without `firstPass`, `report` is checked against each item as it arrives.
+    /// The command line's `items`, then the list at `path` ("-": standard input), its items
+    /// numbered from `firstIndex` (the number of command-line URLs, merged or not). `firstPass`
+    /// is a list file's check (its count and the lines merged into earlier ones); without it,
+    /// as for a pipe, duplicates and a `report` over an item are refused as they arrive.
     public init(
         items: [DownloadItem], seen: Int? = nil, list path: String, firstIndex: Int, directory: String?,
         firstPass: ListCheck?, report: String? = nil, shard: Shard? = nil
@@ -84,7 +84,6 @@ public final class ItemFeed: Sendable {
         self.shard = shard
         leadingSeen = seen ?? items.count
         listIsFile = opened.isRegularFile
-        room = Self.emptyRoom()
         for _ in 0..<Self.readAhead { room.signal() }
         state.withLock { $0.leading = items }
         var arrivalClaims: DestinationClaims?
@@ -195,12 +194,6 @@ public final class ItemFeed: Sendable {
             guard listIsFile else { return .end }
             added.wait()
         }
-    }
-
-    /// A semaphore that starts with no room: libdispatch traps when one is freed holding less
-    /// than it started with, as this one may (items read and never taken).
-    private static func emptyRoom() -> DispatchSemaphore {
-        DispatchSemaphore(value: 0)
     }
 
     /// Stops the reader: the run is over.
