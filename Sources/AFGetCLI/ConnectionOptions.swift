@@ -19,6 +19,16 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(name: .customLong("no-follow"), help: "Do not follow redirects.")
     var noFollow = false
 
+    @Flag(
+        name: [.customShort("L"), .customLong("location")],
+        help: "Accepted for curl users: redirects are followed already (--no-follow turns that off).")
+    var location = false
+
+    @Option(
+        name: [.customShort("A"), .customLong("user-agent")],
+        help: ArgumentHelp("User-Agent to send instead of afget/VERSION (to every host).", valueName: "string"))
+    var userAgent: String?
+
     @Option(
         name: .customLong("connect-timeout"),
         help: ArgumentHelp(
@@ -53,6 +63,7 @@ struct ConnectionOptions: ParsableArguments {
 
     func validate() throws {
         guard maxRedirects >= 0 else { throw ValidationError("--max-redirects must be 0 or more") }
+        if location && noFollow { throw ValidationError("-L/--location and --no-follow ask for opposite things; give one") }
         for (name, seconds) in [("--connect-timeout", connectTimeout), ("--stall-timeout", stallTimeout)]
         where !(seconds > 0 && seconds <= Self.longestTimeout) {
             throw ValidationError("\(name) must be more than 0 and at most \(Int(Self.longestTimeout)) seconds")
@@ -69,6 +80,11 @@ struct ConnectionOptions: ParsableArguments {
     /// The parsed `-H` headers; a malformed one is a usage error naming it.
     func headers() throws(TransferFailure) -> [HTTPHeader] {
         var parsed: [HTTPHeader] = []
+        if let userAgent {
+            // Checked as -H checks a header; sent after a redirect to another host too: it is no secret.
+            let checked = try HTTPHeader.parse("User-Agent: \(userAgent)")
+            parsed.append(HTTPHeader(name: checked.name, value: checked.value, scope: .everyHop))
+        }
         for argument in header {
             parsed.append(try HTTPHeader.parse(argument))
         }

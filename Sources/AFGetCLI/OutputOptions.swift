@@ -11,10 +11,16 @@ struct OutputOptions: ParsableArguments {
     var output: String?
 
     @Option(
-        name: [.short, .customLong("dir")],
+        name: [.short, .customLong("dir"), .customShort("P"), .customLong("output-dir")],
         help: ArgumentHelp(
-            "Directory for downloads, created if missing (default: the current directory).", valueName: "dir"))
+            "Directory for downloads, created if missing (default: the current directory); -P and --output-dir as wget and curl call it.",
+            valueName: "dir"))
     var directory: String?
+
+    @Flag(
+        name: [.customShort("O"), .customLong("remote-name")],
+        help: "Accepted for curl users: files are named after the URL already.")
+    var remoteName = false
 
     @Option(
         name: .customLong("on-exists"),

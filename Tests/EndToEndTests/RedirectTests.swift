@@ -49,6 +49,32 @@ final class RedirectTests: XCTestCase {
         XCTAssertFalse(echoed.contains("secret"), echoed)
     }
 
+    /// curl's and wget's habits work: -O and -L are accepted (already what afget does), -P and
+    /// --output-dir are -d, and -A's User-Agent goes to every host, after a redirect to another
+    /// one too (it is no secret), instead of afget's own.
+    func testCurlAndWgetHabitsAreAccepted() throws {
+        let result = try Afget.run(
+            [
+                "-q", "-O", "-L", "-P", "got", "-A", "Fetcher/2.1 (+https://example.org/bot)",
+                redirect(to: other.url("/echo-headers")),
+            ],
+            in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(listing(directory.appendingPathComponent("got")), ["start.txt"], "named after the URL given")
+        XCTAssertEqual(origin.log.all.first?.header("User-Agent"), "Fetcher/2.1 (+https://example.org/bot)")
+        XCTAssertEqual(other.log.all.first?.header("User-Agent"), "Fetcher/2.1 (+https://example.org/bot)")
+        XCTAssertEqual(
+            other.log.all.first?.headers.filter { $0.name.lowercased() == "user-agent" }.count, 1,
+            "afget's own is not sent beside it")
+
+        let outputDir = try Afget.run(["-q", "--output-dir", "also", origin.url("/file/a.bin?size=10")], in: directory)
+        XCTAssertEqual(outputDir.status, 0, outputDir.stderr)
+        XCTAssertEqual(listing(directory.appendingPathComponent("also")), ["a.bin"])
+
+        let contradiction = try Afget.run(["-L", "--no-follow", origin.url("/file/a.bin?size=10")], in: directory)
+        XCTAssertEqual(contradiction.status, 2)
+    }
+
     func testUserHeadersStayOnSameOriginRedirect() throws {
         let result = try Afget.run(
             ["-q", "-H", "Authorization: Bearer secret-token", "-o", "echo.txt", redirect(to: origin.url("/echo-headers"))],
