@@ -94,8 +94,9 @@ struct ConnectionOptions: ParsableArguments {
     /// Everything that shapes a transfer: these options, credentials and cookies, and TLS.
     /// A bad pin or pin file is a usage failure naming it; an unusable netrc file or cookie jar a
     /// local file failure (exit 3).
-    func transferOptions(auth: AuthOptions, tls: TLSOptions) throws -> TransferOptions {
+    func transferOptions(auth: AuthOptions, tls: TLSOptions, retry: RetryOptions) throws -> TransferOptions {
         var options = try auth.applied(to: transferOptions)
+        options.retriesRefusedConnections = retry.retryRefused
         do {
             options.tls = try tls.settings()
         } catch {

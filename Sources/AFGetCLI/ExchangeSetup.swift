@@ -10,9 +10,9 @@ struct ExchangeSetup {
     let interrupts: InterruptMonitor
     let options: TransferOptions
 
-    init(connection: ConnectionOptions, auth: AuthOptions, tls: TLSOptions) throws {
+    init(connection: ConnectionOptions, auth: AuthOptions, tls: TLSOptions, retry: RetryOptions) throws {
         interrupts = InterruptMonitor(stopping: manager.cancellation)
-        options = try connection.transferOptions(auth: auth, tls: tls)
+        options = try connection.transferOptions(auth: auth, tls: tls, retry: retry)
         try DescriptorBudget.requireRoomForOneTransfer()
     }
 }

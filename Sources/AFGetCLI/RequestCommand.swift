@@ -47,7 +47,7 @@ struct RequestCommand: AsyncParsableCommand {
 
         let serializer = try reportingFailures { try response.serializer() }
         let renderer = SharedRenderer(QuietRenderer(showsRetries: true))
-        let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls)
+        let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls, retry: retry)
         let runner = ExchangeRunner(manager: setup.manager, renderer: renderer, options: setup.options, retry: retry.policy)
         let shownURL = removingPassword(from: url)
         let info = ItemInfo(id: 0, url: shownURL, path: response.output ?? "-")

@@ -15,6 +15,11 @@ struct RetryOptions: ParsableArguments {
             "First delay between attempts, doubled each time up to 30 s; Retry-After wins.", valueName: "seconds"))
     var retryDelay = 1.0
 
+    @Flag(
+        name: .customLong("retry-refused"),
+        help: "Retry a refused connection also when the host has not accepted one in this run (wget's --retry-connrefused).")
+    var retryRefused = false
+
     func validate() throws {
         guard retries >= 0 else { throw ValidationError("--retry must be 0 or more") }
         guard retryDelay >= 0 && retryDelay.isFinite else {

@@ -25,7 +25,8 @@ func runDownloads(
     let headers = try reportingFailures { try connection.headers() }
     if let report = run.report { try RunReport.checkDestination(report, list: inputList, items: feed.leadingItems) }
     let settings = DownloadSettings(
-        onExists: onExists, headers: headers, transfer: try connection.transferOptions(auth: options.auth, tls: options.tls),
+        onExists: onExists, headers: headers,
+        transfer: try connection.transferOptions(auth: options.auth, tls: options.tls, retry: options.retry),
         retry: options.retry.policy, discardsResumeData: resume.restart, refusesRestart: resume.noRestart,
         concurrency: run.jobs, failsFast: run.failFast, reportsSHA256: run.report != nil || progress.style == .json,
         namesFromServer: namesFromServer, split: run.split, minimumSplitSize: run.minSplitSize.bytes)

@@ -69,7 +69,7 @@ struct UploadCommand: AsyncParsableCommand {
         }
 
         let renderer = SharedRenderer(progress.style.makeRenderer(stdoutCarriesData: true, showsSummary: files.count > 1))
-        let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls)
+        let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls, retry: retry)
         let runner = UploadRunner(manager: setup.manager, renderer: renderer, options: setup.options, retry: retry.policy)
         let summary = await runner.run(files, to: url, plan: plan)
         renderer.finish()

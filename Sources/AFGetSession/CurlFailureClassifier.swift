@@ -35,7 +35,8 @@ enum CurlFailureClassifier {
             discardsData: error.curlCode == CURLE_BAD_CONTENT_ENCODING)
     }
 
-    /// Failures another attempt may get past. An unknown host is not one of them: libcurl
+    /// Failures another attempt may get past (a refused connection only where its origin has
+    /// answered before: `CurlLoop.refusedOnFirstContact`). An unknown host is not one of them: libcurl
     /// cannot tell a temporary DNS failure from a name that does not exist.
     static func isTransient(_ code: CURLcode) -> Bool {
         switch code {
@@ -69,5 +70,14 @@ enum CurlFailureClassifier {
             // Connection refused or reset, DNS, timeouts, short bodies, empty replies.
             .network
         }
+    }
+}
+
+extension TransferFailure {
+    /// This failure, a refused connection on first contact: not transient, and saying why.
+    func refusedOnFirstContact() -> TransferFailure {
+        TransferFailure(
+            kind, "\(message) (connection refused; not retried before the server has answered once: --retry-refused retries it)",
+            transient: false)
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import AFGetSupport
 import CCurl
 import CurlCore
@@ -12,6 +13,9 @@ final class CurlLoop {
     /// Per gate: tasks holding a place, and those waiting for one.
     private var gates: [ObjectIdentifier: GateQueue] = [:]
     private var stopping = false
+    /// Origins that answered a request in this run: a refused connection there is a server
+    /// restarting, worth retrying; on first contact it is a wrong port or a server not running.
+    private var originsThatAnswered: Set<String> = []
     private var lastHousekeeping = 0.0
     private var lastProgressReport = 0.0
 
@@ -168,6 +172,7 @@ final class CurlLoop {
         guard let pointer = EasyHandle.privatePointer(of: easy) else { return }
         let context = Unmanaged<TransferContext>.fromOpaque(pointer).takeUnretainedValue()
         detach(context)
+        if context.headersComplete { originsThatAnswered.insert(context.request.url.origin) }
         // Received data reaches the file whatever the outcome: a failed transfer keeps its bytes.
         let flushFailure = context.consumer?.flush()
 
@@ -181,11 +186,10 @@ final class CurlLoop {
             fail(context, flushFailure)
         } else if result != CURLE_OK {
             let error = CurlError(code: result, detail: context.easy.lastErrorDetail)
-            fail(
-                context,
-                CurlFailureClassifier.failure(
-                    for: error, host: context.request.url.host,
-                    readingHeaders: !context.headersComplete, limits: context.options.limits))
+            let failure = CurlFailureClassifier.failure(
+                for: error, host: context.request.url.host,
+                readingHeaders: !context.headersComplete, limits: context.options.limits)
+            fail(context, refusedOnFirstContact(context, result) ? failure.refusedOnFirstContact() : failure)
         } else if context.head.redirectLocation != nil, let target = context.easy.info(string: CURLINFO_REDIRECT_URL) {
             followRedirect(context, to: target)
         } else if let failure = context.bodyEndFailure() {
@@ -193,6 +197,14 @@ final class CurlLoop {
         } else {
             complete(context)
         }
+    }
+
+    /// A connection refused by an origin that has not answered in this run, which is not
+    /// retried unless the user asked (`--retry-refused`): curl fails at once, and retrying a
+    /// wrong port for half a minute helps no one.
+    private func refusedOnFirstContact(_ context: TransferContext, _ result: CURLcode) -> Bool {
+        result == CURLE_COULDNT_CONNECT && context.easy.info(CURLINFO_OS_ERRNO) == Int(ECONNREFUSED)
+            && !context.options.retriesRefusedConnections && !originsThatAnswered.contains(context.request.url.origin)
     }
 
     private func followRedirect(_ context: TransferContext, to target: String) {

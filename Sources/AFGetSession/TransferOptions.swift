@@ -27,6 +27,9 @@ public struct TransferOptions: Sendable, Equatable {
     /// Speak HTTP/1.1 even where HTTP/2 is offered, so that this transfer has a connection to
     /// itself rather than a stream on a shared one: `-s N` means N connections.
     public var connectionOfItsOwn = false
+    /// A refused connection is transient even on first contact with its host (`--retry-refused`);
+    /// otherwise only once the host has accepted a connection in this run (a server restarting).
+    public var retriesRefusedConnections = false
 
     /// Whether a 401 means the credentials were refused rather than missing.
     public var sendsCredentials: Bool { credentials != nil || netrcFile != nil }

@@ -118,12 +118,37 @@ final class DownloadTests: ServerTestCase {
         XCTAssertEqual(listing(directory), [])
     }
 
-    func testConnectionRefusedExits4() throws {
+    /// A refused connection on first contact fails at once, as curl does, with one line naming
+    /// host and port (retrying a wrong port took 31 s); `--retry-refused` retries it.
+    func testConnectionRefusedOnFirstContactExits4AtOnce() throws {
         let closedPort = try unusedPort()
-        let result = try Afget.run(["-q", "--retry", "0", "http://127.0.0.1:\(closedPort)/file"], in: directory)
+        let url = "http://127.0.0.1:\(closedPort)/file"
+        let result = try Afget.run(["-q", "--retry-delay", "0.1", url], in: directory)
         XCTAssertEqual(result.status, 4)
         XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("127.0.0.1 port \(closedPort)"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("not retried before the server has answered once"), result.stderr)
         XCTAssertEqual(listing(directory), [])
+
+        let asked = try Afget.run(
+            ["--progress", "line", "--retry", "2", "--retry-delay", "0", "--retry-refused", url], in: directory)
+        XCTAssertEqual(asked.status, 4)
+        XCTAssertTrue(asked.stderr.contains("(after 3 attempts)"), asked.stderr)
+    }
+
+    /// A server that answered once and then refuses (restarting under a transfer) is retried.
+    func testAServerRefusingAfterItAnsweredIsRetried() throws {
+        var restarting: TestHTTPServer? = try TestHTTPServer()
+        let url = try XCTUnwrap(restarting).url("/drop/gone.bin?size=3000000&after=1000")
+        let (process, _, stderr) = try Afget.start(
+            ["--progress", "line", "--retry", "2", "--retry-delay", "1", url], in: directory)
+        waitUntil("the first attempt answered") { restarting?.log.all.count == 1 }
+        restarting = nil  // its port now refuses
+        process.waitUntilExit()
+        let messages = try String(contentsOf: stderr, encoding: .utf8)
+        XCTAssertEqual(process.terminationStatus, 4, messages)
+        XCTAssertTrue(messages.contains("Couldn't connect to server (after 3 attempts)"), messages)
+        XCTAssertFalse(messages.contains("not retried"), messages)
     }
 
     func testDroppedConnectionExits4AndNeverCreatesDestination() throws {
