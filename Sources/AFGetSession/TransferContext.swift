@@ -407,7 +407,8 @@ final class TransferContext {
             text = "the body's taker has all it wants; the rest of this response is not read"  // stopped on purpose
         }
         for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\r\n" || $0 == "\n" }) {
-            emit(.verbose(id, prefix + TerminalText.clean(HeaderMasking.mask(String(line)))))
+            let shown = HeaderMasking.mask(String(line), outgoing: type == CURLINFO_HEADER_OUT)
+            emit(.verbose(id, prefix + TerminalText.clean(shown)))
         }
     }
 

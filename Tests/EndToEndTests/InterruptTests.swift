@@ -68,11 +68,13 @@ final class InterruptTests: ServerTestCase {
         try assertContinuesToTheExactFile(fromAtLeast: kept)
     }
 
-    /// Stopped while waiting to retry a refused connection: nothing was received, so nothing
-    /// is claimed to be saved, and no file is left behind.
+    /// Stopped while waiting to retry a refused connection (retried on first contact only with
+    /// --retry-refused): nothing was received, so nothing is claimed to be saved, and no file is
+    /// left behind.
     func testCtrlCBeforeAnyByteSaysNothingWasSaved() throws {
         let refused = "http://127.0.0.1:\(try freePort())/none.bin"
-        let (process, _, stderr) = try Afget.start(["--progress", "line", "--retry-delay", "30", refused], in: directory)
+        let (process, _, stderr) = try Afget.start(
+            ["--progress", "line", "--retry-refused", "--retry-delay", "30", refused], in: directory)
         waitUntil("the first retry is announced") {
             ((try? String(contentsOf: stderr, encoding: .utf8)) ?? "").contains("retrying in 30.0 s")
         }

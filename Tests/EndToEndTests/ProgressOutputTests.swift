@@ -135,4 +135,16 @@ final class ProgressOutputTests: ServerTestCase {
         XCTAssertFalse(result.stderr.contains("top-secret"), result.stderr)
         XCTAssertTrue(result.stdout.isEmpty)
     }
+
+    /// A response header that only sounds like a secret is shown as sent; the user's own secret
+    /// header is masked on the way out.
+    func testVerboseShowsWhatTheServerSaidUnlessItIsACredential() throws {
+        let url = server.url("/headers?count=0&add=Access-Control-Allow-Credentials:true")
+        let result = try Afget.run(
+            ["-v", "--progress", "none", "-H", "X-Api-Key: k3y-secret", "-o", "h.txt", url], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("< Access-Control-Allow-Credentials: true"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("> X-Api-Key: ***"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("k3y-secret"), result.stderr)
+    }
 }

@@ -165,6 +165,10 @@ final class RouteHandler: ChannelInboundHandler {
             for index in 0..<target.int("count", default: 10) {
                 headers.add(name: "X-Filler-\(index)", value: filler)
             }
+            // add=Name:value sends one header of the test's.
+            if let added = target.query["add"], let colon = added.firstIndex(of: ":") {
+                headers.add(name: String(added[..<colon]), value: String(added[added.index(after: colon)...]))
+            }
             sendHead(context, .ok, headers)
             sendBytes(context, Array("ok".utf8), then: .end)
         case "upload", "flaky-upload", "slow-upload":
