@@ -57,7 +57,8 @@ struct ConnectionOptions: ParsableArguments {
     @Option(
         name: .customLong("limit-rate"),
         help: ArgumentHelp(
-            "Most bytes per second each transfer receives (K, M, G suffixes; 0: no limit).", valueName: "rate"),
+            "Most bytes per second each transfer receives, or sends of a request body (K, M, G suffixes; 0: no limit).",
+            valueName: "rate"),
         transform: ByteCount.parse)
     var limitRate: ByteCount?
 

@@ -1,4 +1,4 @@
-/// Paces a transfer's received bytes to `--limit-rate` (libcurl 7.88's own limit let 3 MB through
+/// Paces a transfer's received bytes (and, with a pacer of its own, a request body's sent ones) to `--limit-rate` (libcurl 7.88's own limit let 3 MB through
 /// at 1 MiB/s in half a second on loopback, as `curl --limit-rate` does too). The write callback
 /// asks before taking bytes; while ahead of the allowance the transfer is paused, and the curl
 /// loop's housekeeping lets it go on once the allowance has caught up.
@@ -12,7 +12,7 @@ struct RatePacer {
         self.bytesPerSecond = bytesPerSecond
     }
 
-    /// Whether `received` bytes so far are ahead of the allowance at `now`.
+    /// Whether `received` (or sent) bytes so far are ahead of the allowance at `now`.
     mutating func isAhead(received: Int64, now: Double) -> Bool {
         let start = startedAt ?? now
         startedAt = start

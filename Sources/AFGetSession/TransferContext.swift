@@ -50,6 +50,8 @@ final class TransferContext {
 
     /// `--limit-rate`: paused while ahead of the allowance.
     private var pacer: RatePacer?
+    /// `--limit-rate` for the request body, fresh for each attempt (which sends it again).
+    private var sendPacer: RatePacer?
     private(set) var isHeldBack = false
 
     /// Whether this attempt has stalled, sampled by the loop's housekeeping.
@@ -118,9 +120,11 @@ final class TransferContext {
         // HTTP/1.1 connection is free, so there each transfer gets a connection of its own.
         easy.set(CURLOPT_PIPEWAIT, request.url.scheme == "https")
         upload = nil
+        sendPacer = nil
         if request.body != .none {
             upload = try UploadSource(request.body, headers: request.headers, cancellation: cancellation)
             progress.expectedToSend = upload?.length
+            sendPacer = options.rateLimit.map { RatePacer(bytesPerSecond: $0) }
         }
         easy.applyMethod(request.method, sending: upload)
         easy.applyHeaders(headersToSend, uploadLength: upload?.length)
@@ -365,7 +369,9 @@ final class TransferContext {
     /// Unpauses a transfer held back by `--limit-rate` once the allowance has caught up; the
     /// held bytes are delivered again from within this call.
     func releaseIfAllowed(now: Double) {
-        guard isHeldBack, pacer?.isAhead(received: progress.received, now: now) == false else { return }
+        guard isHeldBack, pacer?.isAhead(received: progress.received, now: now) != true,
+            sendPacer?.isAhead(received: upload?.bytesRead ?? 0, now: now) != true
+        else { return }
         isHeldBack = false
         stallWatch.excuse(at: now)
         _ = easy.pause(false)
@@ -374,6 +380,11 @@ final class TransferContext {
     func sendBody(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
         guard let upload else { return 0 }
         guard !isStopped else { return Int(CURL_READFUNC_ABORT) }
+        if sendPacer?.isAhead(received: upload.bytesRead, now: monotonicSeconds()) == true {
+            // Paused until the allowance catches up (`releaseIfAllowed`), as for received bytes.
+            isHeldBack = true
+            return Int(CURL_READFUNC_PAUSE)
+        }
         do {
             return try upload.read(into: buffer, capacity: capacity)
         } catch {

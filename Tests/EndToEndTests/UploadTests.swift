@@ -22,6 +22,17 @@ final class UploadTests: ServerTestCase {
         XCTAssertEqual(server.log.all.map(\.method), ["PUT"])
     }
 
+    /// `--limit-rate` holds an upload back too (it was ignored there). A lower bound only:
+    /// 1.5 MB at 1 MiB/s cannot be sent in less than about 1.4 s, whatever the machine.
+    func testLimitRateHoldsAnUploadBack() throws {
+        let sha = try makeFile("paced.bin", size: 1_500_000)
+        let started = Date()
+        let result = try Afget.run(["upload", "-q", "--limit-rate", "1M", "paced.bin", server.url("/upload")], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 1.2)
+        XCTAssertEqual(result.stdoutText, "1500000 \(sha)\n")
+    }
+
     func testOnlyABodyOfAMebibyteOrMoreWaitsFor100Continue() throws {
         try makeFile("small.bin", size: 1000)
         try makeFile("large.bin", size: 1 << 20)
