@@ -6,8 +6,9 @@ struct RetryOptions: ParsableArguments {
     @Option(
         name: .customLong("retry"),
         help: ArgumentHelp(
-            "Retry transient failures this many times (downloads continue from the bytes received).", valueName: "n"))
-    var retries = 5
+            "Retry transient failures this many times (default 5; downloads continue from the bytes received; given, a POST is retried too).",
+            valueName: "n"))
+    var retries: Int?
 
     @Option(
         name: .customLong("retry-delay"),
@@ -21,13 +22,13 @@ struct RetryOptions: ParsableArguments {
     var retryRefused = false
 
     func validate() throws {
-        guard retries >= 0 else { throw ValidationError("--retry must be 0 or more") }
+        guard retries ?? 0 >= 0 else { throw ValidationError("--retry must be 0 or more") }
         guard retryDelay >= 0 && retryDelay.isFinite else {
             throw ValidationError("--retry-delay must be a number of seconds, 0 or more")
         }
     }
 
     var policy: RetryPolicy {
-        RetryPolicy(maxRetries: retries, baseDelay: retryDelay)
+        RetryPolicy(maxRetries: retries ?? 5, baseDelay: retryDelay, retriesAnyMethod: retries != nil)
     }
 }

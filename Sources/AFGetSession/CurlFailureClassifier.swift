@@ -5,9 +5,11 @@ import CurlCore
 /// Maps libcurl's result codes onto afget's failure classes.
 enum CurlFailureClassifier {
     /// The failure for a libcurl error on a transfer to `host`; a TLS failure names the host.
+    /// `requestUnsent`: the transfer never got as far as sending (libcurl's pre-transfer time is
+    /// still 0): no connection, or none that took a byte.
     static func failure(
         for error: CurlError, host: String, readingHeaders: Bool,
-        limits: ResponseLimits
+        limits: ResponseLimits, requestUnsent: Bool = false
     ) -> TransferFailure {
         // libcurl refuses a header line over its own 100 KiB buffer before afget's header
         // callback sees it, and says "Out of memory", which would read as a bug of afget's (exit 1).
@@ -32,7 +34,7 @@ enum CurlFailureClassifier {
         // A body that cannot be decoded is worthless: nothing of it is kept.
         return TransferFailure(
             kind, message, transient: !isTLSAlert && isTransient(error.curlCode),
-            discardsData: error.curlCode == CURLE_BAD_CONTENT_ENCODING)
+            discardsData: error.curlCode == CURLE_BAD_CONTENT_ENCODING, requestUnsent: requestUnsent)
     }
 
     /// Failures another attempt may get past (a refused connection only where its origin has
@@ -78,6 +80,6 @@ extension TransferFailure {
     func refusedOnFirstContact() -> TransferFailure {
         TransferFailure(
             kind, "\(message) (connection refused; not retried before the server has answered once: --retry-refused retries it)",
-            transient: false)
+            transient: false, requestUnsent: true)
     }
 }

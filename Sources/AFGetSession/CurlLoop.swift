@@ -188,7 +188,8 @@ final class CurlLoop {
             let error = CurlError(code: result, detail: context.easy.lastErrorDetail)
             let failure = CurlFailureClassifier.failure(
                 for: error, host: context.request.url.host,
-                readingHeaders: !context.headersComplete, limits: context.options.limits)
+                readingHeaders: !context.headersComplete, limits: context.options.limits,
+                requestUnsent: context.easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) == 0)
             fail(context, refusedOnFirstContact(context, result) ? failure.refusedOnFirstContact() : failure)
         } else if context.head.redirectLocation != nil, let target = context.easy.info(string: CURLINFO_REDIRECT_URL) {
             followRedirect(context, to: target)

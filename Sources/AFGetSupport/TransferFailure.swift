@@ -14,10 +14,13 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
     /// A resume conflict because the server now has another version of the file: what the part
     /// holds is of the old one, and the download starts over (not a server that mishandles ranges).
     public let entityChanged: Bool
+    /// Not a byte of the request went out (no connection was made): sending it again cannot
+    /// repeat anything, even for a POST.
+    public let requestUnsent: Bool
 
     public init(
         _ kind: FailureClass, _ message: String, transient: Bool = false, discardsData: Bool = false,
-        systemErrorCode: Int32? = nil, entityChanged: Bool = false
+        systemErrorCode: Int32? = nil, entityChanged: Bool = false, requestUnsent: Bool = false
     ) {
         self.kind = kind
         self.message = message
@@ -25,6 +28,7 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
         self.discardsData = discardsData
         self.systemErrorCode = systemErrorCode
         self.entityChanged = entityChanged
+        self.requestUnsent = requestUnsent
     }
 
     /// The file system (or the user's quota) has no room left.

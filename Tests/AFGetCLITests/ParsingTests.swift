@@ -52,7 +52,9 @@ final class ParsingTests: XCTestCase {
         XCTAssertFalse(defaults.noRestart)
         let arguments = ["--retry", "2", "--retry-delay", "0.5", "--no-restart", "-c", "http://h/"]
         let given = try download(arguments).options.resume
-        XCTAssertEqual(try download(arguments).options.retry.policy, RetryPolicy(maxRetries: 2, baseDelay: 0.5))
+        XCTAssertEqual(
+            try download(arguments).options.retry.policy, RetryPolicy(maxRetries: 2, baseDelay: 0.5, retriesAnyMethod: true),
+            "--retry given: a POST is retried too")
         XCTAssertTrue(given.noRestart)
         XCTAssertTrue(given.continueDownloads)
         XCTAssertTrue(try download(["--restart", "http://h/"]).options.resume.restart)

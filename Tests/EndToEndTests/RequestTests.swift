@@ -33,6 +33,26 @@ final class RequestTests: ServerTestCase {
         XCTAssertEqual(server.log.all.count, 3)
     }
 
+    /// A POST whose exchange broke after it went out is not sent again: the server may have
+    /// acted on it. It is when the server says it did nothing (503), or when --retry is given.
+    func testAPostThatMayHaveArrivedIsNotSentAgain() throws {
+        let broken = server.url("/flaky/order.json?size=5000&fail=9&mode=drop")
+        let once = try Afget.run(["request", "--retry-delay", "0", "POST", broken, "item=1"], in: directory)
+        XCTAssertEqual(once.status, 4, once.stderr)
+        XCTAssertEqual(server.log.all.count, 1)
+        XCTAssertTrue(once.stderr.contains("not sent again: the server may have acted on this POST"), once.stderr)
+        XCTAssertFalse(once.stderr.contains("retrying"), once.stderr)
+
+        let asked = try Afget.run(["request", "--retry", "2", "--retry-delay", "0", "POST", broken, "item=1"], in: directory)
+        XCTAssertEqual(asked.status, 4, asked.stderr)
+        XCTAssertTrue(asked.stderr.contains("(after 3 attempts)"), asked.stderr)
+        XCTAssertEqual(server.log.all.count, 4)
+
+        let busy = try Afget.run(["request", "--retry-delay", "0", "POST", server.url("/status/503"), "item=1"], in: directory)
+        XCTAssertEqual(busy.status, 8, busy.stderr)
+        XCTAssertEqual(server.log.all.count, 10, "503: the server did nothing, so the default 5 retries apply")
+    }
+
     func testItemsOfEveryKindGoWhereTheySay() throws {
         let echo = try echo([
             "--json", server.url("/echo"), "a=1", "n:=5", "tags:=[\"x\",true,null]", "q==two words",

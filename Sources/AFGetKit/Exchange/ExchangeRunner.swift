@@ -57,6 +57,15 @@ public final class ExchangeRunner: Sendable {
                     response: response?.head, failure: failure,
                     sentCredentials: false, accepted: accepted)
             else { return result }
+            guard mayRepeat(request, after: response, failure) else {
+                result.failure = result.failure.map {
+                    TransferFailure(
+                        $0.kind,
+                        "\($0.message) (not sent again: the server may have acted on this \(request.method); --retry N repeats it)"
+                    )
+                }
+                return result
+            }
             switch await retries.next(after: problem, item: info) {
             case .retry:
                 continue
@@ -73,6 +82,16 @@ public final class ExchangeRunner: Sendable {
                 return result
             }
         }
+    }
+
+    /// A POST or PATCH may have done its work on the server before the exchange failed: sent
+    /// again it could, say, place a second order. It is repeated only when it certainly did not
+    /// go out, when the server said it did nothing (429, 503), or when the user asked (`--retry N`).
+    private func mayRepeat(_ request: HTTPRequest, after response: TaskResponse?, _ failure: TransferFailure?) -> Bool {
+        let idempotent = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains(request.method.uppercased())
+        guard !idempotent, !retry.retriesAnyMethod else { return true }
+        if let status = response?.head.status { return status == 429 || status == 503 }
+        return failure?.requestUnsent == true
     }
 
     private func attempt(_ request: HTTPRequest, info: ItemInfo) async -> (TaskResponse?, TransferFailure?) {

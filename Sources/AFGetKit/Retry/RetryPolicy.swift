@@ -6,12 +6,15 @@ import CurlCore
 public struct RetryPolicy: Sendable, Equatable {
     public var maxRetries: Int
     public var baseDelay: Double
+    /// The user asked for retries (`--retry N`): a POST or PATCH is repeated like any request.
+    public var retriesAnyMethod: Bool
     public static let maxBackoff = 30.0
     public static let maxRetryAfter = 300.0
 
-    public init(maxRetries: Int = 5, baseDelay: Double = 1) {
+    public init(maxRetries: Int = 5, baseDelay: Double = 1, retriesAnyMethod: Bool = false) {
         self.maxRetries = maxRetries
         self.baseDelay = baseDelay
+        self.retriesAnyMethod = retriesAnyMethod
     }
 
     public static func isTransient(status: Int) -> Bool {
