@@ -41,6 +41,13 @@ struct ConnectionOptions: ParsableArguments {
             "Seconds without receiving a byte before the transfer fails.", valueName: "seconds"))
     var stallTimeout = 30.0
 
+    @Option(
+        name: [.customShort("m"), .customLong("max-time")],
+        help: ArgumentHelp(
+            "Seconds an item may take in all, retries included (exit 4; a download keeps its data to continue).",
+            valueName: "seconds"))
+    var maxTime: Double?
+
     @Flag(name: [.short, .long], help: "Show request and response headers on stderr (secrets masked).")
     var verbose = false
 
@@ -65,7 +72,9 @@ struct ConnectionOptions: ParsableArguments {
     func validate() throws {
         guard maxRedirects >= 0 else { throw ValidationError("--max-redirects must be 0 or more") }
         if location && noFollow { throw ValidationError("-L/--location and --no-follow ask for opposite things; give one") }
-        for (name, seconds) in [("--connect-timeout", connectTimeout), ("--stall-timeout", stallTimeout)]
+        for (name, seconds) in [
+            ("--connect-timeout", connectTimeout), ("--stall-timeout", stallTimeout), ("--max-time", maxTime ?? 1),
+        ]
         where !(seconds > 0 && seconds <= Self.longestTimeout) {
             throw ValidationError("\(name) must be more than 0 and at most \(Int(Self.longestTimeout)) seconds")
         }
@@ -98,6 +107,7 @@ struct ConnectionOptions: ParsableArguments {
     func transferOptions(auth: AuthOptions, tls: TLSOptions, retry: RetryOptions) throws -> TransferOptions {
         var options = try auth.applied(to: transferOptions)
         options.retriesRefusedConnections = retry.retryRefused
+        options.maxTime = maxTime
         do {
             options.tls = try tls.settings()
         } catch {

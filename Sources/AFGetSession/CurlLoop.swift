@@ -190,7 +190,12 @@ final class CurlLoop {
                 for: error, host: context.request.url.host,
                 readingHeaders: !context.headersComplete, limits: context.options.limits,
                 requestUnsent: context.easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) == 0)
-            fail(context, refusedOnFirstContact(context, result) ? failure.refusedOnFirstContact() : failure)
+            if result == CURLE_OPERATION_TIMEDOUT, let deadline = context.options.deadline, monotonicSeconds() >= deadline - 0.01
+            {
+                fail(context, context.options.maxTimeFailure)
+            } else {
+                fail(context, refusedOnFirstContact(context, result) ? failure.refusedOnFirstContact() : failure)
+            }
         } else if context.head.redirectLocation != nil, let target = context.easy.info(string: CURLINFO_REDIRECT_URL) {
             followRedirect(context, to: target)
         } else if let failure = context.bodyEndFailure() {

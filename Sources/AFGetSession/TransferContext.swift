@@ -129,6 +129,11 @@ final class TransferContext {
         easy.applyMethod(request.method, sending: upload)
         easy.applyHeaders(headersToSend, uploadLength: upload?.length)
         easy.applyIdentity(options, sameOrigin: request.url.origin == firstOrigin)
+        if let deadline = options.deadline {
+            let left = deadline - monotonicSeconds()
+            guard left > 0 else { throw options.maxTimeFailure }
+            easy.set(CURLOPT_TIMEOUT_MS, max(1, Int(left * 1000)))
+        }
         stallWatch = StallWatch(limit: options.stallTimeout, startedAt: monotonicSeconds())
     }
 

@@ -1,3 +1,4 @@
+import AFGetSupport
 /// Per-task settings that shape how a transfer is carried out.
 public struct TransferOptions: Sendable, Equatable {
     public var redirects: RedirectPolicy
@@ -30,6 +31,24 @@ public struct TransferOptions: Sendable, Equatable {
     /// A refused connection is transient even on first contact with its host (`--retry-refused`);
     /// otherwise only once the host has accepted a connection in this run (a server restarting).
     public var retriesRefusedConnections = false
+    /// `-m`: seconds an item may take in all, its retries and their waits included.
+    public var maxTime: Double?
+    /// When this item's `maxTime` runs out (monotonic seconds), set as the item starts.
+    public var deadline: Double?
+
+    /// These options for an item starting now: its deadline set from `maxTime`.
+    public func startingItem(at now: Double = monotonicSeconds()) -> TransferOptions {
+        var options = self
+        options.deadline = maxTime.map { now + $0 }
+        return options
+    }
+
+    /// The failure of an item that ran out of `maxTime`.
+    public var maxTimeFailure: TransferFailure {
+        let limit = maxTime ?? 0
+        let shown = limit == limit.rounded() ? "\(Int(limit)) s" : "\(limit) s"
+        return TransferFailure(.network, "took longer than --max-time (\(shown))")
+    }
 
     /// Whether a 401 means the credentials were refused rather than missing.
     public var sendsCredentials: Bool { credentials != nil || netrcFile != nil }

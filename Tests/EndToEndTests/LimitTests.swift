@@ -177,6 +177,35 @@ final class LimitTests: ServerTestCase {
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("cl.bin").path), TestPayload.sha256(count: 5000))
     }
 
+    /// `-m` limits the whole item: a slow download stops at the limit (exit 4) with its data
+    /// kept, and the same command without it finishes the file exactly; a retry's wait is cut
+    /// short by the limit too.
+    func testMaxTimeEndsTheItemAndKeepsItsData() throws {
+        let size = 3_000_000
+        let url = server.url("/file/m.bin?size=\(size)&chunk=20000&ms=20")  // about 1 MB/s
+        let limited = try Afget.run(["--progress", "line", "-m", "1", url], in: directory)
+        XCTAssertEqual(limited.status, 4, limited.stderr)
+        XCTAssertTrue(limited.stderr.contains("took longer than --max-time (1 s)"), limited.stderr)
+        XCTAssertEqual(listing(directory), ["m.bin.afpart", "m.bin.afresume"])
+
+        let rest = try Afget.run(["-q", url], in: directory)
+        XCTAssertEqual(rest.status, 0, rest.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("m.bin").path), TestPayload.sha256(count: size))
+
+        let started = Date()
+        let waiting = try Afget.run(
+            ["--progress", "line", "-m", "1", "--retry-delay", "30", server.url("/drop/d.bin?size=100000&after=1000")],
+            in: directory)
+        XCTAssertEqual(waiting.status, 4, waiting.stderr)
+        XCTAssertTrue(waiting.stderr.contains("took longer than --max-time (1 s)"), waiting.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 20, "the 30 s wait was cut short")
+
+        let request = try Afget.run(
+            ["request", "-m", "1", server.url("/file/r.bin?size=\(size)&chunk=20000&ms=20")], in: directory)
+        XCTAssertEqual(request.status, 4, request.stderr)
+        XCTAssertTrue(request.stderr.contains("took longer than --max-time (1 s)"), request.stderr)
+    }
+
     func testLimitRateHoldsTheTransferBackAndItStaysExact() throws {
         // A lower bound only: 1.5 MB at 1 MiB/s cannot take less than about 1.4 s, whatever the
         // machine (a burst of a tenth of a second is allowed).

@@ -7,7 +7,7 @@ import AFGetSupport
 struct DownloadEnvironment: Sendable {
     let manager: TaskManager
     let renderer: SharedRenderer
-    let settings: DownloadSettings
+    private(set) var settings: DownloadSettings
     /// Flushes large files while they arrive, and runs the group commits.
     let disk: DiskThread
     /// Moves finished files into place, several to a flush.
@@ -31,6 +31,13 @@ struct DownloadEnvironment: Sendable {
 
     /// A fresh retry loop for one transfer (an item, or one segment of it).
     func retryLoop() -> RetryLoop {
-        RetryLoop(policy: settings.retry, cancellation: cancellation, renderer: renderer)
+        RetryLoop(policy: settings.retry, cancellation: cancellation, renderer: renderer, deadline: settings.transfer.deadline)
+    }
+
+    /// This environment for an item starting now: its transfers carry its `--max-time` deadline.
+    func startingItem() -> DownloadEnvironment {
+        var environment = self
+        environment.settings.transfer = settings.transfer.startingItem()
+        return environment
     }
 }

@@ -49,10 +49,10 @@ final class DownloadJob {
 
     init(_ download: PreparedDownload, environment: DownloadEnvironment, onPhaseChange: @escaping (DownloadPhase) -> Void) {
         self.download = download
-        self.environment = environment
+        self.environment = environment.startingItem()
         phases = DownloadPhaseMachine(onChange: onPhaseChange)
-        retries = environment.retryLoop()
-        let settings = environment.settings
+        retries = self.environment.retryLoop()
+        let settings = self.environment.settings
         store = download.part.map { ResumeStore(destination: $0.destination) }
         validators = download.resumeData?.validators ?? EntityValidators()
         hasResumeData = download.resumeData != nil

@@ -40,11 +40,12 @@ public final class ExchangeRunner: Sendable {
     /// when it is one that is otherwise retried (`--accept-status 503`).
     public func run(_ request: HTTPRequest, info: ItemInfo, accepted: [ClosedRange<Int>] = []) async -> Result {
         var result = Result()
-        var retries = RetryLoop(policy: retry, cancellation: manager.cancellation, renderer: renderer)
+        let options = options.startingItem()
+        var retries = RetryLoop(policy: retry, cancellation: manager.cancellation, renderer: renderer, deadline: options.deadline)
         renderer.handle(.queued(info))
         while true {
             let startedAt = monotonicSeconds()
-            let (response, failure) = await attempt(request, info: info)
+            let (response, failure) = await attempt(request, info: info, options: options)
             if let reason = manager.cancellation.reason {
                 result.stopped = reason
                 return result
@@ -94,7 +95,9 @@ public final class ExchangeRunner: Sendable {
         return failure?.requestUnsent == true
     }
 
-    private func attempt(_ request: HTTPRequest, info: ItemInfo) async -> (TaskResponse?, TransferFailure?) {
+    private func attempt(_ request: HTTPRequest, info: ItemInfo, options: TransferOptions) async -> (
+        TaskResponse?, TransferFailure?
+    ) {
         let sending = request.body != .none
         let task =
             sending

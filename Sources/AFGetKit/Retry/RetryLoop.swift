@@ -12,13 +12,17 @@ struct RetryLoop: Sendable {
     let policy: RetryPolicy
     let cancellation: Cancellation
     let renderer: SharedRenderer
+    /// When the item's `--max-time` runs out: no wait goes past it (the next attempt then
+    /// fails at once, saying so).
+    let deadline: Double?
     /// Attempts that failed so far.
     private(set) var failedAttempts = 0
 
-    init(policy: RetryPolicy, cancellation: Cancellation, renderer: SharedRenderer) {
+    init(policy: RetryPolicy, cancellation: Cancellation, renderer: SharedRenderer, deadline: Double? = nil) {
         self.policy = policy
         self.cancellation = cancellation
         self.renderer = renderer
+        self.deadline = deadline
     }
 
     /// A failure worth another attempt, and the wait the server asked for.
@@ -62,7 +66,8 @@ struct RetryLoop: Sendable {
             return .exhausted(finalFailure(problem.failure))
         case .tooLongToWait(let message):
             return .waitTooLong(TransferFailure(.httpStatus, "\(problem.failure.message): \(message)"))
-        case .retry(let delay):
+        case .retry(var delay):
+            if let deadline { delay = min(delay, max(0, deadline - monotonicSeconds())) }
             renderer.handle(.retrying(info, attempt: failedAttempts, delay: delay, reason: problem.failure.message))
             if let reason = await cancellation.wait(seconds: delay) { return .stopped(reason) }
             return .retry
