@@ -58,7 +58,17 @@ enum HumanMessages {
         "afget: interrupted\(dataKept ? "; resume data saved" : ""). Run the same command again to continue."
     }
 
+    /// The summary line, then the failed items (the first ten, and how many more).
     static func summary(_ summary: RunSummary) -> String {
+        var lines = [summaryLine(summary)]
+        lines += summary.firstFailures.map { "  \($0)" }
+        if summary.failed > summary.firstFailures.count {
+            lines.append("  and \(summary.failed - summary.firstFailures.count) more: see --report")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func summaryLine(_ summary: RunSummary) -> String {
         "afget: \(summary.downloaded) \(summary.isUpload ? "uploaded" : "downloaded"), \(summary.skipped) skipped, \(summary.failed) failed"
             + (summary.interrupted > 0 ? ", \(summary.interrupted) interrupted; " : "; ")
             + "\(Formatting.bytes(summary.bytes)) in \(Formatting.elapsed(summary.seconds))"

@@ -84,6 +84,9 @@ public struct RunSummary: Sendable, Equatable {
     public var busy = 0
     /// With `--shard K/N`: the items this run took of those it saw.
     public var shard: ShardCount?
+    /// The first failed items, "ITEM: reason", for the summary's list (`shownFailures` of them).
+    public var firstFailures: [String] = []
+    public static let shownFailures = 10
     public var bytes: Int64 = 0
     public var seconds = 0.0
     public var exitCode: Int32 = 0

@@ -236,6 +236,19 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(server.log.all.count, 0)
     }
 
+    /// The summary ends with the failed items, the first ten, and how many more the report has:
+    /// on a terminal their lines have long scrolled away.
+    func testTheSummaryListsTheFailedItems() throws {
+        let missing = (0..<12).map { server.url("/status/404/m\($0)") }
+        let result = try Afget.run(["--progress", "line", "-j", "1"] + missing, in: directory)
+        XCTAssertEqual(result.status, 8, result.stderr)
+        let lines = result.stderrLines
+        let summary = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("afget: 0 downloaded, 0 skipped, 12 failed") }, result.stderr)
+        XCTAssertEqual(
+            Array(lines[(summary + 1)...]),
+            missing.prefix(10).map { "  \($0): HTTP 404 Not Found" } + ["  and 2 more: see --report"])
+    }
+
     func testFailuresAmongGoodItemsAndTheReport() throws {
         let refused = "http://127.0.0.1:\(try freePort())/r.bin"
         try writeList(

@@ -221,7 +221,12 @@ private struct Tally {
         case .skipped:
             summary.skipped += 1
         case .failed(let failure):
-            if failure.failure.kind == .destinationBusy { summary.busy += 1 } else { summary.failed += 1 }
+            if failure.failure.kind == .destinationBusy {
+                summary.busy += 1
+            } else {
+                summary.failed += 1
+                if summary.firstFailures.count < RunSummary.shownFailures { summary.firstFailures.append("\(failure)") }
+            }
             summary.exitCode = ExitStatus.combined([summary.exitCode, failure.exitCode])
         case .stopped(let dataKept):
             keptData = keptData || dataKept
