@@ -51,31 +51,32 @@ struct DownloadCommand: AsyncParsableCommand {
         let plan = BatchPlan.check(urlItems)
         if let conflict = plan.conflict { throw UsageFailure(message: "\(conflict)") }
         say(plan.notices)
-        // A shard looks at destinations as given, without -d (see Shard).
-        let shard = batch.shard
-        let undirected = BatchPlan.items(urls: urls, output: output.target, list: [], directory: nil, checksum: nil)
-        let taken = plan.items.filter { shard?.takes(undirected: undirected[$0.index]) ?? true }
-        guard let list = batch.inputFile else { return ItemFeed(items: taken, shard: shard, seen: plan.items.count) }
-        do {
-            var firstPass: ListCheck?
-            // A regular file gets its first pass; a pipe (-, /dev/stdin, <(...), a FIFO) is read
-            // once, its duplicates refused as they arrive.
-            if list != "-" && fileKind(at: list, followingSymlinks: true) == S_IFREG {
-                let check = try ListCheck(
+        guard let list = batch.inputFile else { return ItemFeed(items: plan.items, shard: batch.shard) }
+        // A regular file gets its first pass; a pipe (-, /dev/stdin, <(...), a FIFO) is read
+        // once, its duplicates refused as they arrive.
+        var firstPass: ListCheck?
+        if list != "-" && fileKind(at: list, followingSymlinks: true) == S_IFREG {
+            let check = try usage { () throws(ItemFailure) in
+                try ListCheck(
                     list: list, after: plan.items, firstIndex: urls.count, directory: output.directory,
-                    report: options.run.report, shard: shard)
-                if let conflict = check.conflict { throw UsageFailure(message: "\(conflict)") }
-                if let clash = check.reportClash { throw UsageFailure(message: clash) }
-                say(check.notices)
-                firstPass = check
+                    report: options.run.report, shard: batch.shard)
             }
-            return try ItemFeed(
-                items: taken, seen: plan.items.count, list: list, firstIndex: urls.count, directory: output.directory,
-                firstPass: firstPass, report: options.run.report, shard: shard)
-        } catch let failure as ItemFailure {
-            throw UsageFailure(message: "\(failure)")
-        } catch let failure as UsageFailure {
-            throw failure
+            if let conflict = check.conflict { throw UsageFailure(message: "\(conflict)") }
+            if let clash = check.reportClash { throw UsageFailure(message: clash) }
+            say(check.notices)
+            firstPass = check
+        }
+        return try usage { () throws(ItemFailure) in
+            try ItemFeed(
+                items: plan.items, list: list, firstIndex: urls.count, directory: output.directory, firstPass: firstPass,
+                report: options.run.report, shard: batch.shard)
+        }
+    }
+
+    /// A list that cannot be read is a usage failure naming it (exit 2).
+    private func usage<T>(_ body: () throws(ItemFailure) -> T) throws(UsageFailure) -> T {
+        do {
+            return try body()
         } catch {
             throw UsageFailure(message: "\(error)")
         }

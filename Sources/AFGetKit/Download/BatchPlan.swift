@@ -39,43 +39,21 @@ public enum BatchPlan {
 
     /// Merges items with the same URL, destination and options; two different URLs, or the same
     /// URL with different `checksum=` or `header=` lines, for one destination are a conflict
-    /// naming both (merging would drop a checksum or a header unsaid).
+    /// naming both (merging would drop a checksum or a header unsaid). The same claims as a
+    /// list's (`DestinationClaims`).
     public static func check(_ items: [DownloadItem]) -> Plan {
         var plan = Plan()
-        var claimed: [String: DownloadItem] = [:]
-        claimed.reserveCapacity(items.count)
-        var directories = CanonicalDirectories()
+        var claims = DestinationClaims(listName: nil, commandLineItems: items)
         for item in items {
-            guard let path = item.plannedPath else {
+            switch claims.claim(item, line: nil) {
+            case .new:
                 plan.items.append(item)
-                continue
-            }
-            let destination = normalized(path)
-            let key = directories.key(of: destination)
-            if let earlier = claimed[key] {
-                if earlier.url == item.url {
-                    guard earlier.checksum == item.checksum && earlier.headers == item.headers else {
-                        plan.conflict = ItemFailure(
-                            item: destination,
-                            TransferFailure(
-                                .usage,
-                                "\(earlier.source) and \(item.source) fetch the same URL into this file with different checksum= "
-                                    + "or header= lines; keep one of them"))
-                        return plan
-                    }
-                    plan.notices.append(
-                        "afget: \(item.source): same URL and destination as \(earlier.source); downloading it once")
-                    continue
-                }
-                plan.conflict = ItemFailure(
-                    item: destination,
-                    TransferFailure(
-                        .usage,
-                        "\(earlier.source) and \(item.source) would both write this file; give one of them out= or -o"))
+            case .sameAs(let earlier):
+                plan.notices.append(DestinationClaims.mergeNotice(item, earlier: earlier))
+            case .conflict(let failure):
+                plan.conflict = failure
                 return plan
             }
-            claimed[key] = item
-            plan.items.append(item)
         }
         return plan
     }

@@ -102,6 +102,11 @@ struct DestinationClaims: Sendable {
         return claimed[Int(key >> 56)][key].map { source(of: Claim(packed: $0).origin) }
     }
 
+    /// What is said of an item merged into an earlier identical one.
+    static func mergeNotice(_ item: DownloadItem, earlier: String) -> String {
+        "afget: \(item.source): same URL and destination as \(earlier); downloading it once"
+    }
+
     private func source(of origin: Int32) -> String {
         origin < 0 ? commandLineSources[Int(~origin)] ?? "a URL on the command line" : "\(listName ?? "list"):\(origin)"
     }

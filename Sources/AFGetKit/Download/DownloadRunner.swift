@@ -42,11 +42,13 @@ public final class DownloadRunner: Sendable {
     public func run(_ feed: ItemFeed, alreadyFailed: [ItemFailure] = [], report: RunReport? = nil) async -> RunSummary {
         let startedAt = monotonicSeconds()
         var tally = Tally(report: report, cancellation: cancellation)
-        for failure in alreadyFailed {
+        /// An item found unusable before it could start: told, counted and reported.
+        func unusable(_ failure: ItemFailure) {
             let record = Self.record(of: failure)
             renderer.handle(.failed(record.info, failure))
             tally.add(record)
         }
+        alreadyFailed.forEach(unusable)
         // The total line counts the whole batch ("[37/120]") when its size is known.
         if let count = feed.knownCount { renderer.handle(.expecting(items: count + alreadyFailed.count)) }
         // Items report the end of their transfer and their result on one stream: the next item
@@ -78,8 +80,7 @@ public final class DownloadRunner: Sendable {
                         admission.started(reportingPost: reportsPost)
                         group.addTask { [self] in await download(item, reportingPost: reportsPost, to: events) }
                     case .unusable(let failure):
-                        tally.add(Self.record(of: failure))
-                        renderer.handle(.failed(ItemInfo(id: -1, url: failure.url ?? "", path: failure.item), failure))
+                        unusable(failure)
                     case .notice(let line):
                         renderer.handle(.notice(line))
                     case .notYet:

@@ -50,19 +50,20 @@ public final class ItemFeed: Sendable {
         var taken = 0
     }
 
-    /// `--shard K/N`, and the command line's items it saw (`leadingItems` are those it took).
+    /// `--shard K/N`, and how many command-line items it saw (`leadingItems` are those it took).
     private let shard: Shard?
     private let leadingSeen: Int
 
     private static let readAhead = 256
 
-    /// Items known in full (the command line's, or resume data's); `seen` of them before
-    /// `shard` took these.
-    public init(items: [DownloadItem], shard: Shard? = nil, seen: Int? = nil) {
+    /// Items known in full (the command line's, or resume data's): those of `all` that `shard`
+    /// takes.
+    public init(items all: [DownloadItem], shard: Shard? = nil) {
+        let items = Self.taken(from: all, by: shard)
         knownCount = items.count
         leadingItems = items
         self.shard = shard
-        leadingSeen = seen ?? items.count
+        leadingSeen = all.count
         listIsFile = true
         state.withLock {
             $0.leading = items
@@ -70,27 +71,29 @@ public final class ItemFeed: Sendable {
         }
     }
 
-    /// The command line's `items`, then the list at `path` ("-": standard input), its items
-    /// numbered from `firstIndex` (the number of command-line URLs, merged or not). `firstPass`
-    /// is a list file's check (its count and the lines merged into earlier ones); without it,
-    /// as for a pipe, duplicates and a `report` over an item are refused as they arrive.
+    /// The command line's items (those of `all` that `shard` takes), then the list at `path`
+    /// ("-": standard input), its items numbered from `firstIndex` (the number of command-line
+    /// URLs, merged or not). `firstPass` is a list file's check (its count and the lines merged
+    /// into earlier ones); without it, as for a pipe, duplicates and a `report` over an item are
+    /// refused as they arrive, against every command-line item, so every shard refuses alike.
     public init(
-        items: [DownloadItem], seen: Int? = nil, list path: String, firstIndex: Int, directory: String?,
+        items all: [DownloadItem], list path: String, firstIndex: Int, directory: String?,
         firstPass: ListCheck?, report: String? = nil, shard: Shard? = nil
     ) throws(ItemFailure) {
         let opened = try ListReader(path: path)
+        let items = Self.taken(from: all, by: shard)
         knownCount = firstPass.map { items.count + $0.count }
         leadingItems = items
         self.shard = shard
-        leadingSeen = seen ?? items.count
+        leadingSeen = all.count
         listIsFile = opened.isRegularFile
         for _ in 0..<Self.readAhead { room.signal() }
         state.withLock { $0.leading = items }
         var arrivalClaims: DestinationClaims?
         var reportKey: UInt64?
         if firstPass == nil {
-            var claims = DestinationClaims(listName: opened.name, commandLineItems: items)
-            for item in items { _ = claims.claim(item, line: nil) }
+            var claims = DestinationClaims(listName: opened.name, commandLineItems: all)
+            for item in all { _ = claims.claim(item, line: nil) }
             reportKey = report.map { claims.key(ofPath: $0) }
             arrivalClaims = claims
         }
@@ -111,7 +114,7 @@ public final class ItemFeed: Sendable {
                         let item = BatchPlan.item(for: entry, index: index, directory: directory)
                         index += 1
                         if let shard {
-                            let taken = shard.takes(undirected: BatchPlan.item(for: entry, index: 0, directory: nil))
+                            let taken = shard.takes(item, beneath: directory)
                             state.withLock {
                                 $0.seen += 1
                                 if taken { $0.taken += 1 }
@@ -131,8 +134,7 @@ public final class ItemFeed: Sendable {
                             switch claims?.claim(item, line: entry.line) ?? .new {
                             case .new: next = .item(item)
                             case .sameAs(let earlier):
-                                next = .notice(
-                                    "afget: \(item.source): same URL and destination as \(earlier); downloading it once")
+                                next = .notice(DestinationClaims.mergeNotice(item, earlier: earlier))
                             case .conflict(let failure): next = .unusable(failure)
                             }
                         }
@@ -142,6 +144,15 @@ public final class ItemFeed: Sendable {
             }
             reader.close()
             end()
+        }
+    }
+
+    /// The command-line items `shard` takes: a URL's file lies in `-d`, its output's directory.
+    private static func taken(from items: [DownloadItem], by shard: Shard?) -> [DownloadItem] {
+        guard let shard else { return items }
+        return items.filter { item in
+            let directory: String? = if case .directory(let directory) = item.output { directory } else { nil }
+            return shard.takes(item, beneath: directory)
         }
     }
 

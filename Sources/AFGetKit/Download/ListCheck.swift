@@ -28,12 +28,12 @@ public struct ListCheck: Sendable {
         var claims = DestinationClaims(listName: path, commandLineItems: items)
         var destinations = items.compactMap { claims.key(of: $0) }
         try Self.forEachEntry(in: path, from: firstIndex, directory: directory) { result in
-            guard case .entry(_, let item, let undirected) = result else {
+            guard case .entry(_, let item) = result else {
                 count += 1  // a line that cannot be used: an item, failed
                 return true
             }
             if let key = claims.key(of: item) { destinations.append(key) }
-            if shard?.takes(undirected: undirected) ?? true { count += 1 }
+            if shard?.takes(item, beneath: directory) ?? true { count += 1 }
             return true
         }
         destinations.sort()
@@ -45,7 +45,7 @@ public struct ListCheck: Sendable {
 
         for item in items where claims.key(of: item).map(shared.contains) == true { _ = claims.claim(item, line: nil) }
         try Self.forEachEntry(in: path, from: firstIndex, directory: directory) { result in
-            guard case .entry(let line, let item, let undirected) = result, let key = claims.key(of: item),
+            guard case .entry(let line, let item) = result, let key = claims.key(of: item),
                 shared.contains(key)
             else { return true }
             switch claims.claim(item, line: line) {
@@ -53,9 +53,9 @@ public struct ListCheck: Sendable {
                 break
             case .sameAs(let earlier):
                 mergedLines.insert(line)
-                if shard?.takes(undirected: undirected) ?? true {
+                if shard?.takes(item, beneath: directory) ?? true {
                     count -= 1
-                    notices.append("afget: \(item.source): same URL and destination as \(earlier); downloading it once")
+                    notices.append(DestinationClaims.mergeNotice(item, earlier: earlier))
                 }
             case .conflict(let failure):
                 conflict = failure
@@ -69,9 +69,8 @@ public struct ListCheck: Sendable {
     }
 
     private enum Line {
-        /// An entry's URL line, its item, and the item as it would be without `-d` (what
-        /// `--shard` looks at).
-        case entry(line: Int, item: DownloadItem, undirected: DownloadItem)
+        /// An entry's URL line and its item.
+        case entry(line: Int, item: DownloadItem)
         case unusable
     }
 
@@ -93,8 +92,7 @@ public struct ListCheck: Sendable {
                 }
                 let item = BatchPlan.item(for: entry, index: index, directory: directory)
                 index += 1
-                let undirected = BatchPlan.item(for: entry, index: 0, directory: nil)
-                guard body(.entry(line: entry.line, item: item, undirected: undirected)) else { return }
+                guard body(.entry(line: entry.line, item: item)) else { return }
             }
         }
     }

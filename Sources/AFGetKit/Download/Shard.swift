@@ -17,16 +17,14 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         self.count = count
     }
 
-    /// Whether this shard takes the item whose destination, relative to `-d`, is `path`.
-    public func takes(destination path: String) -> Bool {
-        StableHash.of(BatchPlan.normalized(path)) % UInt64(count) == UInt64(index)
-    }
-
-    /// Whether this shard takes `item`, built without `-d` (`BatchPlan.item(for:index:directory: nil)`);
-    /// an item with no file (standard output) goes to shard 0.
-    public func takes(undirected item: DownloadItem) -> Bool {
-        guard let path = item.plannedPath else { return index == 0 }
-        return takes(destination: path)
+    /// Whether this shard takes `item`, downloaded beneath `directory` (`-d`): its destination
+    /// is hashed without that directory. An item with no file (standard output) goes to shard 0.
+    func takes(_ item: DownloadItem, beneath directory: String?) -> Bool {
+        guard var path = item.plannedPath.map(BatchPlan.normalized) else { return index == 0 }
+        if let directory = directory.map(BatchPlan.normalized), !directory.isEmpty, path.hasPrefix(directory + "/") {
+            path.removeFirst(directory.count + 1)
+        }
+        return StableHash.of(path) % UInt64(count) == UInt64(index)
     }
 
     public var description: String { "\(index)/\(count)" }
