@@ -2,6 +2,7 @@ import AFGetSupport
 import AFGetKit
 import ArgumentParser
 import CurlCore
+import Foundation
 import Glibc
 
 /// A usage problem found after parsing (a malformed header, say): one line, exit 2.
@@ -55,16 +56,36 @@ public enum Entry {
                 AFGetCommand.helpMessage() + "\n\n" + AFGetCommand.helpMessage(for: DownloadCommand.self))
             return 0
         }
+        // ArgumentParser answers `afget help nosuch` with the general help and exit 0; a
+        // script asking for a command that does not exist is told so.
+        let commandNames = AFGetCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+        if arguments.first == "help", arguments.count > 1, !commandNames.contains(arguments[1]) {
+            OutputStream.standardError.writeLine(
+                "afget: help: no command \(arguments[1]) (the commands: \(commandNames.joined(separator: ", ")))")
+            return FailureClass.usage.exitCode
+        }
+        let configured: ConfigArguments?
+        do {
+            configured = try ConfigArguments.make(arguments, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            OutputStream.standardError.writeLine("afget: \(error.message)")
+            return FailureClass.usage.exitCode
+        }
         var command: ParsableCommand
         do {
-            command = try AFGetCommand.parseAsRoot(arguments)
+            command = try AFGetCommand.parseAsRoot(configured?.merged() ?? arguments)
         } catch {
             if AFGetCommand.exitCode(for: error) == .success {
                 OutputStream.standardOutput.writeLine(successText(for: error))
                 return 0
             }
             let message = AFGetCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-            OutputStream.standardError.writeLine("afget: \(message) (see afget --help)")
+            if let configured, let line = configured.lineRefused(by: { (try? AFGetCommand.parseAsRoot($0)) != nil }) {
+                OutputStream.standardError.writeLine(
+                    "afget: \(ConfigFailure(path: configured.path, line: line, cause: message).message)")
+            } else {
+                OutputStream.standardError.writeLine("afget: \(message) (see afget --help)")
+            }
             return FailureClass.usage.exitCode
         }
         do {

@@ -28,6 +28,7 @@ struct RequestCommand: AsyncParsableCommand {
     @OptionGroup(title: "Authentication and cookies") var auth: AuthOptions
     @OptionGroup(title: "TLS") var tls: TLSOptions
     @OptionGroup(title: "Retry") var retry: RetryOptions
+    @OptionGroup(title: "Config file") var config: ConfigFileOptions
 
     func validate() throws {
         guard !arguments.isEmpty else { throw ValidationError("no URL given") }

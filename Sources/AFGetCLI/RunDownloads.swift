@@ -13,6 +13,7 @@ struct DownloadingOptions: ParsableArguments {
     @OptionGroup(title: "Resume") var resume: ResumeOptions
     @OptionGroup(title: "Retry") var retry: RetryOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
+    @OptionGroup(title: "Config file") var config: ConfigFileOptions
 }
 
 /// Runs download items with the options every downloading command shares, writes the report,

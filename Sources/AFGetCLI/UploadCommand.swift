@@ -20,7 +20,7 @@ struct UploadCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Files (or - for standard input), then the URL.", valueName: "file-url"))
     var arguments: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The method to send with (default PUT).", valueName: "method"))
+    @Option(name: .long, help: ArgumentHelp("The method to send with.", valueName: "method"))
     var method = "PUT"
 
     @Option(name: .long, help: ArgumentHelp("Send each file as this field of a multipart form.", valueName: "name"))
@@ -31,6 +31,7 @@ struct UploadCommand: AsyncParsableCommand {
     @OptionGroup(title: "TLS") var tls: TLSOptions
     @OptionGroup(title: "Retry") var retry: RetryOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
+    @OptionGroup(title: "Config file") var config: ConfigFileOptions
 
     func validate() throws {
         guard arguments.count >= 2 else { throw ValidationError("give at least one file and then the URL") }

@@ -42,6 +42,9 @@ enum Afget {
         }
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
+        // A config file of the machine's user must not change what a test runs; a test of
+        // config files sets XDG_CONFIG_HOME itself.
+        env["XDG_CONFIG_HOME"] = "/nonexistent/afget-tests"
         env.merge(environment) { $1 }
         process.environment = env
         let stdout = directory.appendingPathComponent(".stdout-\(UUID().uuidString)")

@@ -219,6 +219,21 @@ final class DownloadTests: ServerTestCase {
         XCTAssertTrue(help.stdoutText.contains("--on-exists"), help.stdoutText)
         XCTAssertEqual(help.stderr, "")
 
+        let request = try Afget.run(["help", "request"], in: directory)
+        XCTAssertEqual(request.status, 0)
+        XCTAssertTrue(
+            request.stdoutText.replacingOccurrences(of: "\n", with: " ").contains("or POST when an item goes in the body"),
+            "which items make POST the default: \(request.stdoutText)")
+
+        let upload = try Afget.run(["upload", "--help"], in: directory)
+        XCTAssertTrue(upload.stdoutText.contains("The method to send with. (default: PUT)"), upload.stdoutText)
+
+        let unknown = try Afget.run(["help", "nosuch"], in: directory)
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertEqual(unknown.stdoutText, "")
+        XCTAssertEqual(
+            unknown.stderr, "afget: help: no command nosuch (the commands: download, resume, request, upload)\n")
+
         let version = try Afget.run(["--version"], in: directory)
         XCTAssertEqual(version.status, 0)
         XCTAssertTrue(version.stdoutText.hasPrefix("0."), version.stdoutText)

@@ -1,0 +1,49 @@
+@testable import AFGetCLI
+import XCTest
+
+/// A config file's text → its options, and the lines refused with their numbers.
+final class ConfigFileParsingTests: XCTestCase {
+    private func lines(_ text: String) throws -> [ConfigFile.Line] {
+        try ConfigFile(path: "c", text: text).lines
+    }
+
+    func testTheFormsALineMayTake() throws {
+        let parsed = try lines(
+            "# comment\r\n\r\njobs = 8\r\n  --header X-A: b=c\n\tquiet\nuser-agent=\"  spaced \\\"agent\\\" \"\nretry 3\n")
+        XCTAssertEqual(
+            parsed,
+            [
+                .init(number: 3, name: "jobs", value: "8"),
+                .init(number: 4, name: "header", value: "X-A: b=c"),
+                .init(number: 5, name: "quiet", value: nil),
+                .init(number: 6, name: "user-agent", value: "  spaced \"agent\" "),
+                .init(number: 7, name: "retry", value: "3"),
+            ])
+    }
+
+    func testLinesThatAreNotOptionsAreRefusedByNumber() {
+        let refused: [(String, Int, String)] = [
+            ("jobs = 2\n= 8\n", 2, "is not an option"),
+            ("jobs =\n", 1, "jobs has an empty value"),
+            ("\n\nuser-agent = \"open\n", 3, "does not end with"),
+            ("-q\n", 1, "is not an option"),
+        ]
+        for (text, line, cause) in refused {
+            XCTAssertThrowsError(try ConfigFile(path: "c", text: text), text) { error in
+                let failure = error as? ConfigFailure
+                XCTAssertEqual(failure?.line, line, text)
+                XCTAssertTrue(failure?.message.hasPrefix("config file c:\(line): ") ?? false, "\(String(describing: failure))")
+                XCTAssertTrue(failure?.cause.contains(cause) ?? false, "\(String(describing: failure))")
+            }
+        }
+    }
+
+    func testTheDefaultPathFollowsXDG() {
+        XCTAssertEqual(ConfigSelection.defaultPath(["XDG_CONFIG_HOME": "/x", "HOME": "/h"]), "/x/afget/config")
+        XCTAssertEqual(ConfigSelection.defaultPath(["XDG_CONFIG_HOME": "rel", "HOME": "/h"]), "/h/.config/afget/config")
+        XCTAssertNil(ConfigSelection.defaultPath([:]))
+        XCTAssertEqual(ConfigSelection(arguments: ["--config=f", "u"], environment: [:]), .chosen("f"))
+        XCTAssertEqual(ConfigSelection(arguments: ["--config", "f", "--no-config"], environment: [:]), .none)
+        XCTAssertEqual(ConfigSelection(arguments: ["--", "--config", "f"], environment: [:]), .none)
+    }
+}
