@@ -2,72 +2,196 @@ import Foundation
 import TestServer
 import XCTest
 
-/// The `afget request` examples of README.md and afget(1) run as printed, against the echo
-/// route in place of the example hosts, so an example cannot lie: one described as a GET sent
-/// a POST.
+/// Every command of README.md's `sh` blocks and of afget(1)'s EXAMPLES runs as printed, in
+/// order, against the test servers in place of the example hosts, so an example cannot lie
+/// (one described as a GET sent a POST). README's files (`# urls.txt`, the config file) are
+/// written as printed before the commands run.
 final class DocumentedExamplesTests: ServerTestCase {
     private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
+    /// What `/site` serves for a path nothing was published at: a payload of this size.
+    private static let siteFileSize = 2_000_000
+    private var intranet: TestHTTPServer!
 
-    /// README's indented example lines, continuation lines joined.
-    private func readmeExamples() throws -> [String] {
-        let text = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        var examples: [String] = []
-        var pending: String?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if let start = pending {
-                pending = nil
-                let joined = start + " " + trimmed
-                if joined.hasSuffix("\\") { pending = String(joined.dropLast()) } else { examples.append(joined) }
-            } else if line.hasPrefix("    afget request ") {
-                if trimmed.hasSuffix("\\") { pending = String(trimmed.dropLast()) } else { examples.append(trimmed) }
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        intranet = try TestHTTPServer(tls: TestCertificates.shared.good)
+    }
+
+    struct Example {
+        let place: String
+        let command: String
+        /// What follows `# ` on the line: "GET ?page=2&q=swift".
+        var comment: String? { command.range(of: "  # ").map { String(command[$0.upperBound...]) } }
+    }
+
+    private func text(_ path: String) throws -> String {
+        try String(contentsOf: Self.repository.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// README's fenced blocks of one kind, each with the line it starts on.
+    private func readmeBlocks(_ kind: String) throws -> [(line: Int, lines: [String])] {
+        var blocks: [(Int, [String])] = []
+        var current: (Int, [String])?
+        for (index, line) in try text("README.md").split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if current == nil, line == "```" + kind {
+                current = (index + 2, [])
+            } else if let open = current, line == "```" {
+                blocks.append(open)
+                current = nil
+            } else if current != nil {
+                current!.1.append(String(line))
             }
         }
-        return examples
+        return blocks
+    }
+
+    /// The commands of README's `sh` blocks; its first two (the set-up commands CI runs
+    /// itself) are left out.
+    private func readmeExamples() throws -> [Example] {
+        try readmeBlocks("sh").flatMap { block in
+            block.lines.enumerated().compactMap { offset, line in
+                line.hasPrefix("Scripts/") ? nil : Example(place: "README.md:\(block.line + offset)", command: line)
+            }
+        }
     }
 
     /// afget(1)'s EXAMPLES lines, roff escapes undone.
-    private func manualExamples() throws -> [String] {
-        let text = try String(contentsOf: Self.repository.appendingPathComponent("man/afget.1"), encoding: .utf8)
-        guard let examples = text.range(of: ".SH EXAMPLES") else { return [] }
-        return text[examples.upperBound...].split(separator: "\n").map(String.init)
-            .filter { $0.hasPrefix("afget request ") }
-            .map { $0.replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\(dq", with: "\"") }
-    }
-
-    func testEveryRequestExampleRunsAndDoesWhatItsCommentSays() throws {
-        try Data("%PDF-1.4 report".utf8).write(to: directory.appendingPathComponent("q3.pdf"))
-        try Data("a,b\n1,2\n".utf8).write(to: directory.appendingPathComponent("data.csv"))
-        // Lines naming a server (the overview's "afget request POST URL ..." is a synopsis).
-        let examples = try (readmeExamples() + manualExamples()).filter { $0.contains("example.org") }
-        XCTAssertGreaterThanOrEqual(examples.count, 8, "\(examples)")
-        for example in examples {
-            let command =
-                example
-                .replacingOccurrences(of: "https://api.example.org", with: server.url("/echo"))
-                .replacingOccurrences(of: "https://upload.example.org", with: server.url("/echo"))
-                .replacingOccurrences(of: "https://example.org", with: server.url("/echo"))
-            XCTAssertFalse(command.contains("example.org"), command)
-            let before = server.log.all.count
-            let (status, stderr) = try runShell("'\(Afget.binary.path)'" + command.dropFirst("afget".count), in: directory)
-            XCTAssertEqual(status, 0, "\(example): \(stderr)")
-            let sent = try XCTUnwrap(server.log.all.dropFirst(before).last, example)
-            // "# GET ?page=2&q=swift": the method, and the query string, as the comment says.
-            guard let comment = example.range(of: "# ").map({ example[$0.upperBound...] }) else { continue }
-            let words = comment.split(separator: " ")
-            if let method = words.first, ["GET", "POST", "PUT", "DELETE"].contains(String(method)) {
-                XCTAssertEqual(sent.method, String(method), example)
-            }
-            if let query = words.first(where: { $0.hasPrefix("?") }) {
-                XCTAssertTrue(sent.uri.hasSuffix(String(query)), "\(example): sent \(sent.uri)")
-            }
+    private func manualExamples() throws -> [Example] {
+        let manual = try text("man/afget.1")
+        let start = try XCTUnwrap(manual.range(of: ".SH EXAMPLES\n.nf\n"))
+        let end = try XCTUnwrap(manual.range(of: "\n.fi", range: start.upperBound..<manual.endIndex))
+        return manual[start.upperBound..<end.lowerBound].split(separator: "\n").map {
+            Example(
+                place: "afget(1) EXAMPLES",
+                command: $0.replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\(dq", with: "\""))
         }
     }
+
+    /// Example hosts → the test servers: `api.` hosts to the echo route, `intranet.` to a
+    /// TLS server whose CA is `company-ca.pem`, every other one to `/site/HOST`.
+    private func local(_ text: String) -> String {
+        let pattern = try! NSRegularExpression(pattern: "https?://(([a-z0-9-]+\\.)*)example\\.org")
+        var result = text
+        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
+            let range = Range(match.range, in: text)!
+            let host = String(text[range]).replacingOccurrences(of: "https://", with: "")
+                .replacingOccurrences(of: "http://", with: "")
+            let replacement =
+                host.hasPrefix("api.")
+                ? server.url("/echo")
+                : host.hasPrefix("intranet.") ? intranet.url("/site/\(host)") : server.url("/site/\(host)")
+            result.replaceSubrange(Range(match.range, in: result)!, with: replacement)
+        }
+        return result
+    }
+
+    /// The files the examples name, and README's `text` blocks that start with `# FILE`.
+    private func writeTheirFiles(home: URL) throws {
+        let files = FileManager.default
+        try files.createDirectory(at: directory.appendingPathComponent("dir"), withIntermediateDirectories: true)
+        for (name, contents) in [
+            ("report.pdf", "%PDF-1.4 report"), ("q3.pdf", "%PDF-1.4 q3"), ("photo.jpg", "JPEG"),
+            ("data.csv", "a,b\n1,2\n"), ("dir/notes.txt", "notes\n"), ("team.conf", "jobs = 2\nretry = 1\n"),
+        ] {
+            try Data(contents.utf8).write(to: directory.appendingPathComponent(name))
+        }
+        try files.copyItem(
+            atPath: TestCertificates.shared.caPath, toPath: directory.appendingPathComponent("company-ca.pem").path)
+        for block in try readmeBlocks("text") {
+            guard let first = block.lines.first, first.hasPrefix("# ") else { continue }
+            let name = String(first.dropFirst(2))
+            let file =
+                name.hasPrefix("~/")
+                ? home.appendingPathComponent(String(name.dropFirst(2))) : directory.appendingPathComponent(name)
+            // A checksum in the list is of the file the site serves (the README's is an example's).
+            let checked = local(block.lines.dropFirst().joined(separator: "\n")).replacingOccurrences(
+                of: "sha-256=[0-9a-f]{64}", with: "sha-256=" + TestPayload.sha256(count: Self.siteFileSize),
+                options: .regularExpression)
+            try files.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try (checked + "\n").write(to: file, atomically: true, encoding: .utf8)
+        }
+        // `afget -o - URL/data.tar | tar x` unpacks a real archive.
+        let archive = try runBash("tar c dir > data.tar", home: home)
+        XCTAssertEqual(archive.status, 0, archive.output)
+        server.publish(
+            Array(try Data(contentsOf: directory.appendingPathComponent("data.tar"))), at: "/site/example.org/data.tar")
+        try files.removeItem(at: directory.appendingPathComponent("data.tar"))
+    }
+
+    private func runBash(_ command: String, home: URL) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        // `afget` is the binary under test; `producer` stands for a program printing URLs.
+        let prelude = """
+            set -o pipefail; export HOME='\(home.path)' XDG_CONFIG_HOME='\(home.path)/.config'
+            afget() { '\(Afget.binary.path)' "$@"; }
+            producer() { printf '%s\\n' '\(server.url("/site/example.org/p1.bin"))' '\(server.url("/site/example.org/p2.bin"))'; }
+
+            """
+        process.arguments = ["-c", prelude + command]
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    /// A download of big.iso stopped half way, for the example that continues it from a new URL.
+    private func leaveBigIsoHalfDone() throws {
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent("big.iso"))
+        let url = server.url("/flaky/big.iso?size=\(Self.siteFileSize)&fail=1&mode=drop")
+        let first = try Afget.run(["-q", "--no-config", "--retry", "0", "-o", "big.iso", url], in: directory)
+        XCTAssertEqual(first.status, 4, first.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory.appendingPathComponent("big.iso.afresume").path))
+    }
+
+    func testEveryDocumentedCommandRunsAndDoesWhatItsCommentSays() throws {
+        let home = directory.appendingPathComponent("home")
+        try writeTheirFiles(home: home)
+        let examples = try readmeExamples() + manualExamples()
+        XCTAssertGreaterThanOrEqual(examples.count, 40, "\(examples.map(\.command))")
+        for example in examples {
+            let command = local(example.command)
+            XCTAssertNil(command.range(of: "https?://[a-z.-]*example\\.org", options: .regularExpression), command)
+            if example.command.contains("big.iso.afresume --url") { try leaveBigIsoHalfDone() }
+            let before = server.log.all.count
+            let result = try runBash(command, home: home)
+            XCTAssertEqual(result.status, 0, "\(example.place): \(example.command)\n\(result.output)")
+            let sent = server.log.all.dropFirst(before)
+
+            // "# GET ?page=2&q=swift": the method, and the query string, as the comment says.
+            let words = example.comment?.split(separator: " ").map(String.init) ?? []
+            if let method = words.first?.trimmingCharacters(in: .punctuationCharacters),
+                ["GET", "POST", "PUT", "PATCH", "DELETE"].contains(method)
+            {
+                XCTAssertEqual(sent.last?.method, method, "\(example.place): \(example.command)")
+            }
+            if let query = words.first(where: { $0.hasPrefix("?") })?.trimmingCharacters(in: [","]) {
+                XCTAssertEqual(sent.last.map { String($0.uri.drop { $0 != "?" }) }, query, example.place)
+            }
+            if example.command.contains("big.iso.afresume --url") {
+                XCTAssertEqual(
+                    sha256Hex(ofFile: directory.appendingPathComponent("big.iso").path),
+                    TestPayload.sha256(count: Self.siteFileSize), example.place)
+                XCTAssertNotNil(sent.last?.header("Range"), "continued, not started over: \(example.place)")
+            }
+        }
+        XCTAssertEqual(try String(contentsOf: directory.appendingPathComponent("dir/notes.txt"), encoding: .utf8), "notes\n")
+        XCTAssertTrue(
+            FileManager.default.fileExists(
+                atPath: directory.appendingPathComponent("downloads/exports/export-2026-11-21.csv").path),
+            "the list's out= and dir=")
+    }
+
     /// docs/fleet.md's jq line merges the reports of three shards into one in list order, with
     /// the summaries added up.
     func testTheFleetRecipesReportMergeIsOneReportInListOrder() throws {
-        let text = try String(contentsOf: Self.repository.appendingPathComponent("docs/fleet.md"), encoding: .utf8)
+        let text = try text("docs/fleet.md")
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let start = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("    jq -s ") })
         let end = try XCTUnwrap(lines[start...].firstIndex { $0.hasSuffix("> report.json") })

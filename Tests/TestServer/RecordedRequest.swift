@@ -34,6 +34,15 @@ final class ServerState: Sendable {
     private let concurrency = Mutex<(now: Int, most: Int)>((0, 0))
     private let bodyBytes = Mutex<Int>(0)
     private let sentBytes = Mutex<Int>(0)
+    private let publishedFiles = Mutex<[String: [UInt8]]>([:])
+
+    func publish(_ bytes: [UInt8], at path: String) {
+        publishedFiles.withLock { $0[path] = bytes }
+    }
+
+    func published(at path: String) -> [UInt8]? {
+        publishedFiles.withLock { $0[path] }
+    }
 
     /// Counts payload bytes written to a socket.
     func countBytesSent(_ count: Int) {

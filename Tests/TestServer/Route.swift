@@ -37,6 +37,9 @@ import Foundation
 ///   as `/upload`; `slowfor=N` reads only the first N bytes slowly, the rest at full speed (the
 ///   client's kernel may hold megabytes it has counted as sent).
 /// - `/reject?status=S`: answers S at once, before reading the body, and closes.
+/// - `/site/HOST/PATH`: the documented examples' web site: GET and HEAD get what the test
+///   published there (`TestHTTPServer.publish`), else a 2 MB payload as `/file`; other methods
+///   as `/echo`.
 /// - `/echo[/...]`: the request as JSON (method, uri, path, query, headers, body, bodyLength, bodySHA256).
 /// - `/auth/basic|digest?user=U&password=P`: 401 with a challenge until the credentials match.
 /// - `/cookies/set?NAME=VALUE...` sets cookies; `/cookies` shows the Cookie header received.

@@ -196,6 +196,17 @@ final class RouteHandler: ChannelInboundHandler {
                     "Content-Type": "application/octet-stream",
                 ])
             sendBytes(context, bytes, then: .end)
+        case "site":
+            // /site/HOST/PATH: a web site for the documented examples. GET and HEAD get what the
+            // test published at that path, else a 2 MB payload (large enough to be continued);
+            // other methods are echoed.
+            guard head.method == .GET || head.method == .HEAD else { fallthrough }
+            if let bytes = state.published(at: target.path) {
+                sendHead(context, .ok, ["Content-Length": "\(bytes.count)", "Content-Type": "application/octet-stream"])
+                sendBytes(context, head.method == .HEAD ? [] : bytes, then: .end)
+            } else {
+                serveFile(head, target.overridden(by: ["size": "2000000"]), context, failing: nil)
+            }
         case "echo":
             let echo = EchoDocument(head: head, body: body, bodyCount: bodyCount, bodySHA256: bodyHash.hex())
             sendHead(context, .ok, ["Content-Length": "\(echo.bytes.count)", "Content-Type": "application/json"])

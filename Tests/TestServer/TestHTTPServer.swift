@@ -54,6 +54,11 @@ public final class TestHTTPServer: Sendable {
     /// Payload bytes of files written to sockets, over every response so far (the wire total).
     public var payloadBytesSent: Int { state.bytesSent }
 
+    /// What `/site` serves at `path` (`/site/example.org/data.tar`) instead of a payload.
+    public func publish(_ bytes: [UInt8], at path: String) {
+        state.publish(bytes, at: path)
+    }
+
     /// Changes how `/file/NAME` and `/flaky/NAME` behave from now on, as if query items were
     /// added to every request for NAME: `["v": "1"]` changes the file behind the same URL.
     public func change(_ name: String, _ query: [String: String]) {
