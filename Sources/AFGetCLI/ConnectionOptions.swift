@@ -48,6 +48,22 @@ struct ConnectionOptions: ParsableArguments {
             valueName: "seconds"))
     var maxTime: Double?
 
+    @Option(
+        name: [.customShort("x"), .customLong("proxy")],
+        help: ArgumentHelp(
+            "Send requests through this proxy: [SCHEME://][USER:PASSWORD@]HOST[:PORT], http:// unless another scheme "
+                + "is given; \"\" for none, not even from http_proxy, https_proxy or all_proxy.",
+            valueName: "url"))
+    var proxy: String?
+
+    @Option(
+        name: .customLong("noproxy"),
+        help: ArgumentHelp(
+            "Hosts to reach directly, not through a proxy (instead of no_proxy): comma-separated names, each "
+                + "covering its subdomains, or addresses; * for every host.",
+            valueName: "hosts"))
+    var noProxy: String?
+
     @Flag(name: [.short, .long], help: "Show request and response headers on stderr (secrets masked).")
     var verbose = false
 
@@ -77,6 +93,13 @@ struct ConnectionOptions: ParsableArguments {
         ]
         where !(seconds > 0 && seconds <= Self.longestTimeout) {
             throw ValidationError("\(name) must be more than 0 and at most \(Int(Self.longestTimeout)) seconds")
+        }
+        if let proxy {
+            do {
+                try ProxySettings.check(proxy)
+            } catch {
+                throw ValidationError("--proxy: \(error)")
+            }
         }
         if let limitRate, limitRate.bytes > 0 && limitRate.bytes < 1024 {
             throw ValidationError("--limit-rate must be at least 1K, or 0 for no limit")
@@ -117,7 +140,7 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     var transferOptions: TransferOptions {
-        TransferOptions(
+        var options = TransferOptions(
             redirects: RedirectPolicy(follow: !noFollow, maxRedirects: maxRedirects),
             connectTimeout: connectTimeout,
             stallTimeout: stallTimeout,
@@ -126,6 +149,8 @@ struct ConnectionOptions: ParsableArguments {
             decompresses: compressed,
             // 0 is no limit, as curl and wget read it.
             rateLimit: limitRate.flatMap { $0.bytes > 0 ? $0.bytes : nil })
+        options.proxy = ProxySettings(url: proxy, bypass: noProxy)
+        return options
     }
 }
 

@@ -9,8 +9,11 @@ enum CurlFailureClassifier {
     /// still 0): no connection, or none that took a byte.
     static func failure(
         for error: CurlError, host: String, readingHeaders: Bool,
-        limits: ResponseLimits, requestUnsent: Bool = false
+        limits: ResponseLimits, requestUnsent: Bool = false, proxy: ChosenProxy? = nil, tunnelStatus: Int = 0
     ) -> TransferFailure {
+        if let proxy, let failure = proxyFailure(error, proxy: proxy, tunnelStatus: tunnelStatus, requestUnsent: requestUnsent) {
+            return failure
+        }
         // libcurl refuses a header line over its own 100 KiB buffer before afget's header
         // callback sees it, and says "Out of memory", which would read as a bug of afget's (exit 1).
         if error.curlCode == CURLE_OUT_OF_MEMORY && readingHeaders {
@@ -30,11 +33,32 @@ enum CurlFailureClassifier {
             return TransferFailure(.protocolViolation, "the reply is not an HTTP response (no status line)")
         }
         let kind = isTLSAlert ? .tls : kind(of: error.curlCode)
-        let message = kind == .tls ? "TLS with \(host): \(error.message)" : error.message
+        // libcurl's words may quote a proxy URL it could not use, password and all.
+        let said = removingPasswords(inText: error.message)
+        let message = kind == .tls ? "TLS with \(host): \(said)" : said
         // A body that cannot be decoded is worthless: nothing of it is kept.
         return TransferFailure(
             kind, message, transient: !isTLSAlert && isTransient(error.curlCode),
             discardsData: error.curlCode == CURLE_BAD_CONTENT_ENCODING, requestUnsent: requestUnsent)
+    }
+
+    /// A failure that is the proxy's: it refused the tunnel (its CONNECT status, a 407 for
+    /// credentials), which asking again would only repeat, or it could not be reached, which is
+    /// as transient as an origin that cannot be reached.
+    private static func proxyFailure(_ error: CurlError, proxy: ChosenProxy, tunnelStatus: Int, requestUnsent: Bool)
+        -> TransferFailure?
+    {
+        if tunnelStatus >= 300 {
+            return proxy.refusal(status: tunnelStatus)
+        }
+        switch error.curlCode {
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_PROXY:
+            return TransferFailure(
+                .network, "cannot reach the proxy \(proxy.name): \(removingPasswords(inText: error.message))",
+                transient: isTransient(error.curlCode), requestUnsent: requestUnsent)
+        default:
+            return nil
+        }
     }
 
     /// Failures another attempt may get past (a refused connection only where its origin has

@@ -189,7 +189,9 @@ final class CurlLoop {
             let failure = CurlFailureClassifier.failure(
                 for: error, host: context.request.url.host,
                 readingHeaders: !context.headersComplete, limits: context.options.limits,
-                requestUnsent: context.easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) == 0)
+                requestUnsent: context.easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) == 0,
+                proxy: context.options.proxy.proxy(forRequestTo: context.request.url),
+                tunnelStatus: context.easy.info(CURLINFO_HTTP_CONNECTCODE))
             if result == CURLE_OPERATION_TIMEDOUT, let deadline = context.options.deadline, monotonicSeconds() >= deadline - 0.01
             {
                 fail(context, context.options.maxTimeFailure)

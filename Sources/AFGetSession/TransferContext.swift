@@ -172,6 +172,7 @@ final class TransferContext {
             easy.set(CURLOPT_DEBUGDATA, pointer: context)
         }
         easy.apply(options.tls)
+        options.proxy.apply(to: easy)
         // Bodies reach afget as sent; ContentDecoder undoes their codings when asked to.
         easy.set(CURLOPT_HTTP_CONTENT_DECODING, false)
         if let jar = options.cookies.jar {
@@ -247,6 +248,12 @@ final class TransferContext {
     private func headersDidComplete() -> Bool {
         if let failure = easy.certificatePinFailure(options.tls, for: request.url) {
             abortReason = failure
+            return false
+        }
+        // A plain-HTTP request's 407 is the proxy's answer, not the origin's: never a response
+        // to keep or print. (A tunnel's comes with the CONNECT, which the callback never sees.)
+        if head.status == 407, let proxy = options.proxy.proxy(forRequestTo: request.url) {
+            abortReason = proxy.refusal(status: 407)
             return false
         }
         if head.redirectLocation != nil && options.redirects.follow {
@@ -423,7 +430,11 @@ final class TransferContext {
             text = "the body's taker has all it wants; the rest of this response is not read"  // stopped on purpose
         }
         for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\r\n" || $0 == "\n" }) {
-            let shown = HeaderMasking.mask(String(line), outgoing: type == CURLINFO_HEADER_OUT)
+            // libcurl's own notes may quote a proxy URL with its password (one from the environment).
+            let shown =
+                type == CURLINFO_TEXT
+                ? removingPasswords(inText: String(line))
+                : HeaderMasking.mask(String(line), outgoing: type == CURLINFO_HEADER_OUT)
             emit(.verbose(id, prefix + TerminalText.clean(shown)))
         }
     }

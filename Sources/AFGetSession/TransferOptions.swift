@@ -17,6 +17,8 @@ public struct TransferOptions: Sendable, Equatable {
     /// Ask for compressed bodies and decode them (`--compressed`); limits apply to decoded bytes.
     public var decompresses: Bool
     public var tls: TLSSettings
+    /// `-x`/`--proxy` and `--noproxy`, or the proxy environment variables.
+    public var proxy = ProxySettings()
     /// `--limit-rate`: bytes per second each transfer receives at most.
     public var rateLimit: Int64?
     /// Shared by the tasks of a batch that may transfer only so many at once (`-j`).

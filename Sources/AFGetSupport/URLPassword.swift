@@ -9,3 +9,13 @@ public func removingPassword(from url: String) -> String {
     guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
     return String(url[..<colon]) + String(url[at...])
 }
+
+/// A line of text with the password of every URL in it removed, wherever the URL stands and
+/// with or without its scheme: libcurl's own words quote the proxy it was given
+/// ("Uses proxy env variable http_proxy == 'http://user:pass@host:3128'").
+public func removingPasswords(inText text: String) -> String {
+    guard text.utf8.contains(UInt8(ascii: "@")) else { return text }
+    // An optional scheme, the user, then ":password@", none of them crossing a space or a quote.
+    guard let userinfo = try? Regex(#"((?:[A-Za-z][A-Za-z0-9+.-]*://)?[^\s'"/@:]*):[^\s'"/@]*@"#) else { return text }
+    return text.replacing(userinfo) { match in "\(match.output[1].substring ?? "")@" }
+}

@@ -89,6 +89,23 @@ final class ParsingTests: XCTestCase {
         XCTAssertNoThrow(try AFGetCommand.parseAsRoot(["resume", "-q"]))
     }
 
+    func testProxyOptionsReachEveryCommandThatTransfers() throws {
+        let given = try download(["-x", "http://u:p@proxy:3128", "--noproxy", "a.example,b", "http://h/"])
+        XCTAssertEqual(given.options.connection.transferOptions.proxy.url, "http://u:p@proxy:3128")
+        XCTAssertEqual(given.options.connection.transferOptions.proxy.bypass, "a.example,b")
+        let none = try download(["--proxy", "", "http://h/"])
+        XCTAssertEqual(none.options.connection.transferOptions.proxy.url, "", "an empty proxy turns proxies off")
+        XCTAssertNil(try download(["http://h/"]).options.connection.transferOptions.proxy.url)
+        for arguments in [
+            ["request", "-x", "p:1", "http://h/"], ["upload", "-x", "p:1", "f", "http://h/"], ["resume", "-x", "p:1"],
+        ] {
+            XCTAssertNoThrow(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")
+        }
+        XCTAssertThrowsError(try AFGetCommand.parseAsRoot(["-x", "gopher://p", "http://h/"])) { error in
+            XCTAssertTrue(AFGetCommand.message(for: error).hasPrefix("--proxy: "), AFGetCommand.message(for: error))
+        }
+    }
+
     /// Double reads "inf", "nan" and "1e308"; a timeout of that many seconds overflowed
     /// libcurl's milliseconds and stopped afget with a Swift runtime trap.
     func testSecondsMustBeFiniteAndTimeoutsBounded() throws {

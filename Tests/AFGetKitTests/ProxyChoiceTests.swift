@@ -1,0 +1,62 @@
+import AFGetSupport
+@testable import AFGetSession
+import CurlCore
+import XCTest
+
+/// Which proxy a failure names (libcurl's choice, from `-x`, the environment and no_proxy), and
+/// proxy passwords kept out of what afget shows.
+final class ProxyChoiceTests: XCTestCase {
+    private func chosen(_ settings: ProxySettings, _ url: String) throws -> String? {
+        settings.proxy(forRequestTo: try CurlURL(url))?.name
+    }
+
+    func testTheOptionWinsOverTheEnvironment() throws {
+        let environment = ["http_proxy": "http://env:8080", "https_proxy": "env-tls:3128", "all_proxy": "socks5h://all"]
+        let fromEnvironment = ProxySettings(environment: environment)
+        XCTAssertEqual(try chosen(fromEnvironment, "http://h/f"), "env:8080")
+        XCTAssertEqual(try chosen(fromEnvironment, "https://h/f"), "env-tls:3128")
+        XCTAssertEqual(try chosen(ProxySettings(url: "http://u:p@given:1", environment: environment), "https://h/"), "given:1")
+        XCTAssertNil(try chosen(ProxySettings(url: "", environment: environment), "http://h/"))
+        // libcurl reads HTTP_PROXY in lowercase only (a CGI program's environment may hold a
+        // request's Proxy header under that name); other uppercase names count.
+        XCTAssertNil(try chosen(ProxySettings(environment: ["HTTP_PROXY": "http://upper:1"]), "http://h/"))
+        XCTAssertEqual(try chosen(ProxySettings(environment: ["HTTPS_PROXY": "upper:1"]), "https://h/"), "upper:1")
+        XCTAssertEqual(try chosen(ProxySettings(environment: ["ALL_PROXY": "socks5://s"]), "http://h/"), "s:1080")
+        XCTAssertEqual(try chosen(ProxySettings(url: "https://[::1]"), "http://h/"), "[::1]:443")
+    }
+
+    func testNoProxyNamesHostsAndTheirSubdomains() throws {
+        for (list, host, bypassed) in [
+            ("example.com", "example.com", true), ("example.com", "www.example.com", true),
+            (".example.com", "a.example.com", true), ("example.com", "badexample.com", false),
+            ("localhost, 127.0.0.1", "127.0.0.1", true), ("*", "anything", true), ("", "h", false),
+            ("EXAMPLE.com.", "Example.COM", true), ("::1", "[::1]", true),
+        ] {
+            XCTAssertEqual(ProxySettings.bypasses(list, host: host), bypassed, "\(list) / \(host)")
+        }
+        let settings = ProxySettings(url: "http://p:1", bypass: "h", environment: ["no_proxy": "other"])
+        XCTAssertNil(try chosen(settings, "http://h/"))
+        XCTAssertEqual(try chosen(settings, "http://other/"), "p:1", "--noproxy replaces no_proxy")
+    }
+
+    func testProxyPasswordsAreRemovedFromText() {
+        XCTAssertEqual(
+            removingPasswords(inText: "Uses proxy env variable http_proxy == 'http://user:secret@proxy:3128'"),
+            "Uses proxy env variable http_proxy == 'http://user@proxy:3128'")
+        XCTAssertEqual(
+            removingPasswords(inText: "Unsupported proxy syntax in 'user:pa%40ss@proxy:3128': bad"),
+            "Unsupported proxy syntax in 'user@proxy:3128': bad")
+        XCTAssertEqual(removingPasswords(inText: "Connected to 127.0.0.1 port 80"), "Connected to 127.0.0.1 port 80")
+    }
+
+    func testMalformedProxiesAreRefusedWithoutQuotingThem() {
+        for good in ["", "proxy:3128", "http://u:p@proxy", "socks5h://proxy:1080", "https://[::1]:8443"] {
+            XCTAssertNoThrow(try ProxySettings.check(good), good)
+        }
+        for bad in ["http://u:secret@proxy:99999", "ftp://u:secret@proxy", "http://u:secret@[::1"] {
+            XCTAssertThrowsError(try ProxySettings.check(bad)) { error in
+                XCTAssertFalse("\(error)".contains("secret"), "\(error)")
+            }
+        }
+    }
+}
