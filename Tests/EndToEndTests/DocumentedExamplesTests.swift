@@ -12,10 +12,12 @@ final class DocumentedExamplesTests: ServerTestCase {
     /// What `/site` serves for a path nothing was published at: a payload of this size.
     private static let siteFileSize = 2_000_000
     private var intranet: TestHTTPServer!
+    private var proxy: ForwardProxy!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         intranet = try TestHTTPServer(tls: TestCertificates.shared.good)
+        proxy = try ForwardProxy()
     }
 
     struct Example {
@@ -68,9 +70,11 @@ final class DocumentedExamplesTests: ServerTestCase {
         }
     }
 
-    /// Example hosts → the test servers: `api.` hosts to the echo route, `intranet.` to a
-    /// TLS server whose CA is `company-ca.pem`, every other one to `/site/HOST`.
+    /// Example hosts → the test servers: the proxy to a forward proxy, `api.` hosts to the echo
+    /// route, `intranet.` to a TLS server whose CA is `company-ca.pem`, every other one to
+    /// `/site/HOST`.
     private func local(_ text: String) -> String {
+        let text = text.replacingOccurrences(of: "http://proxy.example.org:3128", with: proxy.url)
         let pattern = try! NSRegularExpression(pattern: "https?://(([a-z0-9-]+\\.)*)example\\.org")
         var result = text
         for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
@@ -173,6 +177,16 @@ final class DocumentedExamplesTests: ServerTestCase {
             }
             if let query = words.first(where: { $0.hasPrefix("?") })?.trimmingCharacters(in: [","]) {
                 XCTAssertEqual(sent.last.map { String($0.uri.drop { $0 != "?" }) }, query, example.place)
+            }
+            if example.command.contains("proxy.example.org") {
+                XCTAssertEqual(
+                    proxy.seen.last?.requestLine.hasSuffix(sent.last.map { "\($0.uri) HTTP/1.1" } ?? "?"), true,
+                    "through the proxy: \(example.place), \(proxy.seen)")
+            }
+            if example.command.contains("proxy.example.org") {
+                XCTAssertEqual(
+                    proxy.seen.last?.requestLine.hasSuffix(sent.last.map { "\($0.uri) HTTP/1.1" } ?? "?"), true,
+                    "through the proxy: \(example.place), \(proxy.seen)")
             }
             if example.command.contains("big.iso.afresume --url") {
                 XCTAssertEqual(
