@@ -3,7 +3,8 @@ import Glibc
 
 /// Live progress for a terminal: one bar per active transfer and, in a batch, a total line,
 /// redrawn in place a few times a second, never more lines than the terminal has. Lines for
-/// people (done, failed, notices) are printed above the block, which is then drawn again.
+/// people (done, failed, continuing, notices) are printed above the block, which is then drawn
+/// again.
 public final class BarRenderer: ProgressRenderer {
     private let stream: OutputStream
     private let useColor: Bool
@@ -32,7 +33,13 @@ public final class BarRenderer: ProgressRenderer {
         case .started(let info, let total, let offset):
             bars.removeAll { $0.info.id == info.id }
             bars.append((info, offset ?? 0, total, 0))
-            redraw(throttled: false)
+            // A continued download says where it picks up, as a log does; a bar starting at
+            // 37% would not tell a continue from a fast start.
+            if offset != nil {
+                printAbove(HumanMessages.started(info, total: total, offset: offset))
+            } else {
+                redraw(throttled: false)
+            }
         case .progress(let info, let bytes, let total, let speed):
             if let index = bars.firstIndex(where: { $0.info.id == info.id }) {
                 bars[index] = (info, bytes, total, speed)
@@ -74,7 +81,7 @@ public final class BarRenderer: ProgressRenderer {
         if throttled && now - lastDrawAt < Self.redrawInterval { return }
         lastDrawAt = now
         let layout = BarLayout(width: stream.columns - 1, useColor: useColor)
-        var lines = bars.map { layout.line(name: $0.info.displayName, bytes: $0.bytes, total: $0.total, speed: $0.speed) }
+        var lines = bars.map { layout.line(name: $0.info.lineName, bytes: $0.bytes, total: $0.total, speed: $0.speed) }
         if isBatch {
             // Keep the total line and as many bars as fit above it.
             lines = Array(lines.prefix(max(0, stream.rows - 2))) + [String(totals.line.prefix(max(0, stream.columns - 1)))]

@@ -14,15 +14,12 @@ public struct ItemInfo: Sendable, Equatable {
         self.path = path
     }
 
-    /// How whole lines (started, status, done) name the item: where its data goes.
+    /// How every line names the item, running (its bar) or ended (done, status): where its
+    /// data goes, as given or made from the URL ("sub/f.iso", or "(stdout)" for -o -).
     public var lineName: String {
         path == "-" ? "(stdout)" : path
     }
 
-    /// The short name shown on a progress bar.
-    public var displayName: String {
-        path == "-" ? "(stdout)" : splitPath(path).name
-    }
 }
 
 public enum ItemEvent: Sendable, Equatable {
