@@ -2,23 +2,29 @@ import AFGetSupport
 import Glibc
 
 /// Live progress for a terminal: one bar per active transfer and, in a batch, a total line,
-/// redrawn in place a few times a second, never more lines than the terminal has. Lines for
-/// people (done, failed, continuing, notices) are printed above the block, which is then drawn
-/// again.
+/// redrawn in place a few times a second. Lines for people (done, failed, continuing, notices)
+/// are written above the block, which is then drawn again. What the block holds in the window is `LiveBlock`'s to decide; this
+/// type only draws it, moving the cursor up within the block it drew and never further.
 public final class BarRenderer: ProgressRenderer {
     private let stream: OutputStream
     private let useColor: Bool
     private let isBatch: Bool
+    /// Reads the window's size at each frame.
+    private let measure: () -> TerminalSize
     private var bars: [(info: ItemInfo, bytes: Int64, total: Int64?, speed: Double)] = []
     private var totals = BatchTotals()
     private var drawnLines = 0
     private var lastDrawAt = 0.0
     private static let redrawInterval = 0.2
 
-    public init(stream: OutputStream = .standardError, useColor: Bool, showsSummary: Bool) {
+    public init(
+        stream: OutputStream = .standardError, useColor: Bool, showsSummary: Bool,
+        measure: (() -> TerminalSize)? = nil
+    ) {
         self.stream = stream
         self.useColor = useColor
         isBatch = showsSummary
+        self.measure = measure ?? { TerminalSize.of(stream) }
     }
 
     public func handle(_ event: ItemEvent) {
@@ -47,16 +53,16 @@ public final class BarRenderer: ProgressRenderer {
             redraw(throttled: true)
         case .summary(let summary):
             bars.removeAll()
-            clearBlock()
+            clearBlock(rows: measure().rows)
             if isBatch { stream.writeLine(HumanMessages.summary(summary)) }
         default:
-            // Drawn with the first transfer, not "[0/1]" first.
+            // Drawn with the first transfer, not "[0/N]" first.
             break
         }
     }
 
     public func finish() {
-        clearBlock()
+        clearBlock(rows: measure().rows)
     }
 
     private func remove(_ info: ItemInfo) {
@@ -64,15 +70,18 @@ public final class BarRenderer: ProgressRenderer {
     }
 
     private func printAbove(_ text: String) {
-        clearBlock()
+        clearBlock(rows: measure().rows)
         stream.writeLine(text)
         redraw(throttled: false)
     }
 
-    /// Moves back to the first line of the block and clears everything below.
-    private func clearBlock() {
+    /// Moves back to the first line of the block and clears everything below. The cursor goes
+    /// up no more than the block's lines, and no more than the window's rows less one: a window
+    /// made shorter since the last frame has pushed the block's top out of reach.
+    private func clearBlock(rows: Int) {
         guard drawnLines > 0 else { return }
-        stream.write("\r" + (drawnLines > 1 ? "\u{1B}[\(drawnLines - 1)A" : "") + "\u{1B}[J")
+        let up = min(drawnLines - 1, max(0, rows - 1))
+        stream.write("\r" + (up > 0 ? "\u{1B}[\(up)A" : "") + "\u{1B}[J")
         drawnLines = 0
     }
 
@@ -80,58 +89,13 @@ public final class BarRenderer: ProgressRenderer {
         let now = monotonicSeconds()
         if throttled && now - lastDrawAt < Self.redrawInterval { return }
         lastDrawAt = now
-        let layout = BarLayout(width: stream.columns - 1, useColor: useColor)
-        var lines = bars.map { layout.line(name: $0.info.lineName, bytes: $0.bytes, total: $0.total, speed: $0.speed) }
-        if isBatch {
-            // Keep the total line and as many bars as fit above it.
-            lines = Array(lines.prefix(max(0, stream.rows - 2))) + [String(totals.line.prefix(max(0, stream.columns - 1)))]
-        } else {
-            lines = Array(lines.prefix(max(1, stream.rows - 1)))
-        }
-        clearBlock()
+        let size = measure()
+        let items = bars.map { LiveBlock.Item(name: $0.info.lineName, bytes: $0.bytes, total: $0.total, speed: $0.speed) }
+        let lines = LiveBlock(size: size, useColor: useColor).lines(
+            items: items, totalLine: isBatch ? totals.line : nil, shortTotalLine: isBatch ? totals.shortLine : nil)
+        clearBlock(rows: size.rows)
         guard !lines.isEmpty else { return }
         stream.write(lines.joined(separator: "\u{1B}[K\n") + "\u{1B}[K")
         drawnLines = lines.count
-    }
-}
-
-/// Lays out "name  42% [=====>     ] 12.3 MiB/27.0 MiB  5.1 MiB/s  ETA 0:03" in a given width,
-/// dropping the bar first and shortening the name when space runs out.
-public struct BarLayout {
-    public let width: Int
-    public let useColor: Bool
-
-    public init(width: Int, useColor: Bool) {
-        self.width = width
-        self.useColor = useColor
-    }
-
-    public func line(name: String, bytes: Int64, total: Int64?, speed: Double) -> String {
-        var figures = Formatting.bytes(bytes)
-        var percent = ""
-        if let total, total > 0 {
-            figures += "/" + Formatting.bytes(total)
-            percent = "\(Formatting.percent(bytes, of: total))%"
-        }
-        let eta = Formatting.eta(bytes: bytes, total: total, speed: speed)
-        let tail = [figures, Formatting.speed(speed), eta].compactMap { $0 }.joined(separator: "  ")
-        let head = percent.isEmpty ? "" : " " + String(repeating: " ", count: 4 - percent.count) + percent
-
-        // The name gives way first, down to a few characters, so the figures stay readable.
-        var nameWidth = min(name.count, max(8, width / 3))
-        let figuresWidth = head.count + 2 + tail.count
-        if nameWidth + figuresWidth > width { nameWidth = min(name.count, max(4, width - figuresWidth)) }
-        let shortName = name.count > nameWidth ? String(name.prefix(nameWidth - 1)) + "…" : name
-        let fixed = shortName.count + head.count + 2 + tail.count
-        let barWidth = width - fixed - 3
-        guard let total, total > 0, barWidth >= 10 else {
-            return String((shortName + head + "  " + tail).prefix(max(0, width)))
-        }
-        let filled = Int(Double(barWidth) * Double(min(bytes, total)) / Double(total))
-        let arrow = filled < barWidth ? ">" : ""
-        let done = String(repeating: "=", count: max(0, filled - arrow.count)) + arrow
-        let rest = String(repeating: " ", count: barWidth - done.count)
-        let bar = useColor ? "\u{1B}[32m" + done + "\u{1B}[0m" + rest : done + rest
-        return shortName + head + " [" + bar + "]  " + tail
     }
 }

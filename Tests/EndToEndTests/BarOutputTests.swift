@@ -3,8 +3,9 @@ import Glibc
 import TestServer
 import XCTest
 
-/// Bars on a terminal: a continue said as a log says it, and items named alike while running
-/// and when done.
+/// Bars on a terminal: lines that fit the window's width, a block that fits its height and
+/// leaves no stale frames behind, a continue said as a log says it, and items named alike while
+/// running and when done.
 final class BarOutputTests: ServerTestCase {
     /// The lines of every frame drawn (each ends with ESC[K), colour and other escapes removed.
     private func frameLines(_ drawn: String) -> [String] {
@@ -15,6 +16,54 @@ final class BarOutputTests: ServerTestCase {
             }
             return line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
         }
+    }
+
+    private func dripURL(_ name: String, size: Int = 300_000) -> String {
+        server.url("/file/\(name)?size=\(size)&chunk=30000&ms=100")
+    }
+
+    /// At 50 columns each item's line keeps percent, speed and ETA, and no line of the block is
+    /// wider than the window.
+    func testABatchOnA50ColumnTerminalKeepsPercentSpeedAndETA() throws {
+        let names = (0..<3).map { "quarterly-report-2026-part-\($0).pdf" }
+        let urls = names.map { "'" + dripURL($0) + "'" }.joined(separator: " ")
+        let (status, drawn) = try runInPseudoTerminal(
+            "\(Afget.binary.path) -j 3 \(urls)", in: directory, size: (50, 24))
+        XCTAssertEqual(status, 0, drawn)
+        let lines = frameLines(drawn)
+        let itemLines = lines.filter { !$0.hasPrefix("[") }
+        XCTAssertGreaterThanOrEqual(itemLines.count, 3, drawn.debugDescription)
+        for line in lines {
+            XCTAssertLessThanOrEqual(TerminalScreen.columns(of: line), 49, "wider than the window: \(line.debugDescription)")
+        }
+        for line in itemLines {
+            XCTAssertNotNil(line.range(of: #"\d+% "#, options: .regularExpression), "percent: \(line.debugDescription)")
+            XCTAssertTrue(line.contains("/s"), "speed: \(line.debugDescription)")
+            XCTAssertNotNil(
+                line.range(of: #"ETA (\d+:\d\d|--:--)$"#, options: .regularExpression), "ETA: \(line.debugDescription)")
+        }
+    }
+
+    /// More items than the window has rows, with names of wide characters: the cursor never
+    /// moves up past the window's top, the block collapses to the total line, and no frame is
+    /// left on the screen or pushed into the scrollback.
+    func testABatchTallerThanTheWindowLeavesNoStaleFrames() throws {
+        let urls = (0..<12).map { "'" + dripURL("%E6%95%B0%E6%8D%AE%E6%96%87%E4%BB%B6-\($0).bin") + "'" }
+        let (status, drawn) = try runInPseudoTerminal(
+            "\(Afget.binary.path) -j 12 " + urls.joined(separator: " "), in: directory, size: (50, 8))
+        XCTAssertEqual(status, 0, drawn)
+        XCTAssertTrue(drawn.contains("[0/12]"), drawn.debugDescription)
+        XCTAssertTrue(drawn.contains("12 downloaded, 0 skipped, 0 failed"), drawn.debugDescription)
+
+        var terminal = TerminalScreen(columns: 50, rows: 8)
+        terminal.feed(drawn)
+        XCTAssertEqual(terminal.movesPastTheTop, 0, "moves up: \(terminal.upwardMoves)")
+        XCTAssertTrue(terminal.upwardMoves.allSatisfy { $0 <= 7 }, "moves up: \(terminal.upwardMoves)")
+        let frame = try NSRegularExpression(pattern: #"\d+%|^\[\d+/12\]"#)
+        let stale = (terminal.scrollback + terminal.screen).filter {
+            frame.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil
+        }
+        XCTAssertEqual(stale, [], "stale frames: scrollback \(terminal.scrollback), screen \(terminal.screen)")
     }
 
     /// Stopped with Ctrl-C, the same command on a terminal says where it continues, as a log does.
