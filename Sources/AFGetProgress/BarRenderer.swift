@@ -3,7 +3,8 @@ import Glibc
 
 /// Live progress for a terminal: one bar per active transfer and, in a batch, a total line,
 /// redrawn in place a few times a second. Lines for people (done, failed, continuing, notices)
-/// are written above the block, which is then drawn again. What the block holds in the window is `LiveBlock`'s to decide; this
+/// and output sharing the terminal (an upload's response) are written above the block, which
+/// is then drawn again. What the block holds in the window is `LiveBlock`'s to decide; this
 /// type only draws it, moving the cursor up within the block it drew and never further.
 public final class BarRenderer: ProgressRenderer {
     private let stream: OutputStream
@@ -59,6 +60,19 @@ public final class BarRenderer: ProgressRenderer {
             // Drawn with the first transfer, not "[0/N]" first.
             break
         }
+    }
+
+    /// `item`'s transfer is over: its bar goes, and `bytes` are written where the block was,
+    /// so a response on the same terminal is never torn by a redraw. On a terminal the output
+    /// is ended with a newline, or the next frame would be drawn over its last line.
+    public func writeOutput(_ bytes: [UInt8], of item: ItemInfo, to output: OutputStream) -> Int32? {
+        remove(item)
+        clearBlock(rows: measure().rows)
+        let failure = output.write(bytes: bytes)
+        if failure == nil, output.isTerminal, let last = bytes.last, last != UInt8(ascii: "\n") {
+            output.write("\n")
+        }
+        return failure
     }
 
     public func finish() {

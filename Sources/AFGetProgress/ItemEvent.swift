@@ -113,6 +113,16 @@ public struct RunSummary: Sendable, Equatable {
 /// Draws progress and reports items. Renderers are driven from one task at a time.
 public protocol ProgressRenderer: AnyObject {
     func handle(_ event: ItemEvent)
+    /// Writes `bytes` (output that shares the terminal with progress, such as an upload's
+    /// response body) once `item`'s progress is finished; returns errno when it fails.
+    func writeOutput(_ bytes: [UInt8], of item: ItemInfo, to output: OutputStream) -> Int32?
     /// Leaves the terminal clean: called once, at the end of the run.
     func finish()
+}
+
+extension ProgressRenderer {
+    /// Renderers that draw nothing live have nothing to wait for.
+    public func writeOutput(_ bytes: [UInt8], of item: ItemInfo, to output: OutputStream) -> Int32? {
+        output.write(bytes: bytes)
+    }
 }

@@ -4,8 +4,8 @@ import TestServer
 import XCTest
 
 /// Bars on a terminal: lines that fit the window's width, a block that fits its height and
-/// leaves no stale frames behind, a continue said as a log says it, and items named alike while
-/// running and when done.
+/// leaves no stale frames behind, upload responses kept apart from the bars, a continue said
+/// as a log says it, and items named alike while running and when done.
 final class BarOutputTests: ServerTestCase {
     /// The lines of every frame drawn (each ends with ESC[K), colour and other escapes removed.
     private func frameLines(_ drawn: String) -> [String] {
@@ -64,6 +64,35 @@ final class BarOutputTests: ServerTestCase {
             frame.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil
         }
         XCTAssertEqual(stale, [], "stale frames: scrollback \(terminal.scrollback), screen \(terminal.screen)")
+    }
+
+    /// Three files uploaded with bars on the terminal that also shows stdout: each response
+    /// body is written whole where the block was cleared, after its file's bar is gone; the
+    /// total line counts files.
+    func testUploadResponsesWaitUntilTheirBarIsDone() throws {
+        var responses: [String] = []
+        for index in 0..<3 {
+            let data = Data(TestPayload.bytes(0..<(150_000 + index)))
+            try data.write(to: directory.appendingPathComponent("u\(index).bin"))
+            responses.append("\(data.count) \(sha256Hex(data))")
+        }
+        let (status, drawn) = try runInPseudoTerminal(
+            "\(Afget.binary.path) upload --limit-rate 300K u0.bin u1.bin u2.bin '\(server.url("/upload/"))'",
+            in: directory, size: (100, 24))
+        XCTAssertEqual(status, 0, drawn)
+        XCTAssertTrue(drawn.contains("[3/3]"), "the total line counts files: \(drawn.debugDescription)")
+        XCTAssertFalse(drawn.contains("/1] "), drawn.debugDescription)
+        for (index, response) in responses.enumerated() {
+            XCTAssertEqual(drawn.components(separatedBy: response).count, 2, "once: \(drawn.debugDescription)")
+            XCTAssertTrue(
+                drawn.contains("\u{1B}[J" + response + "\r\n"),
+                "written whole, on a cleared line: \(drawn.debugDescription)")
+            let after = drawn.components(separatedBy: response).last ?? ""
+            XCTAssertEqual(
+                frameLines(after).filter { $0.hasPrefix("u\(index).bin") }, [],
+                "no bar of u\(index).bin after its response")
+        }
+        XCTAssertTrue(frameLines(drawn).contains { $0.hasPrefix("u0.bin") && $0.contains("% [") }, drawn.debugDescription)
     }
 
     /// Stopped with Ctrl-C, the same command on a terminal says where it continues, as a log does.
