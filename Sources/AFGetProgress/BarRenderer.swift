@@ -5,7 +5,8 @@ import Glibc
 /// redrawn in place a few times a second. Lines for people (done, failed, continuing, notices)
 /// and output sharing the terminal (an upload's response) are written above the block, which
 /// is then drawn again. What the block holds in the window is `LiveBlock`'s to decide; this
-/// type only draws it, moving the cursor up within the block it drew and never further.
+/// type only draws it, moving the cursor up within the block it drew and never further, and
+/// erasing line by line.
 public final class BarRenderer: ProgressRenderer {
     private let stream: OutputStream
     private let useColor: Bool
@@ -89,13 +90,17 @@ public final class BarRenderer: ProgressRenderer {
         redraw(throttled: false)
     }
 
-    /// Moves back to the first line of the block and clears everything below. The cursor goes
-    /// up no more than the block's lines, and no more than the window's rows less one: a window
-    /// made shorter since the last frame has pushed the block's top out of reach.
+    /// Erases the block's rows one by one from the bottom up, leaving the cursor at the start
+    /// of its first row. Never "erase to the end of the screen": from the window's top-left
+    /// corner that erases the whole screen, which tmux (scroll-on-clear) and some other
+    /// terminals first copy into the scrollback, so once the block reached the top row every
+    /// redraw left a stale frame there. The cursor goes up no more than the block's lines, and
+    /// no more than the window's rows less one: a window made shorter since the last frame has
+    /// pushed the block's top out of reach.
     private func clearBlock(rows: Int) {
         guard drawnLines > 0 else { return }
-        let up = min(drawnLines - 1, max(0, rows - 1))
-        stream.write("\r" + (up > 0 ? "\u{1B}[\(up)A" : "") + "\u{1B}[J")
+        let reachable = min(drawnLines, max(1, rows))
+        stream.write("\r\u{1B}[2K" + String(repeating: "\u{1B}[A\u{1B}[2K", count: reachable - 1))
         drawnLines = 0
     }
 

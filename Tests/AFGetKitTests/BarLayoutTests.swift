@@ -106,19 +106,27 @@ final class BarLayoutTests: XCTestCase {
         renderer.finish()
 
         let drawn = try String(contentsOfFile: path, encoding: .utf8)
-        let moves = upwardMoves(in: drawn)
-        XCTAssertEqual(moves.max(), 7, "eight lines cleared in thirty rows: \(drawn.debugDescription)")
+        XCTAssertFalse(drawn.contains("\u{1B}[J"), "erased line by line, never to the end of the screen")
+        XCTAssertEqual(rowsUp(in: drawn).max(), 7, "eight lines erased in thirty rows: \(drawn.debugDescription)")
         let afterShrinking = drawn.components(separatedBy: "f0.bin: done").last ?? ""
-        XCTAssertTrue(drawn.contains("\u{1B}[4A\u{1B}[Jf0.bin: done"), "up four rows of five: \(drawn.debugDescription)")
-        XCTAssertTrue(upwardMoves(in: afterShrinking).allSatisfy { $0 <= 4 }, afterShrinking.debugDescription)
+        XCTAssertTrue(
+            drawn.contains("\r\u{1B}[2K" + String(repeating: "\u{1B}[A\u{1B}[2K", count: 4) + "f0.bin: done"),
+            "up four rows of five: \(drawn.debugDescription)")
+        XCTAssertTrue(rowsUp(in: afterShrinking).allSatisfy { $0 <= 4 }, afterShrinking.debugDescription)
         XCTAssertFalse(afterShrinking.contains("% ["), "only the total line fits: \(afterShrinking.debugDescription)")
         XCTAssertTrue(afterShrinking.contains("f0.bin: continuing at 50% (50 B of 100 B) from http://h/0"), afterShrinking)
     }
 
-    private func upwardMoves(in text: String) -> [Int] {
-        text.components(separatedBy: "\u{1B}[").dropFirst().compactMap { piece in
-            let digits = piece.prefix { $0.isNumber }
-            return piece.dropFirst(digits.count).first == "A" ? Int(digits) ?? 1 : nil
+    /// How many rows each erasing of the block went up.
+    private func rowsUp(in text: String) -> [Int] {
+        text.components(separatedBy: "\r\u{1B}[2K").dropFirst().map { erasing in
+            var rest = Substring(erasing)
+            var count = 0
+            while rest.hasPrefix("\u{1B}[A\u{1B}[2K") {
+                count += 1
+                rest = rest.dropFirst("\u{1B}[A\u{1B}[2K".count)
+            }
+            return count
         }
     }
 }

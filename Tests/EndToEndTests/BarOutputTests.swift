@@ -11,7 +11,7 @@ final class BarOutputTests: ServerTestCase {
     private func frameLines(_ drawn: String) -> [String] {
         drawn.components(separatedBy: "\u{1B}[K").dropLast().map { piece in
             var line = Substring(piece)
-            for separator in ["\n", "\r", "\u{1B}[J"] {
+            for separator in ["\n", "\r", "\u{1B}[2K"] {
                 if let range = line.range(of: separator, options: .backwards) { line = line[range.upperBound...] }
             }
             return line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
@@ -85,7 +85,7 @@ final class BarOutputTests: ServerTestCase {
         for (index, response) in responses.enumerated() {
             XCTAssertEqual(drawn.components(separatedBy: response).count, 2, "once: \(drawn.debugDescription)")
             XCTAssertTrue(
-                drawn.contains("\u{1B}[J" + response + "\r\n"),
+                drawn.contains("\u{1B}[2K" + response + "\r\n"),
                 "written whole, on a cleared line: \(drawn.debugDescription)")
             let after = drawn.components(separatedBy: response).last ?? ""
             XCTAssertEqual(

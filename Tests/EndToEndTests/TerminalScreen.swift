@@ -4,7 +4,9 @@ import Foundation
 /// place: printable text (wide East Asian characters take two columns; a character past the
 /// last column wraps to the next row), CR, LF (scrolling the top row into the scrollback at the
 /// bottom), cursor up (`ESC[nA`, `ESC[nF`, stopped at the top row as a terminal stops it),
-/// erase below and to the end of the line; other escape sequences are skipped.
+/// erase below (`ESC[J`; from the top-left corner, the screen goes into the scrollback first,
+/// as tmux does), erase the line or to its end (`ESC[2K`, `ESC[K`); other escape sequences
+/// are skipped.
 struct TerminalScreen {
     let columns: Int
     let rows: Int
@@ -91,10 +93,15 @@ struct TerminalScreen {
             row = max(0, row - count)
             if final == "F" { column = 0 }
         case "J":
+            // Erasing the whole screen from its top-left corner: tmux (scroll-on-clear, its
+            // default) keeps what was there in the scrollback, as some other terminals do.
+            if row == 0 && column == 0 {
+                scrollback += cells.map { String($0).replacingOccurrences(of: "\u{0}", with: "") }.filter { !$0.isEmpty }
+            }
             cells[row] = Array(cells[row].prefix(column))
             for below in (row + 1)..<rows { cells[below] = [] }
         case "K":
-            cells[row] = Array(cells[row].prefix(column))
+            cells[row] = given && count == 2 ? [] : Array(cells[row].prefix(column))
         default:
             break
         }
