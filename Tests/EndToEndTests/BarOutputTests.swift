@@ -7,14 +7,15 @@ import XCTest
 /// leaves no stale frames behind, upload responses kept apart from the bars, a continue said
 /// as a log says it, and items named alike while running and when done.
 final class BarOutputTests: ServerTestCase {
-    /// The lines of every frame drawn (each ends with ESC[K), colour and other escapes removed.
+    /// The lines of every frame drawn (each ends with ESC[K), cursor moves, erasing and
+    /// colour removed.
     private func frameLines(_ drawn: String) -> [String] {
         drawn.components(separatedBy: "\u{1B}[K").dropLast().map { piece in
             var line = Substring(piece)
-            for separator in ["\n", "\r", "\u{1B}[2K"] {
+            for separator in ["\n", "\r"] {
                 if let range = line.range(of: separator, options: .backwards) { line = line[range.upperBound...] }
             }
-            return line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+            return line.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression)
         }
     }
 
