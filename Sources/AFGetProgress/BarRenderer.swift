@@ -2,22 +2,31 @@ import AFGetSupport
 import Glibc
 
 /// Live progress for a terminal: one bar per active transfer and, in a batch, a total line,
-/// redrawn in place a few times a second, never more lines than the terminal has. Lines for
-/// people (done, failed, notices) are printed above the block, which is then drawn again.
+/// redrawn in place a few times a second. Lines for people (done, failed, continuing, notices)
+/// and output sharing the terminal (an upload's response) are written above the block, which
+/// is then drawn again. What the block holds in the window is `LiveBlock`'s to decide; this
+/// type only draws it, moving the cursor up within the block it drew and never further, and
+/// erasing line by line.
 public final class BarRenderer: ProgressRenderer {
     private let stream: OutputStream
     private let useColor: Bool
     private let isBatch: Bool
+    /// Reads the window's size at each frame.
+    private let measure: () -> TerminalSize
     private var bars: [(info: ItemInfo, bytes: Int64, total: Int64?, speed: Double)] = []
     private var totals = BatchTotals()
     private var drawnLines = 0
     private var lastDrawAt = 0.0
     private static let redrawInterval = 0.2
 
-    public init(stream: OutputStream = .standardError, useColor: Bool, showsSummary: Bool) {
+    public init(
+        stream: OutputStream = .standardError, useColor: Bool, showsSummary: Bool,
+        measure: (() -> TerminalSize)? = nil
+    ) {
         self.stream = stream
         self.useColor = useColor
         isBatch = showsSummary
+        self.measure = measure ?? { TerminalSize.of(stream) }
     }
 
     public func handle(_ event: ItemEvent) {
@@ -32,7 +41,13 @@ public final class BarRenderer: ProgressRenderer {
         case .started(let info, let total, let offset):
             bars.removeAll { $0.info.id == info.id }
             bars.append((info, offset ?? 0, total, 0))
-            redraw(throttled: false)
+            // A continued download says where it picks up, as a log does; a bar starting at
+            // 37% would not tell a continue from a fast start.
+            if offset != nil {
+                printAbove(HumanMessages.started(info, total: total, offset: offset))
+            } else {
+                redraw(throttled: false)
+            }
         case .progress(let info, let bytes, let total, let speed):
             if let index = bars.firstIndex(where: { $0.info.id == info.id }) {
                 bars[index] = (info, bytes, total, speed)
@@ -40,16 +55,29 @@ public final class BarRenderer: ProgressRenderer {
             redraw(throttled: true)
         case .summary(let summary):
             bars.removeAll()
-            clearBlock()
+            clearBlock(rows: measure().rows)
             if isBatch { stream.writeLine(HumanMessages.summary(summary)) }
         default:
-            // Drawn with the first transfer, not "[0/1]" first.
+            // Drawn with the first transfer, not "[0/N]" first.
             break
         }
     }
 
+    /// `item`'s transfer is over: its bar goes, and `bytes` are written where the block was,
+    /// so a response on the same terminal is never torn by a redraw. On a terminal the output
+    /// is ended with a newline, or the next frame would be drawn over its last line.
+    public func writeOutput(_ bytes: [UInt8], of item: ItemInfo, to output: OutputStream) -> Int32? {
+        remove(item)
+        clearBlock(rows: measure().rows)
+        let failure = output.write(bytes: bytes)
+        if failure == nil, output.isTerminal, let last = bytes.last, last != UInt8(ascii: "\n") {
+            output.write("\n")
+        }
+        return failure
+    }
+
     public func finish() {
-        clearBlock()
+        clearBlock(rows: measure().rows)
     }
 
     private func remove(_ info: ItemInfo) {
@@ -57,15 +85,22 @@ public final class BarRenderer: ProgressRenderer {
     }
 
     private func printAbove(_ text: String) {
-        clearBlock()
+        clearBlock(rows: measure().rows)
         stream.writeLine(text)
         redraw(throttled: false)
     }
 
-    /// Moves back to the first line of the block and clears everything below.
-    private func clearBlock() {
+    /// Erases the block's rows one by one from the bottom up, leaving the cursor at the start
+    /// of its first row. Never "erase to the end of the screen": from the window's top-left
+    /// corner that erases the whole screen, which tmux (scroll-on-clear) and some other
+    /// terminals first copy into the scrollback, so once the block reached the top row every
+    /// redraw left a stale frame there. The cursor goes up no more than the block's lines, and
+    /// no more than the window's rows less one: a window made shorter since the last frame has
+    /// pushed the block's top out of reach.
+    private func clearBlock(rows: Int) {
         guard drawnLines > 0 else { return }
-        stream.write("\r" + (drawnLines > 1 ? "\u{1B}[\(drawnLines - 1)A" : "") + "\u{1B}[J")
+        let reachable = min(drawnLines, max(1, rows))
+        stream.write("\r\u{1B}[2K" + String(repeating: "\u{1B}[A\u{1B}[2K", count: reachable - 1))
         drawnLines = 0
     }
 
@@ -73,58 +108,13 @@ public final class BarRenderer: ProgressRenderer {
         let now = monotonicSeconds()
         if throttled && now - lastDrawAt < Self.redrawInterval { return }
         lastDrawAt = now
-        let layout = BarLayout(width: stream.columns - 1, useColor: useColor)
-        var lines = bars.map { layout.line(name: $0.info.displayName, bytes: $0.bytes, total: $0.total, speed: $0.speed) }
-        if isBatch {
-            // Keep the total line and as many bars as fit above it.
-            lines = Array(lines.prefix(max(0, stream.rows - 2))) + [String(totals.line.prefix(max(0, stream.columns - 1)))]
-        } else {
-            lines = Array(lines.prefix(max(1, stream.rows - 1)))
-        }
-        clearBlock()
+        let size = measure()
+        let items = bars.map { LiveBlock.Item(name: $0.info.lineName, bytes: $0.bytes, total: $0.total, speed: $0.speed) }
+        let lines = LiveBlock(size: size, useColor: useColor).lines(
+            items: items, totalLine: isBatch ? totals.line : nil, shortTotalLine: isBatch ? totals.shortLine : nil)
+        clearBlock(rows: size.rows)
         guard !lines.isEmpty else { return }
         stream.write(lines.joined(separator: "\u{1B}[K\n") + "\u{1B}[K")
         drawnLines = lines.count
-    }
-}
-
-/// Lays out "name  42% [=====>     ] 12.3 MiB/27.0 MiB  5.1 MiB/s  ETA 0:03" in a given width,
-/// dropping the bar first and shortening the name when space runs out.
-public struct BarLayout {
-    public let width: Int
-    public let useColor: Bool
-
-    public init(width: Int, useColor: Bool) {
-        self.width = width
-        self.useColor = useColor
-    }
-
-    public func line(name: String, bytes: Int64, total: Int64?, speed: Double) -> String {
-        var figures = Formatting.bytes(bytes)
-        var percent = ""
-        if let total, total > 0 {
-            figures += "/" + Formatting.bytes(total)
-            percent = "\(Formatting.percent(bytes, of: total))%"
-        }
-        let eta = Formatting.eta(bytes: bytes, total: total, speed: speed)
-        let tail = [figures, Formatting.speed(speed), eta].compactMap { $0 }.joined(separator: "  ")
-        let head = percent.isEmpty ? "" : " " + String(repeating: " ", count: 4 - percent.count) + percent
-
-        // The name gives way first, down to a few characters, so the figures stay readable.
-        var nameWidth = min(name.count, max(8, width / 3))
-        let figuresWidth = head.count + 2 + tail.count
-        if nameWidth + figuresWidth > width { nameWidth = min(name.count, max(4, width - figuresWidth)) }
-        let shortName = name.count > nameWidth ? String(name.prefix(nameWidth - 1)) + "…" : name
-        let fixed = shortName.count + head.count + 2 + tail.count
-        let barWidth = width - fixed - 3
-        guard let total, total > 0, barWidth >= 10 else {
-            return String((shortName + head + "  " + tail).prefix(max(0, width)))
-        }
-        let filled = Int(Double(barWidth) * Double(min(bytes, total)) / Double(total))
-        let arrow = filled < barWidth ? ">" : ""
-        let done = String(repeating: "=", count: max(0, filled - arrow.count)) + arrow
-        let rest = String(repeating: " ", count: barWidth - done.count)
-        let bar = useColor ? "\u{1B}[32m" + done + "\u{1B}[0m" + rest : done + rest
-        return shortName + head + " [" + bar + "]  " + tail
     }
 }

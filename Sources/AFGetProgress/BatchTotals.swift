@@ -10,9 +10,8 @@ struct BatchTotals {
     private(set) var queued = 0
     private(set) var finished = 0
     private(set) var failed = 0
-    /// Bytes of downloaded items, and how many there are.
+    /// Bytes of downloaded items.
     private var finishedBytes: Int64 = 0
-    private var downloaded = 0
     /// The latest count and announced length of each active item, and where its body started
     /// (bytes an earlier run received when it continues).
     private var active: [Int: (bytes: Int64, total: Int64?, offset: Int64)] = [:]
@@ -39,7 +38,6 @@ struct BatchTotals {
             let offset = active.removeValue(forKey: info.id)?.offset ?? bytes - transferred
             endedTransferred += bytes - offset
             finishedBytes += bytes
-            downloaded += 1
             finished += 1
         case .skipped:
             finished += 1
@@ -67,24 +65,26 @@ struct BatchTotals {
         finishedBytes + active.values.reduce(0) { $0 + $1.bytes }
     }
 
-    /// Seconds until every item is in at the current speed; an item whose length is not known
-    /// yet (not started, or sent without one) is taken at the average of those known. Nil until
-    /// a length and a speed are known.
+    /// Seconds until the bytes still to come of every item whose size is known are in, at the
+    /// batch's recent speed. Items whose size is not known yet (waiting for their turn, or
+    /// sent without a length) are left out rather than guessed at: a guess from other items'
+    /// sizes is wrong whenever sizes differ, and a batch's ETA that jumps as items start is
+    /// worse than one that only counts what it knows. Nil until a size and a speed are known.
     var secondsRemaining: Double? {
-        let known = active.values.compactMap(\.total)
-        let knownCount = downloaded + known.count
-        guard knownCount > 0 else { return nil }
-        let average = Double(finishedBytes + known.reduce(0, +)) / Double(knownCount)
-        let waiting = max(0, max(queued, expected ?? 0) - finished - active.count)
-        let remaining = active.values.reduce(Double(waiting) * average) { sum, item in
-            sum + max(0, (item.total.map(Double.init) ?? average) - Double(item.bytes))
-        }
-        return SpeedEstimator.secondsRemaining(bytes: 0, total: Int64(remaining), speed: speed.bytesPerSecond)
+        let known = active.values.compactMap { item in item.total.flatMap { $0 > 0 ? max(0, $0 - item.bytes) : nil } }
+        guard !known.isEmpty else { return nil }
+        return SpeedEstimator.secondsRemaining(bytes: 0, total: known.reduce(0, +), speed: speed.bytesPerSecond)
     }
 
-    var line: String {
+    var line: String { describe(withBytes: true) }
+
+    /// The line without the byte count, for a terminal too narrow for the whole line.
+    var shortLine: String { describe(withBytes: false) }
+
+    private func describe(withBytes: Bool) -> String {
         let count = expected.map { "\(finished)/\($0)" } ?? "\(finished) done"
-        var text = "[\(count)] \(Formatting.bytes(bytes)) \(Formatting.speed(speed.bytesPerSecond))"
+        var text = "[\(count)]" + (withBytes ? " " + Formatting.bytes(bytes) : "")
+        text += " " + Formatting.speed(speed.bytesPerSecond)
         if let expected, finished < expected, let seconds = secondsRemaining { text += " ETA " + Formatting.duration(seconds) }
         if failed > 0 { text += " · \(failed) failed" }
         return text

@@ -46,6 +46,18 @@ enum HumanMessages {
         return "\(info.lineName): done, \(Formatting.bytes(bytes))\(thisRun) in \(Formatting.elapsed(seconds))\(speed)"
     }
 
+    /// "f.iso: started (4.0 GiB) from URL", or for a continued download "f.iso: continuing at
+    /// 37% (1.5 GiB of 4.0 GiB) from URL": the same line in a log and above the bars.
+    static func started(_ info: ItemInfo, total: Int64?, offset: Int64?) -> String {
+        let source = " from \(info.url)"
+        guard let offset else {
+            return "\(info.lineName): started" + (total.map { " (\(Formatting.bytes($0)))" } ?? "") + source
+        }
+        guard let total, total > 0 else { return "\(info.lineName): continuing at \(Formatting.bytes(offset))" + source }
+        let figures = "\(Formatting.bytes(offset)) of \(Formatting.bytes(total))"
+        return "\(info.lineName): continuing at \(Formatting.percent(offset, of: total))% (\(figures))" + source
+    }
+
     static func retrying(_ info: ItemInfo, attempt: Int, delay: Double, reason: String) -> String {
         "afget: \(info.url): \(reason); retrying in \(Formatting.elapsed(delay)) (attempt \(attempt + 1))"
     }

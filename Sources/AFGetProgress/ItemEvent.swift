@@ -14,15 +14,12 @@ public struct ItemInfo: Sendable, Equatable {
         self.path = path
     }
 
-    /// How whole lines (started, status, done) name the item: where its data goes.
+    /// How every line names the item, running (its bar) or ended (done, status): where its
+    /// data goes, as given or made from the URL ("sub/f.iso", or "(stdout)" for -o -).
     public var lineName: String {
         path == "-" ? "(stdout)" : path
     }
 
-    /// The short name shown on a progress bar.
-    public var displayName: String {
-        path == "-" ? "(stdout)" : splitPath(path).name
-    }
 }
 
 public enum ItemEvent: Sendable, Equatable {
@@ -116,6 +113,16 @@ public struct RunSummary: Sendable, Equatable {
 /// Draws progress and reports items. Renderers are driven from one task at a time.
 public protocol ProgressRenderer: AnyObject {
     func handle(_ event: ItemEvent)
+    /// Writes `bytes` (output that shares the terminal with progress, such as an upload's
+    /// response body) once `item`'s progress is finished; returns errno when it fails.
+    func writeOutput(_ bytes: [UInt8], of item: ItemInfo, to output: OutputStream) -> Int32?
     /// Leaves the terminal clean: called once, at the end of the run.
     func finish()
+}
+
+extension ProgressRenderer {
+    /// Renderers that draw nothing live have nothing to wait for.
+    public func writeOutput(_ bytes: [UInt8], of item: ItemInfo, to output: OutputStream) -> Int32? {
+        output.write(bytes: bytes)
+    }
 }

@@ -27,9 +27,7 @@ public final class LineRenderer: ProgressRenderer {
         switch event {
         case .started(let info, let total, let offset):
             guard !isBatch else { return }
-            let size = total.map { " (\(Formatting.bytes($0)))" } ?? ""
-            let verb = offset.map { "continuing at \(Formatting.bytes($0))" } ?? "started"
-            stream.writeLine("\(info.lineName): \(verb)\(size) from \(info.url)")
+            stream.writeLine(HumanMessages.started(info, total: total, offset: offset))
             lastStatusAt[info.id] = monotonicSeconds()
         case .progress(let info, let bytes, let total, let speed):
             let now = monotonicSeconds()

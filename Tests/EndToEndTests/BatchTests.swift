@@ -649,7 +649,9 @@ final class BatchTests: ServerTestCase {
         let (status, drawn) = try runInPseudoTerminal("\(Afget.binary.path) -j 3 " + urls.joined(separator: " "), in: directory)
         XCTAssertEqual(status, 0, drawn)
         XCTAssertTrue(drawn.contains("[0/3]"), drawn.debugDescription)
-        XCTAssertTrue(drawn.contains("\u{1B}[2A"), "three lines redrawn in place: \(drawn.debugDescription)")
+        XCTAssertTrue(
+            drawn.contains("\r\u{1B}[2K\u{1B}[A\u{1B}[2K\u{1B}[A\u{1B}[2K"),
+            "four lines (three bars and the total) erased in place: \(drawn.debugDescription)")
         XCTAssertTrue(drawn.contains("3 downloaded, 0 skipped, 0 failed"), drawn.debugDescription)
     }
 }

@@ -15,8 +15,8 @@ final class ProgressOutputTests: ServerTestCase {
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("slow.bin").path), TestPayload.sha256(count: 200_000))
         let frames = drawn.components(separatedBy: "\r").filter { $0.contains("% [") }
         XCTAssertGreaterThanOrEqual(frames.count, 2, "the bar is redrawn in place: \(drawn.debugDescription)")
-        XCTAssertTrue(frames.contains { $0.hasPrefix("\u{1B}[Jslow.bin") && $0.contains("KiB/s") }, drawn.debugDescription)
-        XCTAssertTrue(drawn.contains("\r\u{1B}[J"), "the bar line is cleared before the final line")
+        XCTAssertTrue(frames.contains { $0.hasPrefix("\u{1B}[2Kslow.bin") && $0.contains("KiB/s") }, drawn.debugDescription)
+        XCTAssertTrue(drawn.contains("\r\u{1B}[2Kslow.bin: done"), "the bar line is erased before the final line")
         XCTAssertTrue(drawn.contains("slow.bin: done, 195.3 KiB"), drawn.debugDescription)
         XCTAssertFalse(drawn.contains("\u{1B}[32m"), "NO_COLOR is honoured")
     }

@@ -1,11 +1,15 @@
 import Foundation
 
 /// What a shell command drew on a pseudo-terminal, as script(1) copies it, and its exit status.
-/// Colour is off unless `color` is set (NO_COLOR), TERM is xterm.
-func runInPseudoTerminal(_ command: String, in directory: URL, color: Bool = false) throws -> (status: Int32, drawn: String) {
+/// Colour is off unless `color` is set (NO_COLOR), TERM is xterm. `size` sets the window's
+/// size on the pseudo-terminal itself (stty, which afget reads with TIOCGWINSZ).
+func runInPseudoTerminal(
+    _ command: String, in directory: URL, color: Bool = false, size: (columns: Int, rows: Int)? = nil
+) throws -> (status: Int32, drawn: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-    process.arguments = ["-qefc", command, "/dev/null"]
+    let sized = size.map { "stty cols \($0.columns) rows \($0.rows); " + command } ?? command
+    process.arguments = ["-qefc", sized, "/dev/null"]
     process.currentDirectoryURL = directory
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = color ? nil : "1"

@@ -27,6 +27,8 @@ public struct UploadRunner: Sendable {
         summary.isUpload = true
         var exitCodes: [Int32] = []
         let startedAt = monotonicSeconds()
+        // The total line counts files, "[1/3]", as a batch of downloads counts items.
+        renderer.handle(.expecting(items: files.count))
         for (index, file) in files.enumerated() where !cancellation.isRequested {
             switch await upload(file, index: index, to: url, plan: plan) {
             case .done(let sent):
@@ -46,7 +48,8 @@ public struct UploadRunner: Sendable {
         return summary
     }
 
-    /// Sends one file; the response body goes to stdout whatever its status. Messages and events
+    /// Sends one file; the response body goes to stdout whatever its status, once the file's
+    /// progress is finished. Messages and events
     /// name the URL the file went to (with its name appended to a URL ending in /).
     private func upload(_ file: String, index: Int, to url: String, plan: UploadPlan) async -> ItemOutcome {
         let request: HTTPRequest
@@ -69,7 +72,8 @@ public struct UploadRunner: Sendable {
         guard let response = result.response else {
             return failed(result.failure ?? TransferFailure(.internalError, "no response"))
         }
-        if let code = OutputStream.standardOutput.write(bytes: response.body) {
+        // On a terminal that also shows the bars, the body waits until this file's bar is done.
+        if let code = renderer.writeOutput(response.body, of: info, to: .standardOutput) {
             return failed(fileFailure("write", "standard output", errno: code))
         }
         if let judged = result.failure ?? ResponseSerializer().validate(response.head, sentCredentials: sendsCredentials) {
