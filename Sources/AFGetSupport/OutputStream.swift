@@ -25,20 +25,6 @@ public struct OutputStream: Sendable {
 
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 
-    /// The terminal's width in columns, or 80 when it cannot be told.
-    public var columns: Int {
-        var size = winsize()
-        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-        return Int(size.ws_col)
-    }
-
-    /// The terminal's height in lines, or 24 when it cannot be told.
-    public var rows: Int {
-        var size = winsize()
-        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return 24 }
-        return Int(size.ws_row)
-    }
-
     /// Writes all of `text`; errors (a closed pipe) are ignored, as there is nowhere to report them.
     public func write(_ text: String) {
         var text = text
