@@ -20,11 +20,18 @@ final class CurlLoop {
     private var lastProgressReport = 0.0
 
     private static let housekeepingInterval = 0.1
+    /// The loop comes round at least every 0.1 s (its poll's longest wait). A gap this long
+    /// means it was not running: the process was stopped (Ctrl-Z, SIGSTOP) and continued.
+    /// The monotonic clock counts stopped time, so without this every transfer would look
+    /// stalled after `fg`. Measured by the loop itself rather than told by a SIGCONT handler,
+    /// which runs on another thread and can lose the race to the loop's first look.
+    private static let gapMeaningStopped = 1.0
     private static let progressInterval = 0.25
 
     init(inbox: CommandInbox, cancellation: Cancellation, idleConnectionsKept: Int?) {
         self.inbox = inbox
         self.cancellation = cancellation
+        lastHousekeeping = monotonicSeconds()
         if let idleConnectionsKept { multi.set(CURLMOPT_MAXCONNECTS, idleConnectionsKept) }
     }
 
@@ -272,8 +279,12 @@ final class CurlLoop {
 
     private func housekeeping() {
         let now = monotonicSeconds()
-        guard now - lastHousekeeping >= Self.housekeepingInterval else { return }
+        let sinceLast = now - lastHousekeeping
+        guard sinceLast >= Self.housekeepingInterval else { return }
         lastHousekeeping = now
+        if sinceLast >= Self.gapMeaningStopped {
+            for context in tasks.values { context.discountTimeAway(sinceLast, at: now) }
+        }
         let reportProgress = now - lastProgressReport >= Self.progressInterval
         if reportProgress { lastProgressReport = now }
 

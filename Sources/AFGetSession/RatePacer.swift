@@ -12,6 +12,12 @@ struct RatePacer {
         self.bytesPerSecond = bytesPerSecond
     }
 
+    /// Grants no allowance for `seconds` the process did not run (stopped by Ctrl-Z), so it
+    /// does not come back to a burst at full speed.
+    mutating func skip(_ seconds: Double) {
+        startedAt = startedAt.map { $0 + seconds }
+    }
+
     /// Whether `received` (or sent) bytes so far are ahead of the allowance at `now`.
     mutating func isAhead(received: Int64, now: Double) -> Bool {
         let start = startedAt ?? now

@@ -35,6 +35,13 @@ struct StallWatch {
         lastActivityAt = now
     }
 
+    /// Starts both clocks again at `now`: the time before it was not watched (the process was
+    /// stopped by Ctrl-Z or SIGSTOP), so no silence in it counts as a stall.
+    mutating func restartClocks(at now: Double) {
+        lastActivityAt = now
+        lastSentAt = now
+    }
+
     /// The failure that ends a stalled attempt, or nil.
     mutating func failure(_ sample: Sample, at now: Double) -> TransferFailure? {
         if sample.activity != lastActivityCount {

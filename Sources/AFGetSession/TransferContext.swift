@@ -94,6 +94,14 @@ final class TransferContext {
         return stallWatch.failure(sample, at: now)
     }
 
+    /// The curl loop did not run for `seconds` (the process was stopped, then continued):
+    /// silence then is nobody's stall, and `--limit-rate` grants nothing for it.
+    func discountTimeAway(_ seconds: Double, at now: Double) {
+        stallWatch.restartClocks(at: now)
+        pacer?.skip(seconds)
+        sendPacer?.skip(seconds)
+    }
+
     // MARK: Setting up an attempt
 
     /// Sets the handle up for the current request: called for the first hop and after each redirect.

@@ -27,6 +27,15 @@ public final class RequestLog: Sendable {
 
 /// What routes remember between requests: per-name request counts (for routes that fail the
 /// first few times) and per-name query overrides a test sets to change a file behind a URL.
+/// What a response held by `holdafter=` does next, as the test says.
+public enum HeldResponse: Sendable {
+    case waiting
+    /// The rest of the body is sent.
+    case released
+    /// The connection is closed, the body left short.
+    case dropped
+}
+
 final class ServerState: Sendable {
     private let counts = Mutex<[String: Int]>([:])
     private let overrides = Mutex<[String: [String: String]]>([:])
@@ -84,6 +93,25 @@ final class ServerState: Sendable {
             counts[key, default: 0] += 1
             return counts[key]!
         }
+    }
+
+    private let heldResponses = Mutex<[String: HeldResponse]>([:])
+    private let heldDrops = Mutex<Int>(0)
+
+    func heldResponse(_ name: String) -> HeldResponse {
+        heldResponses.withLock { $0[name] ?? .waiting }
+    }
+
+    func decide(_ name: String, _ word: HeldResponse) {
+        heldResponses.withLock { $0[name] = word }
+    }
+
+    func countHeldResponseDropped() {
+        heldDrops.withLock { $0 += 1 }
+    }
+
+    var heldResponsesDropped: Int {
+        heldDrops.withLock { $0 }
     }
 
     func override(_ name: String, with query: [String: String]) {

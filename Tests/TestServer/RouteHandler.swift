@@ -349,6 +349,13 @@ final class RouteHandler: ChannelInboundHandler {
                     interval: .milliseconds(Int64(target.int("ms", default: 50))), version: version)
                 return
             }
+            if let holdAfter = target.query["holdafter"].flatMap({ Int($0) }), start < holdAfter {
+                // Up to byte holdAfter at once, then the rest (or a closed connection) when the test says.
+                sendPayload(context, start..<min(holdAfter, end), version: version, then: .nothing)
+                let name = target.path.split(separator: "/").dropFirst().joined(separator: "/")
+                awaitWord(on: name, context, rest: min(holdAfter, end)..<end, version: version)
+                return
+            }
             if let chunk = target.query["chunk"].flatMap({ Int($0) }) {
                 drip(
                     context, from: start, size: end, chunk: chunk,
@@ -459,6 +466,23 @@ final class RouteHandler: ChannelInboundHandler {
             flushed.futureResult.assumeIsolated().whenComplete { _ in self.resetConnection(context) }
         case .nothing:
             context.flush()
+        }
+    }
+
+    /// A held response (`holdafter=`) waits, looking every 10 ms, for the test's word on NAME.
+    private func awaitWord(on name: String, _ context: ChannelHandlerContext, rest: Range<Int>, version: Int) {
+        guard context.channel.isActive else { return }
+        switch state.heldResponse(name) {
+        case .waiting:
+            context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(10)) {
+                self.awaitWord(on: name, context, rest: rest, version: version)
+            }
+        case .released:
+            sendPayload(context, rest, version: version, then: .end)
+        case .dropped:
+            let state = state
+            context.channel.closeFuture.whenComplete { _ in state.countHeldResponseDropped() }
+            finish(context, .close)
         }
     }
 

@@ -59,6 +59,15 @@ public final class TestHTTPServer: Sendable {
         state.publish(bytes, at: path)
     }
 
+    /// What responses for `/file/NAME?holdafter=M` do once they have sent byte M: they wait
+    /// until told `.released` (the rest is sent) or `.dropped` (their connections are closed).
+    public func decide(_ name: String, _ word: HeldResponse) {
+        state.decide(name, word)
+    }
+
+    /// Held responses whose connections have been closed by `.dropped`.
+    public var heldResponsesDropped: Int { state.heldResponsesDropped }
+
     /// Changes how `/file/NAME` and `/flaky/NAME` behave from now on, as if query items were
     /// added to every request for NAME: `["v": "1"]` changes the file behind the same URL.
     public func change(_ name: String, _ query: [String: String]) {
