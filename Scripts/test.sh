@@ -7,8 +7,9 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/Scripts/packages.sh"
 # nginx-light for the smoke test, bsdutils for script(1), which gives the bar test a terminal,
-# openssl for the CA directory test (c_rehash names), gzip for compressed bodies.
-ensure_packages "${BUILD_PACKAGES[@]}" nginx-light bsdutils coreutils openssl gzip jq
+# openssl for the CA directory test (c_rehash names), gzip for compressed bodies, zsh and fish
+# for the completion tests.
+ensure_packages "${BUILD_PACKAGES[@]}" nginx-light bsdutils coreutils openssl gzip jq zsh fish
 cd "$root"
 # Formatting first: a second before the build, and the tree stays in one style (.swift-format).
 if [ $# -eq 0 ]; then Scripts/format.sh --check; fi

@@ -19,7 +19,9 @@ struct AuthOptions: ParsableArguments {
     @Flag(name: .long, help: "Take credentials from $NETRC or ~/.netrc.")
     var netrc = false
 
-    @Option(name: .customLong("netrc-file"), help: ArgumentHelp("Take credentials from this netrc file.", valueName: "file"))
+    @Option(
+        name: .customLong("netrc-file"), help: ArgumentHelp("Take credentials from this netrc file.", valueName: "file"),
+        completion: .file())
     var netrcFile: String?
 
     @Option(name: .long, help: ArgumentHelp("Cookies to send, as in a Cookie header.", valueName: "name=value[; ...]"))
@@ -28,7 +30,8 @@ struct AuthOptions: ParsableArguments {
     @Option(
         name: .customLong("cookie-jar"),
         help: ArgumentHelp(
-            "Read cookies from this file and save the server's cookies to it (Netscape format).", valueName: "file"))
+            "Read cookies from this file and save the server's cookies to it (Netscape format).", valueName: "file"),
+        completion: .file())
     var cookieJar: String?
 
     func validate() throws {

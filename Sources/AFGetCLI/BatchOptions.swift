@@ -8,7 +8,7 @@ struct BatchOptions: ParsableArguments {
         name: [.short, .customLong("input-file")],
         help: ArgumentHelp(
             "URLs to fetch, one per line with optional indented out=, dir=, checksum=, header= lines; \"-\" reads stdin.",
-            valueName: "file"))
+            valueName: "file"), completion: .file())
     var inputFile: String?
 
     @Option(
@@ -51,7 +51,7 @@ struct RunOptions: ParsableArguments {
         name: .customLong("report"),
         help: ArgumentHelp(
             "Write a JSON report of every item (url, path, outcome, HTTP status, bytes, sha256, attempts, error).",
-            valueName: "file"))
+            valueName: "file"), completion: .file())
     var report: String?
 
     @Option(

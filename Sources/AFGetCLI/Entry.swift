@@ -56,6 +56,8 @@ public enum Entry {
                 AFGetCommand.helpMessage() + "\n\n" + AFGetCommand.helpMessage(for: DownloadCommand.self))
             return 0
         }
+        // Before the config file is read: the completion script does not depend on it.
+        if CompletionRoot.isAsked(by: arguments) { return completionScript(arguments) }
         // ArgumentParser answers `afget help nosuch` with the general help and exit 0; a
         // script asking for a command that does not exist is told so.
         let commandNames = AFGetCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
@@ -112,6 +114,24 @@ public enum Entry {
             OutputStream.standardError.writeLine("afget: internal error: \(error) (please report it)")
             return FailureClass.internalError.exitCode
         }
+    }
+
+    /// `--generate-completion-script SHELL`: the script for `CompletionRoot`'s tree, which
+    /// completes the default command's options after a bare `afget` too.
+    private static func completionScript(_ arguments: [String]) -> Int32 {
+        do {
+            _ = try CompletionRoot.parseAsRoot(arguments)
+        } catch {
+            guard CompletionRoot.exitCode(for: error) == .success else {
+                let message =
+                    CompletionRoot.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+                OutputStream.standardError.writeLine("afget: \(message) (see afget --help)")
+                return FailureClass.usage.exitCode
+            }
+            OutputStream.standardOutput.writeLine(CompletionRoot.script(generated: CompletionRoot.fullMessage(for: error)))
+            return 0
+        }
+        return FailureClass.usage.exitCode
     }
 
     /// What help or `--version` prints; the version with the libraries afget runs on.

@@ -7,14 +7,14 @@ struct OutputOptions: ParsableArguments {
     @Option(
         name: [.short, .long],
         help: ArgumentHelp(
-            "Destination for a single URL; \"-\" streams the body to stdout.", valueName: "path"))
+            "Destination for a single URL; \"-\" streams the body to stdout.", valueName: "path"), completion: .file())
     var output: String?
 
     @Option(
         name: [.short, .customLong("dir"), .customShort("P"), .customLong("output-dir")],
         help: ArgumentHelp(
             "Directory for downloads, created if missing (default: the current directory); -P and --output-dir as wget and curl call it.",
-            valueName: "dir"))
+            valueName: "dir"), completion: .directory)
     var directory: String?
 
     @Flag(

@@ -26,7 +26,9 @@ struct ResponseOptions: ParsableArguments {
     @Flag(name: [.customShort("i"), .long], help: "Print the status line and headers before the body.")
     var include = false
 
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Save the body to this file instead.", valueName: "file"))
+    @Option(
+        name: [.customShort("o"), .long], help: ArgumentHelp("Save the body to this file instead.", valueName: "file"),
+        completion: .file())
     var output: String?
 
     func validate() throws {

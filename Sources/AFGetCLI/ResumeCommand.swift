@@ -9,7 +9,7 @@ struct ResumeCommand: AsyncParsableCommand {
         abstract: "Continue downloads from .afresume files (every one in a directory; default: the current directory)."
     )
 
-    @Argument(help: ArgumentHelp("A .afresume file or a directory holding some.", valueName: "path"))
+    @Argument(help: ArgumentHelp("A .afresume file or a directory holding some.", valueName: "path"), completion: .file())
     var paths: [String] = []
 
     @Option(

@@ -5,14 +5,16 @@ import ArgumentParser
 
 /// How TLS connections are verified (every subcommand).
 struct TLSOptions: ParsableArguments {
-    @Option(name: .customLong("cacert"), help: ArgumentHelp("Trust the CA certificates in this PEM file.", valueName: "file"))
+    @Option(
+        name: .customLong("cacert"), help: ArgumentHelp("Trust the CA certificates in this PEM file.", valueName: "file"),
+        completion: .file())
     var caFile: String?
 
     @Option(
         name: .customLong("capath"),
         help: ArgumentHelp(
             "Trust the CA certificates in this directory (c_rehash).",
-            valueName: "dir"))
+            valueName: "dir"), completion: .directory)
     var caDirectory: String?
 
     @Flag(name: [.customShort("k"), .long], help: "Do not verify the server's certificate (pins still apply).")
@@ -28,13 +30,18 @@ struct TLSOptions: ParsableArguments {
     @Option(
         name: .customLong("pin-cert"),
         help: ArgumentHelp(
-            "The server's certificate must be one of those in this PEM or DER file, even with --insecure.", valueName: "file"))
+            "The server's certificate must be one of those in this PEM or DER file, even with --insecure.", valueName: "file"),
+        completion: .file())
     var pinCertificate: String?
 
-    @Option(name: .customLong("cert"), help: ArgumentHelp("Client certificate (PEM) to present.", valueName: "file"))
+    @Option(
+        name: .customLong("cert"), help: ArgumentHelp("Client certificate (PEM) to present.", valueName: "file"),
+        completion: .file())
     var clientCertificate: String?
 
-    @Option(name: .customLong("key"), help: ArgumentHelp("Private key of the client certificate (PEM).", valueName: "file"))
+    @Option(
+        name: .customLong("key"), help: ArgumentHelp("Private key of the client certificate (PEM).", valueName: "file"),
+        completion: .file())
     var clientKey: String?
 
     func validate() throws {

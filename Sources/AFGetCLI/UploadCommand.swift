@@ -17,7 +17,7 @@ struct UploadCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Files (or - for standard input), then the URL.", valueName: "file-url"))
+    @Argument(help: ArgumentHelp("Files (or - for standard input), then the URL.", valueName: "file-url"), completion: .file())
     var arguments: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("The method to send with.", valueName: "method"))
