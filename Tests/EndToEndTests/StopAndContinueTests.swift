@@ -64,6 +64,29 @@ final class StopAndContinueTests: ServerTestCase {
         XCTAssertEqual(requests.last?.header("If-Range"), Route.etag(size: size))
     }
 
+    /// Stopped while waiting for the response headers (the request sent, the server silent):
+    /// the headers' clock does not count the stop either.
+    func testStoppedWhileWaitingForTheHeadersThenContinuedFinishesWithoutAStall() throws {
+        let (process, stdout, stderr) = try Afget.start(
+            [
+                "--progress", "json", "--stall-timeout", "\(Int(stallTimeout))",
+                server.url("/file/held.bin?size=\(size)&holdhead=1"),
+            ], in: directory)
+        waitUntil("the request reached the server") { self.server.log.all.count == 1 }
+        try stop(process, for: stoppedFor)
+        Thread.sleep(forTimeInterval: stallTimeout / 2)
+        server.decide("held.bin", .released)
+        process.waitUntilExit()
+
+        let errors = try String(contentsOf: stderr, encoding: .utf8)
+        let events = try jsonEvents(stdout)
+        XCTAssertEqual(process.terminationStatus, 0, errors)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
+        XCTAssertFalse(errors.contains("stalled"), errors)
+        XCTAssertEqual(events.filter { $0["event"] as? String == "retry" }.count, 0, "\(events)")
+        XCTAssertEqual(server.log.all.count, 1, "the first request finished the file")
+    }
+
     // MARK: Helpers
 
     /// Starts afget with a short stall timeout and JSON progress, and waits until it has

@@ -16,7 +16,8 @@ import Foundation
 ///   `crange200=1` (a range answered as a 200 that carries Content-Range; `all`: every answer
 ///   carries one), `short=K` (the body ends cleanly K bytes early), `coded=C` (announced as
 ///   `Content-Encoding: C`), `holdafter=M` (bytes before M at once, then nothing until the test
-///   says `TestHTTPServer.decide(NAME, .released)` or `.dropped`; a range from M on is not held). HEAD gets the headers alone.
+///   says `TestHTTPServer.decide(NAME, .released)` or `.dropped`; a range from M on is not held),
+///   `holdhead=1` (nothing at all, not even the headers, until the test's word). HEAD gets the headers alone.
 ///   `TestHTTPServer.change` overrides these per NAME.
 ///   If-Modified-Since at or after `lastModified` gets a 304.
 /// - `/flaky/NAME?size=N&fail=K&mode=M`: the first K requests for NAME fail, the rest behave as

@@ -117,7 +117,13 @@ final class RouteHandler: ChannelInboundHandler {
         switch segments.first ?? "" {
         case "file":
             let name = segments.dropFirst().joined(separator: "/")
-            serveFile(head, target.overridden(by: state.overrides(for: name)), context, failing: nil)
+            let target = target.overridden(by: state.overrides(for: name))
+            guard target.query["holdhead"] == "1" else {
+                serveFile(head, target, context, failing: nil)
+                return
+            }
+            // Not a byte of the response until the test says.
+            awaitWord(on: name, context) { self.serveFile(head, target, context, failing: nil) }
         case "flaky":
             let name = segments.dropFirst().joined(separator: "/")
             let target = target.overridden(by: state.overrides(for: name))
@@ -353,7 +359,9 @@ final class RouteHandler: ChannelInboundHandler {
                 // Up to byte holdAfter at once, then the rest (or a closed connection) when the test says.
                 sendPayload(context, start..<min(holdAfter, end), version: version, then: .nothing)
                 let name = target.path.split(separator: "/").dropFirst().joined(separator: "/")
-                awaitWord(on: name, context, rest: min(holdAfter, end)..<end, version: version)
+                awaitWord(on: name, context) {
+                    self.sendPayload(context, min(holdAfter, end)..<end, version: version, then: .end)
+                }
                 return
             }
             if let chunk = target.query["chunk"].flatMap({ Int($0) }) {
@@ -469,16 +477,17 @@ final class RouteHandler: ChannelInboundHandler {
         }
     }
 
-    /// A held response (`holdafter=`) waits, looking every 10 ms, for the test's word on NAME.
-    private func awaitWord(on name: String, _ context: ChannelHandlerContext, rest: Range<Int>, version: Int) {
+    /// A held response (`holdafter=`, `holdhead=1`) waits, looking every 10 ms, for the test's
+    /// word on NAME: released, it goes on; dropped, its connection is closed.
+    private func awaitWord(on name: String, _ context: ChannelHandlerContext, released: @escaping () -> Void) {
         guard context.channel.isActive else { return }
         switch state.heldResponse(name) {
         case .waiting:
             context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(10)) {
-                self.awaitWord(on: name, context, rest: rest, version: version)
+                self.awaitWord(on: name, context, released: released)
             }
         case .released:
-            sendPayload(context, rest, version: version, then: .end)
+            released()
         case .dropped:
             let state = state
             context.channel.closeFuture.whenComplete { _ in state.countHeldResponseDropped() }

@@ -59,8 +59,9 @@ public final class TestHTTPServer: Sendable {
         state.publish(bytes, at: path)
     }
 
-    /// What responses for `/file/NAME?holdafter=M` do once they have sent byte M: they wait
-    /// until told `.released` (the rest is sent) or `.dropped` (their connections are closed).
+    /// What responses for `/file/NAME?holdafter=M` do once they have sent byte M (and those
+    /// for `holdhead=1` before their headers): they wait until told `.released` (the rest is
+    /// sent) or `.dropped` (their connections are closed).
     public func decide(_ name: String, _ word: HeldResponse) {
         state.decide(name, word)
     }
