@@ -2,7 +2,7 @@ import AFGetSupport
 import AFGetKit
 import ArgumentParser
 import CurlCore
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A usage problem found after parsing (a malformed header, say): one line, exit 2.

@@ -1,5 +1,5 @@
 import AFGetSupport
-import Foundation
+import FoundationEssentials
 
 /// A config file's lines, each a long option: `jobs = 8`, `header = X-Team: data`, `quiet`.
 /// `#` starts a comment line; a value may be quoted ("a b") to keep its outer spaces.
@@ -29,7 +29,7 @@ struct ConfigFile: Equatable {
         var lines: [Line] = []
         // CR LF is one Character in Swift, so lines are split on any line end, not on "\n".
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = String(raw.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
             if line.isEmpty || line.hasPrefix("#") { continue }
             lines.append(try Self.parse(line, number: index + 1, path: path))
         }

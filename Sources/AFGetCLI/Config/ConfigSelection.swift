@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which config file a run reads: `--config FILE`, none with `--no-config`, otherwise
 /// `$XDG_CONFIG_HOME/afget/config` (`~/.config/afget/config`) when it exists.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// The long options of a command, read from the parser's own description of it (the JSON
 /// behind `--experimental-dump-help`), so a config line is checked against the same options
