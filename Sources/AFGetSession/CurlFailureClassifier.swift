@@ -9,9 +9,15 @@ enum CurlFailureClassifier {
     /// still 0): no connection, or none that took a byte.
     static func failure(
         for error: CurlError, host: String, readingHeaders: Bool,
-        limits: ResponseLimits, requestUnsent: Bool = false, proxy: ChosenProxy? = nil, tunnelStatus: Int = 0
+        limits: ResponseLimits, requestUnsent: Bool = false, proxies: ProxySettings = ProxySettings(environment: [:]),
+        proxy: ChosenProxy? = nil, tunnelStatus: Int = 0
     ) -> TransferFailure {
-        if let proxy, let failure = proxyFailure(error, proxy: proxy, tunnelStatus: tunnelStatus, requestUnsent: requestUnsent) {
+        // libcurl's words may quote a proxy URL it could not use, password and all.
+        let said = proxies.withoutCredentials(error.message)
+        if let proxy,
+            let failure = proxyFailure(
+                said, error.curlCode, proxy: proxy, tunnelStatus: tunnelStatus, requestUnsent: requestUnsent)
+        {
             return failure
         }
         // libcurl refuses a header line over its own 100 KiB buffer before afget's header
@@ -33,8 +39,6 @@ enum CurlFailureClassifier {
             return TransferFailure(.protocolViolation, "the reply is not an HTTP response (no status line)")
         }
         let kind = isTLSAlert ? .tls : kind(of: error.curlCode)
-        // libcurl's words may quote a proxy URL it could not use, password and all.
-        let said = removingPasswords(inText: error.message)
         let message = kind == .tls ? "TLS with \(host): \(said)" : said
         // A body that cannot be decoded is worthless: nothing of it is kept.
         return TransferFailure(
@@ -45,17 +49,17 @@ enum CurlFailureClassifier {
     /// A failure that is the proxy's: it refused the tunnel (its CONNECT status, a 407 for
     /// credentials), which asking again would only repeat, or it could not be reached, which is
     /// as transient as an origin that cannot be reached.
-    private static func proxyFailure(_ error: CurlError, proxy: ChosenProxy, tunnelStatus: Int, requestUnsent: Bool)
-        -> TransferFailure?
-    {
+    private static func proxyFailure(
+        _ said: String, _ code: CURLcode, proxy: ChosenProxy, tunnelStatus: Int, requestUnsent: Bool
+    ) -> TransferFailure? {
         if tunnelStatus >= 300 {
             return proxy.refusal(status: tunnelStatus)
         }
-        switch error.curlCode {
+        switch code {
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_PROXY:
             return TransferFailure(
-                .network, "cannot reach the proxy \(proxy.name): \(removingPasswords(inText: error.message))",
-                transient: isTransient(error.curlCode), requestUnsent: requestUnsent)
+                .network, "cannot reach the proxy \(proxy.name): \(said)", transient: isTransient(code),
+                requestUnsent: requestUnsent)
         default:
             return nil
         }

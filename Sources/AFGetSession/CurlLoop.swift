@@ -197,7 +197,7 @@ final class CurlLoop {
                 for: error, host: context.request.url.host,
                 readingHeaders: !context.headersComplete, limits: context.options.limits,
                 requestUnsent: context.easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) == 0,
-                proxy: context.options.proxy.proxy(forRequestTo: context.request.url),
+                proxies: context.options.proxy, proxy: context.options.proxy.proxy(forRequestTo: context.request.url),
                 tunnelStatus: context.easy.info(CURLINFO_HTTP_CONNECTCODE))
             if result == CURLE_OPERATION_TIMEDOUT, let deadline = context.options.deadline, monotonicSeconds() >= deadline - 0.01
             {

@@ -81,23 +81,42 @@ public struct ProxySettings: Sendable, Equatable {
         guard !Self.bypasses(bypass ?? environment["no_proxy"] ?? environment["NO_PROXY"] ?? "", host: target.host) else {
             return nil
         }
-        return ChosenProxy(name: Self.shownName(chosen), sendsCredentials: Self.hasUserinfo(chosen))
+        let scheme = chosen.firstRange(of: "://").map { chosen[..<$0.lowerBound].lowercased() } ?? "http"
+        return ChosenProxy(
+            name: Self.shownName(chosen), sendsCredentials: Self.credentials(in: chosen) != nil,
+            speaksHTTP: scheme == "http" || scheme == "https")
     }
 
-    private static func hasUserinfo(_ proxy: String) -> Bool {
+    /// The user and password of a proxy URL: everything before its last `@`. A password from
+    /// the environment may hold any character (`/`, `#`, `@`, a space), unescaped, so the
+    /// authority is not cut at the first of them.
+    private static func credentials(in proxy: String) -> Substring? {
         let afterScheme = proxy.firstRange(of: "://").map { proxy[$0.upperBound...] } ?? proxy[...]
-        return afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }.contains("@")
+        return afterScheme.lastIndex(of: "@").map { afterScheme[..<$0] }
     }
 
-    /// Host and port of a proxy URL; without a port, the one libcurl uses (443 for an
-    /// https:// proxy, 1080 for any other).
+    /// Host and port of a proxy URL, never its credentials; without a port, the one libcurl uses
+    /// (443 for an https:// proxy, 1080 for any other).
     static func shownName(_ proxy: String) -> String {
         let afterScheme = proxy.firstRange(of: "://").map { proxy[$0.upperBound...] } ?? proxy[...]
-        let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? authority
+        let afterCredentials = credentials(in: proxy).map { afterScheme[afterScheme.index(after: $0.endIndex)...] } ?? afterScheme
+        let hostAndPort = afterCredentials.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let hasPort = hostAndPort.lastIndex(of: ":").map { !hostAndPort[$0...].contains("]") } ?? false
         if hasPort { return String(hostAndPort) }
         return "\(hostAndPort):\(proxy.lowercased().hasPrefix("https://") ? 443 : 1080)"
+    }
+
+    /// Text from libcurl (an error, a `-v` note) with every proxy URL afget or the environment
+    /// gave it shown without its credentials: libcurl quotes them as given ("Unsupported proxy
+    /// syntax in 'http://u:pa/ss@host'"), so each is replaced whole, before the general rule for
+    /// URLs with passwords catches the rest.
+    public func withoutCredentials(_ text: String) -> String {
+        var text = text
+        let given = [url] + ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"].map { environment[$0] }
+        for case let proxy? in given where Self.credentials(in: proxy) != nil && text.contains(proxy) {
+            text = text.replacing(proxy, with: Self.shownName(proxy))
+        }
+        return removingPasswords(inText: text)
     }
 
     /// Whether a no_proxy list names `host`: "*" names every host; otherwise a name covers
@@ -110,7 +129,9 @@ public struct ProxySettings: Sendable, Equatable {
             var pattern = entry.lowercased().strippingEnds(["[", "]"]).withoutTrailingDot
             if pattern.hasPrefix(".") { pattern.removeFirst() }
             if pattern.isEmpty { continue }
-            if name == pattern || name.hasSuffix("." + pattern) { return true }
+            // A name covers its subdomains; an address (digits and dots, or IPv6) only itself.
+            let isAddress = pattern.contains(":") || pattern.allSatisfy { $0.isNumber || $0 == "." }
+            if name == pattern || (!isAddress && name.hasSuffix("." + pattern)) { return true }
         }
         return false
     }
@@ -122,6 +143,9 @@ public struct ChosenProxy: Sendable, Equatable {
     public let name: String
     /// Its URL holds credentials, which libcurl sends (Basic) in Proxy-Authorization.
     public let sendsCredentials: Bool
+    /// An http:// or https:// proxy, which answers a plain-HTTP request itself (a 407 is its
+    /// own); a SOCKS proxy only carries bytes.
+    public let speaksHTTP: Bool
 
     /// The failure a proxy's refusal to carry a request stands for: a 407 is its credentials
     /// refused (exit 6), or missing (an HTTP error, exit 8, as a 401 without credentials is);

@@ -260,7 +260,9 @@ final class TransferContext {
         }
         // A plain-HTTP request's 407 is the proxy's answer, not the origin's: never a response
         // to keep or print. (A tunnel's comes with the CONNECT, which the callback never sees.)
-        if head.status == 407, let proxy = options.proxy.proxy(forRequestTo: request.url) {
+        if head.status == 407, request.url.scheme == "http", let proxy = options.proxy.proxy(forRequestTo: request.url),
+            proxy.speaksHTTP
+        {
             abortReason = proxy.refusal(status: 407)
             return false
         }
@@ -441,7 +443,7 @@ final class TransferContext {
             // libcurl's own notes may quote a proxy URL with its password (one from the environment).
             let shown =
                 type == CURLINFO_TEXT
-                ? removingPasswords(inText: String(line))
+                ? options.proxy.withoutCredentials(String(line))
                 : HeaderMasking.mask(String(line), outgoing: type == CURLINFO_HEADER_OUT)
             emit(.verbose(id, prefix + TerminalText.clean(shown)))
         }

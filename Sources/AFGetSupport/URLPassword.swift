@@ -15,7 +15,8 @@ public func removingPassword(from url: String) -> String {
 /// ("Uses proxy env variable http_proxy == 'http://user:pass@host:3128'").
 public func removingPasswords(inText text: String) -> String {
     guard text.utf8.contains(UInt8(ascii: "@")) else { return text }
-    // An optional scheme, the user, then ":password@", none of them crossing a space or a quote.
-    guard let userinfo = try? Regex(#"((?:[A-Za-z][A-Za-z0-9+.-]*://)?[^\s'"/@:]*):[^\s'"/@]*@"#) else { return text }
+    // An optional scheme, the user, then ":password@" up to the last "@" before a space or a
+    // quote: a password may hold "/" or "@" unescaped.
+    guard let userinfo = try? Regex(#"((?:[A-Za-z][A-Za-z0-9+.-]*://)?[^\s'"/@:]*):[^\s'"]*@"#) else { return text }
     return text.replacing(userinfo) { match in "\(match.output[1].substring ?? "")@" }
 }

@@ -30,7 +30,7 @@ final class ProxyChoiceTests: XCTestCase {
             ("example.com", "example.com", true), ("example.com", "www.example.com", true),
             (".example.com", "a.example.com", true), ("example.com", "badexample.com", false),
             ("localhost, 127.0.0.1", "127.0.0.1", true), ("*", "anything", true), ("", "h", false),
-            ("EXAMPLE.com.", "Example.COM", true), ("::1", "[::1]", true),
+            ("EXAMPLE.com.", "Example.COM", true), ("::1", "[::1]", true), ("0.0.1", "10.0.0.1", false),
         ] {
             XCTAssertEqual(ProxySettings.bypasses(list, host: host), bypassed, "\(list) / \(host)")
         }
@@ -47,6 +47,24 @@ final class ProxyChoiceTests: XCTestCase {
             removingPasswords(inText: "Unsupported proxy syntax in 'user:pa%40ss@proxy:3128': bad"),
             "Unsupported proxy syntax in 'user@proxy:3128': bad")
         XCTAssertEqual(removingPasswords(inText: "Connected to 127.0.0.1 port 80"), "Connected to 127.0.0.1 port 80")
+        XCTAssertEqual(removingPasswords(inText: "in 'http://u:pa/ss@p@h:9' x"), "in 'http://u@h:9' x")
+    }
+
+    /// Passwords from the environment are not escaped: any character may be in them, and
+    /// libcurl quotes the value whole when it cannot use it.
+    func testAnEnvironmentProxysPasswordIsNeverShownWhateverItHolds() throws {
+        for password in ["pa/ss", "Sec#ret", "p@ss", "p w", "x'y", "a?b"] {
+            let value = "http://alice:\(password)@127.0.0.1:9"
+            let settings = ProxySettings(environment: ["http_proxy": value])
+            XCTAssertEqual(try chosen(settings, "http://h/"), "127.0.0.1:9", password)
+            XCTAssertEqual(settings.proxy(forRequestTo: try CurlURL("http://h/"))?.sendsCredentials, true, password)
+            for said in [
+                "Unsupported proxy syntax in '\(value)'", "Uses proxy env variable http_proxy == '\(value)'",
+                "Could not resolve proxy: \(value)",
+            ] {
+                XCTAssertFalse(settings.withoutCredentials(said).contains(password), settings.withoutCredentials(said))
+            }
+        }
     }
 
     func testMalformedProxiesAreRefusedWithoutQuotingThem() {

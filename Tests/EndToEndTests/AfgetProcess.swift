@@ -107,16 +107,6 @@ func listing(_ directory: URL) -> [String] {
 /// its exit status and what it wrote on stderr.
 @discardableResult
 func runShell(_ command: String, in directory: URL) throws -> (status: Int32, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    process.currentDirectoryURL = directory
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, stderr)
+    let run = try runProgram("/bin/sh", ["-c", command], in: directory)
+    return (run.status, run.stderr)
 }

@@ -173,26 +173,14 @@ final class CompletionTests: XCTestCase {
     /// Runs a shell in the test's directory with afget on PATH; its standard output. Gives up
     /// after 20 s (a shell waiting for input it will never get).
     private func runProgram(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.currentDirectoryURL = workingDirectory
-        var env = ProcessInfo.processInfo.environment
-        env["PATH"] = Afget.binary.deletingLastPathComponent().path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
-        env.merge(environment) { $1 }
-        process.environment = env
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let timer = DispatchWorkItem { process.terminate() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: timer)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        timer.cancel()
-        XCTAssertEqual(process.terminationReason, .exit, "\(program) \(arguments) timed out")
-        return text
+        var changes: [String: String?] = [
+            "PATH": Afget.binary.deletingLastPathComponent().path + ":"
+                + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        ]
+        for (name, value) in environment { changes[name] = value }
+        let run = try EndToEndTests.runProgram(program, arguments, in: workingDirectory, environment: changes, timeout: 20)
+        XCTAssertFalse(run.timedOut, "\(program) \(arguments) timed out")
+        return run.stdout
     }
 }
 

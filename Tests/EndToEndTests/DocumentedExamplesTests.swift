@@ -124,8 +124,6 @@ final class DocumentedExamplesTests: ServerTestCase {
     }
 
     private func runBash(_ command: String, home: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
         // `afget` is the binary under test; `producer` stands for a program printing URLs.
         let prelude = """
             set -o pipefail; export HOME='\(home.path)' XDG_CONFIG_HOME='\(home.path)/.config'
@@ -133,16 +131,8 @@ final class DocumentedExamplesTests: ServerTestCase {
             producer() { printf '%s\\n' '\(server.url("/site/example.org/p1.bin"))' '\(server.url("/site/example.org/p2.bin"))'; }
 
             """
-        process.arguments = ["-c", prelude + command]
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let run = try runProgram("/bin/bash", ["-c", prelude + command], in: directory)
+        return (run.status, run.stdout + run.stderr)
     }
 
     /// A download of big.iso stopped half way, for the example that continues it from a new URL.

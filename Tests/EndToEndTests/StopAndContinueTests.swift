@@ -24,15 +24,7 @@ final class StopAndContinueTests: ServerTestCase {
         try stop(process, for: stoppedFor)
         Thread.sleep(forTimeInterval: stallTimeout / 2)
         server.decide("held.bin", .released)
-        process.waitUntilExit()
-
-        let errors = try String(contentsOf: stderr, encoding: .utf8)
-        let events = try jsonEvents(stdout)
-        XCTAssertEqual(process.terminationStatus, 0, errors)
-        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
-        XCTAssertFalse(errors.contains("stalled"), errors)
-        XCTAssertEqual(events.filter { $0["event"] as? String == "retry" }.count, 0, "\(events)")
-        XCTAssertEqual(server.log.all.count, 1, "the first request finished the file")
+        try assertFinishedWithoutAStall(process, stdout: stdout, stderr: stderr)
     }
 
     /// The server closes the connection while afget is stopped: continued, afget finds it closed
@@ -76,18 +68,24 @@ final class StopAndContinueTests: ServerTestCase {
         try stop(process, for: stoppedFor)
         Thread.sleep(forTimeInterval: stallTimeout / 2)
         server.decide("held.bin", .released)
-        process.waitUntilExit()
-
-        let errors = try String(contentsOf: stderr, encoding: .utf8)
-        let events = try jsonEvents(stdout)
-        XCTAssertEqual(process.terminationStatus, 0, errors)
-        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
-        XCTAssertFalse(errors.contains("stalled"), errors)
-        XCTAssertEqual(events.filter { $0["event"] as? String == "retry" }.count, 0, "\(events)")
-        XCTAssertEqual(server.log.all.count, 1, "the first request finished the file")
+        try assertFinishedWithoutAStall(process, stdout: stdout, stderr: stderr)
     }
 
     // MARK: Helpers
+
+    /// The download ends whole, by its first request: no stall said, no retry.
+    private func assertFinishedWithoutAStall(
+        _ process: Process, stdout: URL, stderr: URL, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        process.waitUntilExit()
+        let errors = try String(contentsOf: stderr, encoding: .utf8)
+        let events = try jsonEvents(stdout)
+        XCTAssertEqual(process.terminationStatus, 0, errors, file: file, line: line)
+        XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size), file: file, line: line)
+        XCTAssertFalse(errors.contains("stalled"), errors, file: file, line: line)
+        XCTAssertEqual(events.filter { $0["event"] as? String == "retry" }.count, 0, "\(events)", file: file, line: line)
+        XCTAssertEqual(server.log.all.count, 1, "the first request finished the file", file: file, line: line)
+    }
 
     /// Starts afget with a short stall timeout and JSON progress, and waits until it has
     /// received every byte the server sends before holding back.
