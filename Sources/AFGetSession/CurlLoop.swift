@@ -19,19 +19,30 @@ final class CurlLoop {
     private var lastHousekeeping = 0.0
     private var lastProgressReport = 0.0
 
+    /// SIGCONTs counted when the loop last looked, and a gap between its passes not explained
+    /// yet (see `gapMeaningStopped`): its length, and when it was noticed.
+    private var continuesSeen = 0
+    private var unexplainedGap: (seconds: Double, noticedAt: Double)?
+
     private static let housekeepingInterval = 0.1
     /// The loop comes round at least every 0.1 s (its poll's longest wait). A gap this long
-    /// means it was not running: the process was stopped (Ctrl-Z, SIGSTOP) and continued.
-    /// The monotonic clock counts stopped time, so without this every transfer would look
-    /// stalled after `fg`. Measured by the loop itself rather than told by a SIGCONT handler,
-    /// which runs on another thread and can lose the race to the loop's first look.
+    /// means it was held up: the process was stopped (Ctrl-Z, SIGSTOP) and continued, or a
+    /// write took that long (a slow disk, a full pipe). The monotonic clock counts stopped
+    /// time, so after `fg` every transfer would look stalled; a gap is therefore discounted
+    /// from the stall clocks when a SIGCONT was counted, and only then, so that a slow disk does
+    /// not hide a server that stopped sending.
     private static let gapMeaningStopped = 1.0
+    /// How long a gap waits for its SIGCONT to be counted (the handler may run on another
+    /// thread, a moment after this one resumed); meanwhile no transfer is failed as stalled.
+    private static let gapSettlingTime = 0.5
     private static let progressInterval = 0.25
 
     init(inbox: CommandInbox, cancellation: Cancellation, idleConnectionsKept: Int?) {
         self.inbox = inbox
         self.cancellation = cancellation
         lastHousekeeping = monotonicSeconds()
+        ContinueSignals.startCounting()
+        continuesSeen = ContinueSignals.count
         if let idleConnectionsKept { multi.set(CURLMOPT_MAXCONNECTS, idleConnectionsKept) }
     }
 
@@ -277,14 +288,30 @@ final class CurlLoop {
 
     // MARK: Housekeeping: stalls and progress reports
 
+    /// Discounts from the stall clocks a gap between passes that a SIGCONT explains; false while
+    /// a gap waits for its explanation, when no stall is to be decided.
+    private func settleGaps(sinceLast: Double, at now: Double) -> Bool {
+        let continues = ContinueSignals.count
+        defer { continuesSeen = continues }
+        if sinceLast >= Self.gapMeaningStopped {
+            unexplainedGap = (sinceLast + (unexplainedGap?.seconds ?? 0), now)
+        }
+        guard let gap = unexplainedGap else { return true }
+        if continues != continuesSeen {
+            for context in tasks.values { context.discountTimeAway(gap.seconds, at: now) }
+            unexplainedGap = nil
+        } else if now - gap.noticedAt >= Self.gapSettlingTime {
+            unexplainedGap = nil  // a pause of afget's own: the clocks keep what they counted
+        }
+        return unexplainedGap == nil
+    }
+
     private func housekeeping() {
         let now = monotonicSeconds()
         let sinceLast = now - lastHousekeeping
         guard sinceLast >= Self.housekeepingInterval else { return }
         lastHousekeeping = now
-        if sinceLast >= Self.gapMeaningStopped {
-            for context in tasks.values { context.discountTimeAway(sinceLast, at: now) }
-        }
+        let decidesStalls = settleGaps(sinceLast: sinceLast, at: now)
         let reportProgress = now - lastProgressReport >= Self.progressInterval
         if reportProgress { lastProgressReport = now }
 
@@ -292,7 +319,7 @@ final class CurlLoop {
             context.releaseIfAllowed(now: now)
             if let failure = context.consumer?.flush() {
                 fail(context, failure)
-            } else if let stall = context.stallFailure(at: now) {
+            } else if decidesStalls, let stall = context.stallFailure(at: now) {
                 fail(context, stall)
             } else if reportProgress && (context.isFinalResponse || context.progress.sent > 0) {
                 context.emit(.progress(context.id, context.currentProgress))

@@ -78,6 +78,10 @@ struct ListReader: Sendable {
 
     private func hasInputReady(withinMilliseconds timeout: Int32) -> Bool {
         var descriptors = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptors, 1, timeout) != 0
+        var ready: Int32
+        repeat {
+            ready = poll(&descriptors, 1, timeout)  // a signal (SIGCONT after Ctrl-Z) is not input
+        } while ready < 0 && errno == EINTR
+        return ready != 0
     }
 }
