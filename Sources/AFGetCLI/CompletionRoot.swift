@@ -22,7 +22,9 @@ struct CompletionRoot: ParsableCommand {
     /// Whether `arguments` ask for a completion script (ArgumentParser sees the option
     /// anywhere), which this tree answers.
     static func isAsked(by arguments: [String]) -> Bool {
-        arguments.contains { $0 == "--generate-completion-script" || $0.hasPrefix("--generate-completion-script=") }
+        arguments.prefix { $0 != "--" }.contains {
+            $0 == "--generate-completion-script" || $0.hasPrefix("--generate-completion-script=")
+        }
     }
 
     /// The generated script, taught one thing more: a first word that is no command's name is

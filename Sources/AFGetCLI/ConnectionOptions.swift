@@ -94,6 +94,13 @@ struct ConnectionOptions: ParsableArguments {
         where !(seconds > 0 && seconds <= Self.longestTimeout) {
             throw ValidationError("\(name) must be more than 0 and at most \(Int(Self.longestTimeout)) seconds")
         }
+        // Checked here, not only when the headers are built, so that a bad header = line of a
+        // config file is named by its line.
+        do {
+            _ = try headers()
+        } catch {
+            throw ValidationError(error.message)
+        }
         if let proxy {
             do {
                 try ProxySettings.check(proxy)

@@ -81,10 +81,18 @@ public enum Entry {
                 OutputStream.standardOutput.writeLine(successText(for: error))
                 return 0
             }
-            let message = AFGetCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-            if let configured, let line = configured.lineRefused(by: { (try? AFGetCommand.parseAsRoot($0)) != nil }) {
+            let message = Self.firstLine(of: error)
+            let refused = configured?.lineRefused { arguments in
+                do {
+                    _ = try AFGetCommand.parseAsRoot(arguments)
+                    return nil
+                } catch {
+                    return Self.firstLine(of: error)
+                }
+            }
+            if let configured, let refused {
                 OutputStream.standardError.writeLine(
-                    "afget: \(ConfigFailure(path: configured.path, line: line, cause: message).message)")
+                    "afget: \(ConfigFailure(path: configured.path, line: refused.line, cause: refused.message).message)")
             } else {
                 OutputStream.standardError.writeLine("afget: \(message) (see afget --help)")
             }
@@ -132,6 +140,11 @@ public enum Entry {
             return 0
         }
         return FailureClass.usage.exitCode
+    }
+
+    /// The first line of what the parser says about arguments it refuses.
+    private static func firstLine(of error: Error) -> String {
+        AFGetCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
     }
 
     /// What help or `--version` prints; the version with the libraries afget runs on.

@@ -1,8 +1,8 @@
 import AFGetSupport
 
 /// Totals across the items of a run, for the total line of a batch:
-/// "[37/120] 1.2 GiB 85 MiB/s ETA 0:42 · 2 failed", or "[37 done] ..." while the batch's size is
-/// not known (a list read from a pipe).
+/// "[37/120] 1.2 GiB 85 MiB/s ETA 0:42+ · 2 failed", or "[37 done] ..." while the batch's size is
+/// not known (a list read from a pipe). The "+": items of a size not known yet are still to come.
 struct BatchTotals {
     /// Items in all, when known.
     private(set) var expected: Int?
@@ -76,6 +76,13 @@ struct BatchTotals {
         return SpeedEstimator.secondsRemaining(bytes: 0, total: known.reduce(0, +), speed: speed.bytesPerSecond)
     }
 
+    /// Every item not finished is active with a known size, so the ETA is the whole batch's;
+    /// otherwise it is a lower bound, shown with a "+".
+    private var etaCoversEveryItem: Bool {
+        guard let expected, finished + active.count >= expected else { return false }
+        return active.values.allSatisfy { $0.total != nil }
+    }
+
     var line: String { describe(withBytes: true) }
 
     /// The line without the byte count, for a terminal too narrow for the whole line.
@@ -85,7 +92,9 @@ struct BatchTotals {
         let count = expected.map { "\(finished)/\($0)" } ?? "\(finished) done"
         var text = "[\(count)]" + (withBytes ? " " + Formatting.bytes(bytes) : "")
         text += " " + Formatting.speed(speed.bytesPerSecond)
-        if let expected, finished < expected, let seconds = secondsRemaining { text += " ETA " + Formatting.duration(seconds) }
+        if let expected, finished < expected, let seconds = secondsRemaining {
+            text += " ETA " + Formatting.duration(seconds) + (etaCoversEveryItem ? "" : "+")
+        }
         if failed > 0 { text += " · \(failed) failed" }
         return text
     }

@@ -81,9 +81,24 @@ public struct RunSummary: Sendable, Equatable {
     public var busy = 0
     /// With `--shard K/N`: the items this run took of those it saw.
     public var shard: ShardCount?
-    /// The first failed items, "ITEM: reason", for the summary's list (`shownFailures` of them).
-    public var firstFailures: [String] = []
+    /// The first failed items in list order, "ITEM: reason", for the summary's list
+    /// (`shownFailures` of them, whatever order the items failed in).
+    public var firstFailures: [String] { shownFailureList.map(\.text) }
+    private var shownFailureList: [ShownFailure] = []
+    private struct ShownFailure: Sendable, Equatable {
+        let order: Int
+        let text: String
+    }
     public static let shownFailures = 10
+
+    /// Keeps a failed item for the summary's list if it is among the first in list order.
+    public mutating func noteFailure(_ text: String, order: Int) {
+        guard shownFailureList.count < Self.shownFailures || order < shownFailureList[shownFailureList.count - 1].order
+        else { return }
+        let place = shownFailureList.firstIndex { $0.order > order } ?? shownFailureList.count
+        shownFailureList.insert(ShownFailure(order: order, text: text), at: place)
+        if shownFailureList.count > Self.shownFailures { shownFailureList.removeLast() }
+    }
     public var bytes: Int64 = 0
     public var seconds = 0.0
     public var exitCode: Int32 = 0

@@ -28,12 +28,12 @@ public struct HTTPHeader: Sendable, Equatable {
     /// Parses a `-H "Name: value"` argument.
     public static func parse(_ argument: String) throws(TransferFailure) -> HTTPHeader {
         guard let colon = argument.firstIndex(of: ":") else {
-            throw TransferFailure(.usage, "header \"\(argument)\" has no colon; use \"Name: value\"")
+            throw TransferFailure(.usage, "header \"\(firstWord(of: argument))\" has no colon; use \"Name: value\"")
         }
         let name = String(argument[..<colon])
         let value = argument[argument.index(after: colon)...].trimmingWhitespace()
         guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else {
-            throw TransferFailure(.usage, "header name \"\(name)\" is not a valid HTTP token")
+            throw TransferFailure(.usage, "header name \"\(firstWord(of: name))\" is not a valid HTTP token")
         }
         guard !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) else {
             throw TransferFailure(.usage, "header \"\(name)\" contains a line break")
@@ -45,6 +45,13 @@ public struct HTTPHeader: Sendable, Equatable {
         }
         return HTTPHeader(name: name, value: value)
     }
+}
+
+/// A malformed header may be a name and a secret without the colon between them
+/// ("Authorization Bearer TOKEN"): a message quotes its first word only.
+private func firstWord(of text: String) -> String {
+    let word = text.prefix { $0 != " " && $0 != "\t" }
+    return word.count < text.count ? word + "…" : text
 }
 
 /// RFC 9110 token characters.

@@ -84,8 +84,15 @@ final class ProgressFormattingTests: XCTestCase {
         totals.record(.started(items[0], total: 1000, offset: nil), at: 0)
         XCTAssertEqual(totals.line, "[0/4] 0 B 0 B/s")
         totals.record(.progress(items[0], bytes: 500, total: 1000, speed: 0), at: 1)
-        // 500 B/s; left: 500 of the active item. The three not started have no known size yet.
-        XCTAssertEqual(totals.line, "[0/4] 500 B 500 B/s ETA 0:01")
+        // 500 B/s; left: 500 of the active item. The three not started have no known size yet:
+        // the ETA is a lower bound.
+        XCTAssertEqual(totals.line, "[0/4] 500 B 500 B/s ETA 0:01+")
+        for item in items.dropFirst() {
+            totals.record(.queued(item), at: 1)
+            totals.record(.started(item, total: 1000, offset: nil), at: 1)
+        }
+        // Every item under way with its size known: 3500 B to come at 500 B/s, the whole batch.
+        XCTAssertEqual(totals.line, "[0/4] 500 B 500 B/s ETA 0:07")
     }
 
     /// The batch's ETA: the bytes still to come of the items whose size is known, at the
@@ -100,7 +107,7 @@ final class ProgressFormattingTests: XCTestCase {
         totals.record(.started(items[1], total: nil, offset: nil), at: 0)
         totals.record(.progress(items[0], bytes: 2 << 20, total: 12 << 20, speed: 0), at: 1)
         XCTAssertEqual(totals.secondsRemaining ?? -1, 5, accuracy: 0.01)
-        XCTAssertTrue(totals.line.hasSuffix("2.0 MiB/s ETA 0:05"), totals.line)
+        XCTAssertTrue(totals.line.hasSuffix("2.0 MiB/s ETA 0:05+"), totals.line)
     }
 
     /// A continued item's bytes from an earlier run are in the count but not in the speed.
@@ -111,8 +118,8 @@ final class ProgressFormattingTests: XCTestCase {
         totals.record(.queued(items[0]), at: 0)
         totals.record(.started(items[0], total: 1000, offset: 800), at: 0)
         totals.record(.progress(items[0], bytes: 900, total: 1000, speed: 0), at: 1)
-        // 100 B/s; left: 100 of the active item.
-        XCTAssertEqual(totals.line, "[0/2] 900 B 100 B/s ETA 0:01")
+        // 100 B/s; left: 100 of the active item, and one not started.
+        XCTAssertEqual(totals.line, "[0/2] 900 B 100 B/s ETA 0:01+")
         totals.record(.done(items[0], bytes: 1000, transferred: 200, seconds: 2, sha256: nil), at: 2)
         XCTAssertEqual(totals.line, "[1/2] 1000 B 100 B/s", "no item of known size is left")
     }

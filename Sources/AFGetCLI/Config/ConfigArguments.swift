@@ -1,6 +1,7 @@
 /// The command line with a config file's options put before the command line's own, so that
-/// what is typed wins (a later value of an option replaces an earlier one; a repeated option
-/// such as `--header` adds to the file's).
+/// what is typed wins: a config line is left out when the command line gives its option (or
+/// one of its alternatives, such as `--progress` for `quiet`), unless the option adds up when
+/// repeated (`--header`).
 struct ConfigArguments {
     /// The subcommand's name when the command line gave it, kept in front.
     let command: [String]
@@ -9,14 +10,23 @@ struct ConfigArguments {
     let commandLine: [String]
     let path: String
 
+    /// Options that choose one thing between them: the command line's choice replaces the file's.
+    private static let alternatives: [Set<String>] = [
+        ["quiet", "progress"], ["restart", "no-restart"], ["pretty", "raw", "auto-format"],
+        ["form", "json", "plist", "multipart"],
+    ]
+
     /// Nil when no config applies: none chosen, or help and version, which read no file.
     static func make(_ arguments: [String], environment: [String: String]) throws(ConfigFailure) -> ConfigArguments? {
-        if arguments.first == "help" || arguments.contains(where: ["--help", "-h", "--version"].contains) { return nil }
+        let options = arguments.prefix { $0 != "--" }
+        if options.first == "help" || options.contains(where: ["--help", "-h", "--version"].contains) { return nil }
         guard let path = ConfigSelection(arguments: arguments, environment: environment).path else { return nil }
         let file = try ConfigFile.read(path)
         let commands = AFGetCommand.configuration.subcommands
         let named = commands.first { $0.configuration.commandName == arguments.first }
+        let commandLine = Array(arguments.dropFirst(named == nil ? 0 : 1))
         let table = OptionTable(named ?? DownloadCommand.self)
+        let typed = table.optionsNamed(in: commandLine)
         // The other commands are described only if a line names an option this one lacks.
         var described: [OptionTable]?
         var lines: [(Int, [String])] = []
@@ -26,14 +36,16 @@ struct ConfigArguments {
             if ["config", "no-config", "help", "version"].contains(line.name) {
                 throw failure("\(option) cannot be set in a config file")
             }
+            let replaced =
+                typed.contains(line.name) || alternatives.contains { $0.contains(line.name) && !$0.isDisjoint(with: typed) }
             switch table.kind(of: line.name) {
             case .flag:
                 guard line.value == nil else { throw failure("\(option) takes no value: write \(line.name) alone") }
-                lines.append((line.number, [option]))
-            case .option:
+                if !replaced { lines.append((line.number, [option])) }
+            case .option(let repeats):
                 guard let value = line.value else { throw failure("\(option) needs a value: write \(line.name) = VALUE") }
-                lines.append((line.number, [option + "=" + value]))
-            case nil, .positional:
+                if !replaced || repeats { lines.append((line.number, [option + "=" + value])) }
+            case nil:
                 // An option only another command takes (`jobs` when running `afget request`).
                 let others = described ?? commands.map(OptionTable.init)
                 described = others
@@ -42,9 +54,7 @@ struct ConfigArguments {
                 }
             }
         }
-        return ConfigArguments(
-            command: named == nil ? [] : [arguments[0]], lines: lines,
-            commandLine: Array(arguments.dropFirst(named == nil ? 0 : 1)), path: path)
+        return ConfigArguments(command: named == nil ? [] : [arguments[0]], lines: lines, commandLine: commandLine, path: path)
     }
 
     /// The command, the first `count` config lines, then the command line.
@@ -52,12 +62,15 @@ struct ConfigArguments {
         command + lines.prefix(count ?? lines.count).flatMap(\.arguments) + commandLine
     }
 
-    /// The line whose option the parser refuses: the first prefix of the file that does not
-    /// parse. Nil when the command line alone fails, which is then its own fault.
-    func lineRefused(by parses: ([String]) -> Bool) -> Int? {
-        guard parses(merged(lines: 0)) else { return nil }
-        for count in 1...max(lines.count, 1) where count <= lines.count && !parses(merged(lines: count)) {
-            return lines[count - 1].number
+    /// The config line the parser refuses, and what it says: the first line that, added to the
+    /// lines before it and the command line, makes the parser say something the command line
+    /// alone does not. `refusal` is the parser's complaint about some arguments, nil for none.
+    func lineRefused(by refusal: ([String]) -> String?) -> (line: Int, message: String)? {
+        let commandLineAlone = refusal(merged(lines: 0))
+        for count in lines.indices.map({ $0 + 1 }) {
+            if let message = refusal(merged(lines: count)), message != commandLineAlone {
+                return (lines[count - 1].number, message)
+            }
         }
         return nil
     }

@@ -42,7 +42,9 @@ struct ConfigFile: Equatable {
         let body = line.hasPrefix("--") ? line.dropFirst(2) : Substring(line)
         let name = body.prefix { $0.isLetter || $0.isNumber || $0 == "-" }
         guard let first = name.first, first.isLetter else {
-            throw ConfigFailure(path: path, line: number, cause: "\"\(line)\" is not an option (write name = value)")
+            // Only the line's start is quoted: the rest may be a secret (`-u ann:pw`, as a .curlrc has it).
+            let start = line.prefix { $0 != " " && $0 != "\t" && $0 != "=" }.prefix(20)
+            throw ConfigFailure(path: path, line: number, cause: "\"\(start)\" is not an option name (write name = value)")
         }
         var rest = body.dropFirst(name.count).drop { $0 == " " || $0 == "\t" }
         if rest.hasPrefix("=") { rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" } }
@@ -67,6 +69,10 @@ struct ConfigFile: Equatable {
             } else {
                 escaping = true
             }
+        }
+        // `"abc\"`: the last quote is escaped, so the value never ends.
+        guard !escaping else {
+            throw ConfigFailure(path: path, line: number, cause: "a quoted value does not end with \"")
         }
         return result
     }

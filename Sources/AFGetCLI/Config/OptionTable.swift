@@ -1,29 +1,61 @@
 import ArgumentParser
 import FoundationEssentials
 
-/// The long options of a command, read from the parser's own description of it (the JSON
-/// behind `--experimental-dump-help`), so a config line is checked against the same options
-/// the command line is.
+/// The options of a command, read from the parser's own description of it (the JSON behind
+/// `--experimental-dump-help`), so a config line is checked against the same options the
+/// command line is.
 struct OptionTable {
-    enum Kind: String, Decodable {
+    enum Kind {
         case flag
-        case option
-        case positional
+        /// Takes a value; `repeats` when every use adds one (`--header`), not replaces it.
+        case option(repeats: Bool)
     }
 
-    private let options: [String: Kind]
+    private var kinds: [String: Kind] = [:]
+    /// Short names to long ones: `q` → `quiet`.
+    private var longNames: [Character: String] = [:]
 
     init(_ command: ParsableCommand.Type) {
         let json = command._dumpHelp()
         let description = try? JSONDecoder().decode(ToolDescription.self, from: Data(json.utf8))
-        var options: [String: Kind] = [:]
-        for argument in description?.command.arguments ?? [] where argument.kind != .positional {
-            for name in argument.names ?? [] where name.kind == "long" { options[name.name] = argument.kind }
+        for argument in description?.command.arguments ?? [] {
+            let kind: Kind
+            switch argument.kind {
+            case "flag": kind = .flag
+            case "option": kind = .option(repeats: argument.isRepeating ?? false)
+            default: continue
+            }
+            let names = argument.names ?? []
+            guard let long = names.first(where: { $0.kind == "long" })?.name else { continue }
+            for name in names {
+                if name.kind == "long" { kinds[name.name] = kind }
+                if name.kind == "short", let letter = name.name.first { longNames[letter] = long }
+            }
         }
-        self.options = options
     }
 
-    func kind(of option: String) -> Kind? { options[option] }
+    func kind(of option: String) -> Kind? { kinds[option] }
+
+    /// The long names of the options `arguments` gives, up to a `--`: `-qk` gives quiet and
+    /// insecure, `--jobs=8` gives jobs. A value that looks like an option may be counted too,
+    /// which only errs towards the command line.
+    func optionsNamed(in arguments: [String]) -> Set<String> {
+        var named: Set<String> = []
+        for argument in arguments {
+            if argument == "--" { break }
+            if argument.hasPrefix("--") {
+                named.insert(String(argument.dropFirst(2).prefix { $0 != "=" }))
+            } else if argument.hasPrefix("-"), argument.count > 1 {
+                // A cluster of short flags; the first that takes a value takes the rest as it.
+                for letter in argument.dropFirst() {
+                    guard let long = longNames[letter] else { break }
+                    named.insert(long)
+                    if case .option = kinds[long] { break }
+                }
+            }
+        }
+        return named
+    }
 }
 
 /// The part of the parser's JSON description that the table reads.
@@ -33,8 +65,9 @@ private struct ToolDescription: Decodable {
     }
 
     struct Argument: Decodable {
-        let kind: OptionTable.Kind
+        let kind: String
         let names: [Name]?
+        let isRepeating: Bool?
     }
 
     struct Name: Decodable {

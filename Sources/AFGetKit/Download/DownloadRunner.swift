@@ -226,7 +226,7 @@ private struct Tally {
                 summary.busy += 1
             } else {
                 summary.failed += 1
-                if summary.firstFailures.count < RunSummary.shownFailures { summary.firstFailures.append("\(failure)") }
+                summary.noteFailure("\(failure)", order: record.info.id)
             }
             summary.exitCode = ExitStatus.combined([summary.exitCode, failure.exitCode])
         case .stopped(let dataKept):
