@@ -27,6 +27,7 @@ final class ConfigFileParsingTests: XCTestCase {
             ("jobs =\n", 1, "jobs has an empty value"),
             ("\n\nuser-agent = \"open\n", 3, "does not end with"),
             ("-q\n", 1, "is not an option"),
+            ("user-agent = \"ends in an escaped quote\\\"\n", 1, "does not end with"),
         ]
         for (text, line, cause) in refused {
             XCTAssertThrowsError(try ConfigFile(path: "c", text: text), text) { error in

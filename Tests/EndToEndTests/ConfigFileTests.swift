@@ -55,6 +55,40 @@ final class ConfigFileTests: ServerTestCase {
         XCTAssertFalse(ignored.stderr.isEmpty, "not quiet without the file")
     }
 
+    /// A choice the file makes is the command line's to change: its option, or an alternative
+    /// to it, typed replaces the file's line.
+    func testTheCommandLinesChoiceReplacesTheFiles() throws {
+        _ = try writeConfig("quiet\npretty\nno-restart\njobs = 1\n")
+        let progress = try Afget.run(
+            ["--progress", "line", "--restart", "-j", "3", "-o", "a.bin", server.url("/file/a.bin?size=10")], in: directory,
+            environment: environment)
+        XCTAssertEqual(progress.status, 0, progress.stderr)
+        XCTAssertTrue(progress.stderr.contains("a.bin: done"), "--progress line over quiet: \(progress.stderr)")
+        let raw = try Afget.run(["request", "--raw", server.url("/echo")], in: directory, environment: environment)
+        XCTAssertEqual(raw.status, 0, raw.stderr)
+        XCTAssertTrue(raw.stdoutText.hasPrefix("{\""), "--raw over pretty: \(raw.stdoutText)")
+    }
+
+    /// A secret on a line that is not an option, or in a header that is not one, is not repeated.
+    func testARefusedLineIsNamedWithoutItsSecret() throws {
+        let cases: [(text: String, says: String)] = [
+            ("-u alice:s3cret\n", "\"-u\" is not an option name (write name = value)"),
+            ("header = Authorization Bearer s3cret\n", "header \"Authorization…\" has no colon; use \"Name: value\""),
+        ]
+        for (text, says) in cases {
+            let file = try writeConfig(text)
+            let result = try Afget.run([server.url("/file/a.bin?size=10")], in: directory, environment: environment)
+            XCTAssertEqual(result.status, 2, result.stderr)
+            XCTAssertEqual(result.stderr, "afget: config file \(file.path):1: \(says)\n")
+        }
+        // The command line alone is wrong too (no URL): the file's bad line is still named.
+        let file = try writeConfig("jobs = 8x\n")
+        let both = try Afget.run([], in: directory, environment: environment)
+        XCTAssertEqual(both.status, 2)
+        XCTAssertTrue(both.stderr.hasPrefix("afget: config file \(file.path):1: "), both.stderr)
+        XCTAssertTrue(server.log.all.isEmpty, "nothing was sent")
+    }
+
     func testConfigChoosesAnotherFile() throws {
         _ = try writeConfig("header = X-Default: 1\n")
         let chosen = try writeConfig("header = X-Chosen: 1\n", at: directory.appendingPathComponent("team.conf"))
