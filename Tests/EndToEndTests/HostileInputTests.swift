@@ -30,7 +30,7 @@ final class HostileInputTests: ServerTestCase {
             ])
         let header = try Afget.run(["-q", "-H", "X-Note: a\u{01}b", url], in: directory)
         XCTAssertEqual(header.status, 2)
-        XCTAssertEqual(header.stderrLines, ["afget: header \"X-Note\" contains a control character"])
+        XCTAssertEqual(header.stderrLines, ["afget: header \"X-Note\" contains a control character (see afget --help)"])
         XCTAssertEqual(listing(directory), [])
         XCTAssertEqual(server.log.all.count, 0)
         let tabbed = try Afget.run(["-q", "-H", "X-Note: a\tb", url], in: directory)
