@@ -39,7 +39,8 @@ struct BatchTotals {
             endedTransferred += bytes - offset
             finishedBytes += bytes
             finished += 1
-        case .skipped:
+        case .skipped(let info, _):
+            end(info.id)  // skipped after it started (-J naming an existing file, a peer's finished file)
             finished += 1
         case .failed(let info, _):
             // An item found unusable before it could start (a bad list line) was never queued,

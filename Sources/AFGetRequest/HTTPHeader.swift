@@ -48,10 +48,10 @@ public struct HTTPHeader: Sendable, Equatable {
 }
 
 /// A malformed header may be a name and a secret without the colon between them
-/// ("Authorization Bearer TOKEN"): a message quotes its first word only.
+/// ("Authorization Bearer TOKEN", "X-Api-Key=TOKEN"): a message quotes its leading token only.
 private func firstWord(of text: String) -> String {
-    let word = text.prefix { $0 != " " && $0 != "\t" }
-    return word.count < text.count ? word + "…" : text
+    let word = String(decoding: text.utf8.prefix(while: isTokenByte), as: UTF8.self)
+    return word.utf8.count < text.utf8.count ? word + "…" : text
 }
 
 /// RFC 9110 token characters.

@@ -33,7 +33,7 @@ final class CurlLoop {
     /// not hide a server that stopped sending.
     private static let gapMeaningStopped = 1.0
     /// How long a gap waits for its SIGCONT to be counted (the handler may run on another
-    /// thread, a moment after this one resumed); meanwhile no transfer is failed as stalled.
+    /// thread, a moment after this one resumed); meanwhile stalls are judged as of before it.
     private static let gapSettlingTime = 0.5
     private static let progressInterval = 0.25
 
@@ -288,30 +288,32 @@ final class CurlLoop {
 
     // MARK: Housekeeping: stalls and progress reports
 
-    /// Discounts from the stall clocks a gap between passes that a SIGCONT explains; false while
-    /// a gap waits for its explanation, when no stall is to be decided.
-    private func settleGaps(sinceLast: Double, at now: Double) -> Bool {
-        let continues = ContinueSignals.count
+    /// Discounts from the stall clocks a gap between passes that a SIGCONT explains, and says
+    /// at what time stalls are to be judged: now, or while the latest gap waits for its
+    /// explanation, as of just before it (a stop's time is then blamed on no transfer, and a
+    /// run of slow passes, a slow disk's, still finds a server that stopped sending).
+    /// `continues`: the SIGCONT count read before the clock, so a continue that came after
+    /// the clock was read is seen at the next pass, not taken for one already seen.
+    private func settleGaps(sinceLast: Double, at now: Double, continues: Int) -> Double {
         defer { continuesSeen = continues }
-        if sinceLast >= Self.gapMeaningStopped {
-            unexplainedGap = (sinceLast + (unexplainedGap?.seconds ?? 0), now)
-        }
-        guard let gap = unexplainedGap else { return true }
+        if sinceLast >= Self.gapMeaningStopped { unexplainedGap = (sinceLast, now) }
+        guard let gap = unexplainedGap else { return now }
         if continues != continuesSeen {
             for context in tasks.values { context.discountTimeAway(gap.seconds, at: now) }
             unexplainedGap = nil
         } else if now - gap.noticedAt >= Self.gapSettlingTime {
             unexplainedGap = nil  // a pause of afget's own: the clocks keep what they counted
         }
-        return unexplainedGap == nil
+        return unexplainedGap.map { now - $0.seconds } ?? now
     }
 
     private func housekeeping() {
+        let continues = ContinueSignals.count
         let now = monotonicSeconds()
         let sinceLast = now - lastHousekeeping
         guard sinceLast >= Self.housekeepingInterval else { return }
         lastHousekeeping = now
-        let decidesStalls = settleGaps(sinceLast: sinceLast, at: now)
+        let stallsJudgedAt = settleGaps(sinceLast: sinceLast, at: now, continues: continues)
         let reportProgress = now - lastProgressReport >= Self.progressInterval
         if reportProgress { lastProgressReport = now }
 
@@ -319,7 +321,7 @@ final class CurlLoop {
             context.releaseIfAllowed(now: now)
             if let failure = context.consumer?.flush() {
                 fail(context, failure)
-            } else if decidesStalls, let stall = context.stallFailure(at: now) {
+            } else if let stall = context.stallFailure(at: now, judgedAt: stallsJudgedAt) {
                 fail(context, stall)
             } else if reportProgress && (context.isFinalResponse || context.progress.sent > 0) {
                 context.emit(.progress(context.id, context.currentProgress))

@@ -113,8 +113,20 @@ public struct ProxySettings: Sendable, Equatable {
     public func withoutCredentials(_ text: String) -> String {
         var text = text
         let given = [url] + ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"].map { environment[$0] }
-        for case let proxy? in given where Self.credentials(in: proxy) != nil && text.contains(proxy) {
-            text = text.replacing(proxy, with: Self.shownName(proxy))
+        for case let proxy? in given {
+            guard let credentials = Self.credentials(in: proxy), let colon = credentials.firstIndex(of: ":") else { continue }
+            if text.contains(proxy) { text = text.replacing(proxy, with: Self.shownName(proxy)) }
+            // libcurl's error text ends at 255 bytes, maybe inside the password, before any "@":
+            // from "user:" on, up to a quote or the end, nothing of it is shown.
+            let start = String(proxy[..<colon]) + ":"
+            var shown = ""
+            var rest = text[...]
+            while let found = rest.firstRange(of: start) {
+                let end = rest[found.upperBound...].firstIndex { $0 == "'" || $0 == "\"" } ?? rest.endIndex
+                shown += rest[..<found.lowerBound] + Self.shownName(proxy)
+                rest = rest[end...]
+            }
+            text = shown + rest
         }
         return removingPasswords(inText: text)
     }

@@ -42,8 +42,10 @@ struct StallWatch {
         lastSentAt = now
     }
 
-    /// The failure that ends a stalled attempt, or nil.
-    mutating func failure(_ sample: Sample, at now: Double) -> TransferFailure? {
+    /// The failure that ends a stalled attempt, or nil. Activity is timed `now`; silence is
+    /// judged as of `judged`, earlier while a gap in the watching is not explained yet.
+    mutating func failure(_ sample: Sample, at now: Double, judgedAt judged: Double? = nil) -> TransferFailure? {
+        let judged = judged ?? now
         if sample.activity != lastActivityCount {
             lastActivityCount = sample.activity
             lastActivityAt = now
@@ -53,12 +55,12 @@ struct StallWatch {
                 lastSentCount = sample.sent
                 lastSentAt = now
             }
-            guard sample.requestSentAfter > 0, now - max(startedAt + sample.requestSentAfter, lastSentAt) > limit else {
+            guard sample.requestSentAfter > 0, judged - max(startedAt + sample.requestSentAfter, lastSentAt) > limit else {
                 return nil
             }
             return stalled(sample.isSendingBody ? "no body byte sent for" : "no complete response headers within")
         }
-        guard now - lastActivityAt > limit else { return nil }
+        guard judged - lastActivityAt > limit else { return nil }
         return stalled("no data received for")
     }
 

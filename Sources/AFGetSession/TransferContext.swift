@@ -84,14 +84,14 @@ final class TransferContext {
     }
 
     /// The failure that ends this attempt when it has stalled (`StallWatch`), or nil.
-    func stallFailure(at now: Double) -> TransferFailure? {
+    func stallFailure(at now: Double, judgedAt judged: Double) -> TransferFailure? {
         let sample = StallWatch.Sample(
             activity: progress.received + progress.sent + Int64(headerBytes), sent: progress.sent,
             headersComplete: headersComplete,
             // Asked of libcurl only while the headers are due.
             requestSentAfter: headersComplete ? 0 : Double(easy.info(offset: CURLINFO_PRETRANSFER_TIME_T)) / 1_000_000,
             isSendingBody: isSendingBody)
-        return stallWatch.failure(sample, at: now)
+        return stallWatch.failure(sample, at: now, judgedAt: judged)
     }
 
     /// The curl loop did not run for `seconds` (the process was stopped, then continued):

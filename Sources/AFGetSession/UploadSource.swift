@@ -174,7 +174,8 @@ final class UploadSource {
     private static func waitForInput(until cancellation: Cancellation) -> Bool {
         var input = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
         while !cancellation.isRequested {
-            if poll(&input, 1, 50) != 0 { return true }  // ready, ended, or an error read() reports
+            let ready = poll(&input, 1, 50)
+            if ready > 0 || (ready < 0 && errno != EINTR) { return true }  // ready, ended, or an error read() reports
         }
         return false
     }

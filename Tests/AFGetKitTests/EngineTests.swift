@@ -129,6 +129,18 @@ final class EngineTests: XCTestCase {
         XCTAssertNil(body.failure(sample(activity: 200, headers: true), at: 45), "a byte within the limit is progress")
         XCTAssertEqual(body.failure(sample(activity: 200, headers: true), at: 76)?.message, "stalled: no data received for 30 s")
 
+        // A gap in the watching not explained yet (a stop, or a slow write): silence is judged
+        // as of before the gap, so the gap is blamed on no transfer, and a server silent for
+        // longer than the limit before it is still a stall.
+        var gapped = StallWatch(limit: 30, startedAt: 0)
+        XCTAssertNil(gapped.failure(sample(activity: 100, headers: true), at: 10))
+        XCTAssertNil(gapped.failure(sample(activity: 100, headers: true), at: 50, judgedAt: 39))
+        XCTAssertNotNil(gapped.failure(sample(activity: 100, headers: true), at: 52, judgedAt: 41))
+        var restarted = StallWatch(limit: 30, startedAt: 0)
+        XCTAssertNil(restarted.failure(sample(activity: 100, headers: true), at: 10))
+        restarted.restartClocks(at: 50)
+        XCTAssertNil(restarted.failure(sample(activity: 100, headers: true), at: 50), "a stop's time is nobody's stall")
+
         var rated = StallWatch(limit: 30, startedAt: 0)
         _ = rated.failure(sample(activity: 100, headers: true), at: 1)
         rated.excuse(at: 40)

@@ -93,6 +93,9 @@ final class ProgressFormattingTests: XCTestCase {
         }
         // Every item under way with its size known: 3500 B to come at 500 B/s, the whole batch.
         XCTAssertEqual(totals.line, "[0/4] 500 B 500 B/s ETA 0:07")
+        // An item skipped after it started (-J naming a file that exists) is no longer under way.
+        totals.record(.skipped(items[3], reason: "exists"), at: 1)
+        XCTAssertEqual(totals.line, "[1/4] 500 B 500 B/s ETA 0:05")
     }
 
     /// The batch's ETA: the bytes still to come of the items whose size is known, at the

@@ -65,6 +65,14 @@ final class ProxyChoiceTests: XCTestCase {
                 XCTAssertFalse(settings.withoutCredentials(said).contains(password), settings.withoutCredentials(said))
             }
         }
+        // libcurl's error text is cut at 255 bytes, here inside a long password, before its "@".
+        let long = "http://ann:" + String(repeating: "Q", count: 300) + "@bad host:1"
+        let cut = String("Unsupported proxy syntax in '\(long)'".prefix(255))
+        let settings = ProxySettings(environment: ["http_proxy": long])
+        XCTAssertEqual(settings.withoutCredentials(cut), "Unsupported proxy syntax in 'bad host:1")
+        // A proxy named like its user: the name shown is not searched again.
+        let same = ProxySettings(environment: ["https_proxy": "proxy:pw@proxy:3128"])
+        XCTAssertEqual(same.withoutCredentials("in 'proxy:pw@proxy:3128' and 'proxy:pw"), "in 'proxy:3128' and 'proxy:3128")
     }
 
     func testMalformedProxiesAreRefusedWithoutQuotingThem() {

@@ -236,6 +236,19 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(server.log.all.count, 0)
     }
 
+    /// A bad list line takes its place in the list order of the summary's failed items.
+    func testABadListLineIsListedInItsPlace() throws {
+        let missing = (0..<11).map { server.url("/status/404/m\($0)") }
+        try writeList((missing + ["notaurl"]).joined(separator: "\n"))
+        let result = try Afget.run(["--progress", "line", "-j", "4", "-i", "urls.txt"], in: directory)
+        XCTAssertEqual(result.status, 2, result.stderr)
+        let lines = result.stderrLines
+        let summary = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("afget: 0 downloaded, 0 skipped, 12 failed") }, result.stderr)
+        XCTAssertEqual(
+            Array(lines[(summary + 1)...]),
+            missing.prefix(10).map { "  \($0): HTTP 404 Not Found" } + ["  and 2 more: see --report"])
+    }
+
     /// The summary ends with the failed items, the first ten in list order whatever order they
     /// failed in (four at once), and how many more the report has: on a terminal their lines
     /// have long scrolled away.

@@ -58,10 +58,10 @@ final class ConfigFileTests: ServerTestCase {
     /// A choice the file makes is the command line's to change: its option, or an alternative
     /// to it, typed replaces the file's line.
     func testTheCommandLinesChoiceReplacesTheFiles() throws {
-        _ = try writeConfig("quiet\npretty\nno-restart\njobs = 1\n")
+        _ = try writeConfig("quiet\npretty\nno-restart\njobs = 1\ndir = elsewhere\nno-follow\n")
         let progress = try Afget.run(
-            ["--progress", "line", "--restart", "-j", "3", "-o", "a.bin", server.url("/file/a.bin?size=10")], in: directory,
-            environment: environment)
+            ["--progress", "line", "--restart", "-j", "3", "-L", "-o", "a.bin", server.url("/file/a.bin?size=10")],
+            in: directory, environment: environment)
         XCTAssertEqual(progress.status, 0, progress.stderr)
         XCTAssertTrue(progress.stderr.contains("a.bin: done"), "--progress line over quiet: \(progress.stderr)")
         let raw = try Afget.run(["request", "--raw", server.url("/echo")], in: directory, environment: environment)
@@ -74,6 +74,8 @@ final class ConfigFileTests: ServerTestCase {
         let cases: [(text: String, says: String)] = [
             ("-u alice:s3cret\n", "\"-u\" is not an option name (write name = value)"),
             ("header = Authorization Bearer s3cret\n", "header \"Authorization…\" has no colon; use \"Name: value\""),
+            ("header = X-Api-Key=s3cret\n", "header \"X-Api-Key…\" has no colon; use \"Name: value\""),
+            ("-uann:s3cret\n", "\"-uann\" is not an option name (write name = value)"),
         ]
         for (text, says) in cases {
             let file = try writeConfig(text)

@@ -10,10 +10,12 @@ struct ConfigArguments {
     let commandLine: [String]
     let path: String
 
-    /// Options that choose one thing between them: the command line's choice replaces the file's.
+    /// Options that choose one thing between them (by their first long names): the command
+    /// line's choice replaces the file's.
     private static let alternatives: [Set<String>] = [
         ["quiet", "progress"], ["restart", "no-restart"], ["pretty", "raw", "auto-format"],
-        ["form", "json", "plist", "multipart"],
+        ["form", "json", "plist", "multipart"], ["output", "dir"], ["location", "no-follow"],
+        ["netrc", "netrc-file"], ["data", "data-binary"],
     ]
 
     /// Nil when no config applies: none chosen, or help and version, which read no file.
@@ -36,8 +38,8 @@ struct ConfigArguments {
             if ["config", "no-config", "help", "version"].contains(line.name) {
                 throw failure("\(option) cannot be set in a config file")
             }
-            let replaced =
-                typed.contains(line.name) || alternatives.contains { $0.contains(line.name) && !$0.isDisjoint(with: typed) }
+            let name = table.canonicalName(line.name)
+            let replaced = typed.contains(name) || alternatives.contains { $0.contains(name) && !$0.isDisjoint(with: typed) }
             switch table.kind(of: line.name) {
             case .flag:
                 guard line.value == nil else { throw failure("\(option) takes no value: write \(line.name) alone") }

@@ -43,7 +43,7 @@ struct ConfigFile: Equatable {
         let name = body.prefix { $0.isLetter || $0.isNumber || $0 == "-" }
         guard let first = name.first, first.isLetter else {
             // Only the line's start is quoted: the rest may be a secret (`-u ann:pw`, as a .curlrc has it).
-            let start = line.prefix { $0 != " " && $0 != "\t" && $0 != "=" }.prefix(20)
+            let start = line.prefix { $0 == "-" || $0.isLetter || $0.isNumber }.prefix(20)
             throw ConfigFailure(path: path, line: number, cause: "\"\(start)\" is not an option name (write name = value)")
         }
         var rest = body.dropFirst(name.count).drop { $0 == " " || $0 == "\t" }

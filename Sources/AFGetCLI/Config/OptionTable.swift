@@ -12,6 +12,8 @@ struct OptionTable {
     }
 
     private var kinds: [String: Kind] = [:]
+    /// Each long name to the first long name of its option: `output-dir` → `dir`.
+    private var canonicalNames: [String: String] = [:]
     /// Short names to long ones: `q` → `quiet`.
     private var longNames: [Character: String] = [:]
 
@@ -28,7 +30,10 @@ struct OptionTable {
             let names = argument.names ?? []
             guard let long = names.first(where: { $0.kind == "long" })?.name else { continue }
             for name in names {
-                if name.kind == "long" { kinds[name.name] = kind }
+                if name.kind == "long" {
+                    kinds[name.name] = kind
+                    canonicalNames[name.name] = long
+                }
                 if name.kind == "short", let letter = name.name.first { longNames[letter] = long }
             }
         }
@@ -36,15 +41,18 @@ struct OptionTable {
 
     func kind(of option: String) -> Kind? { kinds[option] }
 
-    /// The long names of the options `arguments` gives, up to a `--`: `-qk` gives quiet and
-    /// insecure, `--jobs=8` gives jobs. A value that looks like an option may be counted too,
+    /// The option's first long name, whichever of its names is given.
+    func canonicalName(_ option: String) -> String { canonicalNames[option] ?? option }
+
+    /// The (first) long names of the options `arguments` gives, up to a `--`: `-qk` gives quiet
+    /// and insecure, `--jobs=8` gives jobs, `-P x` gives dir. A value that looks like an option may be counted too,
     /// which only errs towards the command line.
     func optionsNamed(in arguments: [String]) -> Set<String> {
         var named: Set<String> = []
         for argument in arguments {
             if argument == "--" { break }
             if argument.hasPrefix("--") {
-                named.insert(String(argument.dropFirst(2).prefix { $0 != "=" }))
+                named.insert(canonicalName(String(argument.dropFirst(2).prefix { $0 != "=" })))
             } else if argument.hasPrefix("-"), argument.count > 1 {
                 // A cluster of short flags; the first that takes a value takes the rest as it.
                 for letter in argument.dropFirst() {

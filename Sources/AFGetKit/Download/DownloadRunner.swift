@@ -42,11 +42,13 @@ public final class DownloadRunner: Sendable {
     public func run(_ feed: ItemFeed, alreadyFailed: [ItemFailure] = [], report: RunReport? = nil) async -> RunSummary {
         let startedAt = monotonicSeconds()
         var tally = Tally(report: report, cancellation: cancellation)
+        /// The id of the last item taken from the feed: an unusable one comes after it in list order.
+        var lastItemID = -1
         /// An item found unusable before it could start: told, counted and reported.
         func unusable(_ failure: ItemFailure) {
             let record = Self.record(of: failure)
             renderer.handle(.failed(record.info, failure))
-            tally.add(record)
+            tally.add(record, unusableAfter: lastItemID)
         }
         alreadyFailed.forEach(unusable)
         // The total line counts the whole batch ("[37/120]") when its size is known.
@@ -75,6 +77,7 @@ public final class DownloadRunner: Sendable {
                 while !stopping, !cancellation.isRequested, admission.mayStartAnother() {
                     switch feed.next() {
                     case .item(let item):
+                        lastItemID = item.plannedInfo.id
                         renderer.handle(.queued(item.plannedInfo))
                         let reportsPost = admission.needsPostReports
                         admission.started(reportingPost: reportsPost)
@@ -115,6 +118,7 @@ public final class DownloadRunner: Sendable {
         notStarted: while true {
             switch feed.nextAfterStop() {
             case .item(let item):
+                lastItemID = item.plannedInfo.id
                 var record = ItemRecord(info: item.plannedInfo)
                 record.stoppedEarly =
                     interrupted
@@ -122,7 +126,7 @@ public final class DownloadRunner: Sendable {
                     : ItemRecord.EarlyStop(cause: .notStarted, message: "not started: an earlier item failed (--fail-fast)")
                 tally.add(record)
             case .unusable(let failure):
-                tally.add(Self.record(of: failure))
+                tally.add(Self.record(of: failure), unusableAfter: lastItemID)
             case .notice, .notYet:
                 continue
             case .end:
@@ -214,7 +218,9 @@ private struct Tally {
         self.cancellation = cancellation
     }
 
-    mutating func add(_ record: ItemRecord) {
+    /// `unusableAfter`: for an item found unusable (it has no id), the id of the item before it
+    /// in list order, so that the summary lists failures in list order.
+    mutating func add(_ record: ItemRecord, unusableAfter previousID: Int? = nil) {
         switch record.outcome {
         case .done(let bytes):
             summary.downloaded += 1
@@ -226,7 +232,7 @@ private struct Tally {
                 summary.busy += 1
             } else {
                 summary.failed += 1
-                summary.noteFailure("\(failure)", order: record.info.id)
+                summary.noteFailure("\(failure)", order: previousID.map { 2 * $0 + 1 } ?? 2 * record.info.id)
             }
             summary.exitCode = ExitStatus.combined([summary.exitCode, failure.exitCode])
         case .stopped(let dataKept):
