@@ -19,4 +19,7 @@ public struct AFGetCommand: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// The subcommands' names: download, resume, request, upload.
+    static var commandNames: [String] { configuration.subcommands.compactMap { $0.configuration.commandName } }
 }

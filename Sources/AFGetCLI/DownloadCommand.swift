@@ -20,8 +20,7 @@ struct DownloadCommand: AsyncParsableCommand {
     func validate() throws {
         guard !urls.isEmpty || batch.inputFile != nil else { throw ValidationError("no URL given (and no -i list)") }
         // `afget -q resume` reads "resume" as a URL of the default command.
-        let commandNames = AFGetCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
-        if let command = urls.first(where: commandNames.contains) {
+        if let command = urls.first(where: AFGetCommand.commandNames.contains) {
             throw ValidationError("\(command) is a command, not a URL: put options after it (afget \(command) -q ...)")
         }
         try output.validate(urlCount: urls.count, hasList: batch.inputFile != nil)

@@ -60,7 +60,7 @@ public enum Entry {
         if CompletionRoot.isAsked(by: arguments) { return completionScript(arguments) }
         // ArgumentParser answers `afget help nosuch` with the general help and exit 0; a
         // script asking for a command that does not exist is told so.
-        let commandNames = AFGetCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+        let commandNames = AFGetCommand.commandNames
         if arguments.first == "help", arguments.count > 1, !commandNames.contains(arguments[1]) {
             OutputStream.standardError.writeLine(
                 "afget: help: no command \(arguments[1]) (the commands: \(commandNames.joined(separator: ", ")))")

@@ -236,17 +236,26 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(server.log.all.count, 0)
     }
 
+    /// Under the summary of twelve failures: the first ten of `missing` in list order, then how many more.
+    private func assertTheSummaryListsTheFirstTen(
+        of missing: [String], in result: AfgetResult, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let lines = result.stderrLines
+        let summary = try XCTUnwrap(
+            lines.firstIndex { $0.hasPrefix("afget: 0 downloaded, 0 skipped, 12 failed") }, result.stderr, file: file,
+            line: line)
+        XCTAssertEqual(
+            Array(lines[(summary + 1)...]),
+            missing.prefix(10).map { "  \($0): HTTP 404 Not Found" } + ["  and 2 more: see --report"], file: file, line: line)
+    }
+
     /// A bad list line takes its place in the list order of the summary's failed items.
     func testABadListLineIsListedInItsPlace() throws {
         let missing = (0..<11).map { server.url("/status/404/m\($0)") }
         try writeList((missing + ["notaurl"]).joined(separator: "\n"))
         let result = try Afget.run(["--progress", "line", "-j", "4", "-i", "urls.txt"], in: directory)
         XCTAssertEqual(result.status, 2, result.stderr)
-        let lines = result.stderrLines
-        let summary = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("afget: 0 downloaded, 0 skipped, 12 failed") }, result.stderr)
-        XCTAssertEqual(
-            Array(lines[(summary + 1)...]),
-            missing.prefix(10).map { "  \($0): HTTP 404 Not Found" } + ["  and 2 more: see --report"])
+        try assertTheSummaryListsTheFirstTen(of: missing, in: result)
     }
 
     /// The summary ends with the failed items, the first ten in list order whatever order they
@@ -256,11 +265,7 @@ final class BatchTests: ServerTestCase {
         let missing = (0..<12).map { server.url("/status/404/m\($0)") }
         let result = try Afget.run(["--progress", "line", "-j", "4"] + missing, in: directory)
         XCTAssertEqual(result.status, 8, result.stderr)
-        let lines = result.stderrLines
-        let summary = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("afget: 0 downloaded, 0 skipped, 12 failed") }, result.stderr)
-        XCTAssertEqual(
-            Array(lines[(summary + 1)...]),
-            missing.prefix(10).map { "  \($0): HTTP 404 Not Found" } + ["  and 2 more: see --report"])
+        try assertTheSummaryListsTheFirstTen(of: missing, in: result)
     }
 
     func testFailuresAmongGoodItemsAndTheReport() throws {
