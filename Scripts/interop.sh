@@ -1,29 +1,32 @@
 #!/usr/bin/env bash
 # Interoperability check: the same download / resume / change / split / upload / gzip scenarios
-# against real servers (nginx, apache2, lighttpd, caddy, python http.server, twisted), printing
-# a table server × scenario → ok / defect / n/a, one line per defect, and exiting 1 if any.
+# against real servers (nginx, apache2, lighttpd, caddy, python http.server, twisted, and nghttpd,
+# HTTP/2 over TLS only), and a slow-reading upload sink (slowsink, Scripts/interop/slow_sink.py)
+# for the slow-upload scenario, printing a table server × scenario → ok / defect / n/a, one line
+# per defect, and exiting 1 if any.
 #   Scripts/interop.sh [-s SERVER,...] [-c SCENARIO,...]   AFGET=path skips the build; KEEP=1 keeps logs
 # Not part of Scripts/test.sh: it installs servers the tests do not need (see docs/interop.md).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-SERVERS="nginx apache lighttpd caddy python twisted"
-SCENARIOS_ALL="download resume changed shrunk split split-changed upload gzip compressed checksum"
+SERVERS_ALL="nginx apache lighttpd caddy python twisted nghttpd slowsink"
+SERVERS=$SERVERS_ALL
+SCENARIOS_ALL="download resume changed shrunk split split-changed upload gzip compressed checksum slow-upload"
 SCENARIOS=$SCENARIOS_ALL
 while getopts s:c:h option; do
     case $option in
         s) SERVERS=${OPTARG//,/ } ;;
         c) SCENARIOS=${OPTARG//,/ } ;;
-        *) sed -n 2,6p "$0" >&2; exit 2 ;;
+        *) sed -n 2,8p "$0" >&2; exit 2 ;;
     esac
 done
-for name in $SERVERS; do [[ " nginx apache lighttpd caddy python twisted " == *" $name "* ]] || { echo "unknown server: $name" >&2; exit 2; }; done
+for name in $SERVERS; do [[ " $SERVERS_ALL " == *" $name "* ]] || { echo "unknown server: $name" >&2; exit 2; }; done
 for name in $SCENARIOS; do [[ " $SCENARIOS_ALL " == *" $name "* ]] || { echo "unknown scenario: $name" >&2; exit 2; }; done
 TIMEOUT=${TIMEOUT:-120}  # seconds for one afget run: longer is a hang, reported as a defect
 RATE=${RATE:-8M}         # --limit-rate for runs that get interrupted: slow enough to catch them
 MIN=$((4 << 20))         # interrupt once afget reports this many bytes
 
 source "$root/Scripts/packages.sh"
-ensure_packages nginx-light apache2 lighttpd lighttpd-mod-webdav lighttpd-mod-deflate caddy curl gzip
+ensure_packages nginx-light apache2 lighttpd lighttpd-mod-webdav lighttpd-mod-deflate caddy nghttp2-server openssl curl gzip
 [[ " $SERVERS " != *" twisted "* ]] || python3 -c 'import twisted' 2>/dev/null || pip install -q twisted >&2
 if [ -z "${AFGET:-}" ]; then
     (cd "$root" && swift build --product afget >&2)
@@ -44,11 +47,14 @@ trap 'exit 130' INT TERM
 # Test data, made once: random bytes (incompressible) and 37 MiB of text that gzip shrinks ~4×.
 mkdir -p "$work/src"
 head -c 20M /dev/urandom >"$work/src/big.bin"
+head -c 1200000 /dev/urandom >"$work/src/slow.bin"
 head -c 64M /dev/urandom >"$work/src/huge.bin"
 seq 1 5000000 >"$work/src/text.txt"
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 
 # ---- servers: each writes its own config under $srv, serves $www on $port, sets PUT and GZIP ----
+# (and where it differs: SCHEME and TLS, the options afget and curl need; RANGES; SETTLE, a server
+# that describes a replaced file only after a while; ONLY, the scenarios that apply at all)
 start_nginx() {
     mkdir -p "$www/dav" "$srv/tmp"
     cat >"$srv/nginx.conf" <<EOF
@@ -142,13 +148,32 @@ start_twisted() {  # twisted.web.static.File: ranges, but If-Range is ignored
         --listen "tcp:$port:interface=127.0.0.1" >>"$srv/log" 2>&1 & server_pid=$!
     PUT="" GZIP=""
 }
+start_nghttpd() {  # HTTP/2 only, over TLS (h2 by ALPN): a CA and a certificate for 127.0.0.1 made here
+    local ca=(-nodes -newkey ec -pkeyopt ec_paramgen_curve:P-256)
+    openssl req -x509 "${ca[@]}" -days 2 -subj /CN=afget-interop-ca -keyout "$srv/ca.key" -out "$srv/ca.pem" \
+        -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign 2>>"$srv/log"
+    openssl req -new "${ca[@]}" -subj /CN=127.0.0.1 -keyout "$srv/key.pem" -out "$srv/cert.csr" 2>>"$srv/log"
+    openssl x509 -req -in "$srv/cert.csr" -CA "$srv/ca.pem" -CAkey "$srv/ca.key" -CAcreateserial -days 2 \
+        -extfile <(printf 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n') -out "$srv/cert.pem" 2>>"$srv/log"
+    nghttpd -a 127.0.0.1 -d "$www" "$port" "$srv/key.pem" "$srv/cert.pem" >>"$srv/log" 2>&1 & server_pid=$!
+    # no Range (always 200), no gzip; PUT is answered like GET (404 for a new file); it keeps
+    # what it knows of a file (its descriptor, length, mtime) for 10 s after a change
+    SCHEME=https TLS=(--cacert "$srv/ca.pem") PUT="" GZIP="" RANGES="" SETTLE=1
+}
+start_slowsink() {  # reads a PUT body at 150 kB/s through a small receive buffer, records what it got
+    SINK="$srv/received"
+    python3 "$root/Scripts/interop/slow_sink.py" --port "$port" --record "$SINK" --rate 150000 --rcvbuf 16384 \
+        >>"$srv/log" 2>&1 & server_pid=$!
+    PUT="" GZIP="" ONLY=slow-upload
+}
 start_server() {
-    RANGES=1; srv="$work/$1"; www="$srv/www"; out="$srv/out"; mkdir -p "$www" "$out"
+    RANGES=1 SCHEME=http TLS=() SETTLE="" ONLY="" SINK=""
+    srv="$work/$1"; www="$srv/www"; out="$srv/out"; mkdir -p "$www" "$out"
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    BASE="http://127.0.0.1:$port"
     "start_$1"
+    BASE="$SCHEME://127.0.0.1:$port"
     local deadline=$((SECONDS + 20))
-    until curl -s -o /dev/null --max-time 1 "$BASE/"; do
+    until curl -s "${TLS[@]}" -o /dev/null --max-time 1 "$BASE/"; do
         kill -0 "$server_pid" 2>/dev/null && [ $SECONDS -lt $deadline ] || { cat "$srv"/*log* >&2; return 1; }
         sleep 0.1
     done
@@ -162,11 +187,24 @@ publish() { cp "$2" "$www/$1"; touch -d '2024-01-01 00:00:00' "$www/$1"; }
 change() {
     head -c "${2:-$(stat -c %s "$www/$1")}" /dev/urandom >"$www/$1.new"
     touch -d '2024-06-01 00:00:00' "$www/$1.new"; mv "$www/$1.new" "$www/$1"
+    [ -z "$SETTLE" ] || settle "$1"
+}
+# settle NAME: wait until the server describes the new file (its Last-Modified). A server that
+# keeps the old file's descriptor and metadata for a while sends, until then, the old file whole
+# and consistent, which no client can tell from a file that did not change.
+settle() {
+    local want got deadline=$((SECONDS + 30)); want=$(date -u -r "$www/$1" '+%a, %d %b %Y %H:%M:%S GMT')
+    until got=$(curl -sI "${TLS[@]}" --max-time 2 -o /dev/null -w '%header{last-modified}' "$BASE/$1") && [ "$got" = "$want" ]; do
+        [ $SECONDS -lt $deadline ] || { note "the server still described the old $1 (Last-Modified ${got:-none}) after 30 s"; return; }
+        sleep 0.5
+    done
 }
 # run TAG afget-args...: one afget run under timeout; rc, stdout in $log.out, stderr in $log.err.
+# The server's TLS options go first (after "upload" for an upload).
 run() {
     log="$srv/$scenario.$1"; shift; rc=0
-    timeout -k 5 "$TIMEOUT" "$AFGET" "$@" >"$log.out" 2>"$log.err" || rc=$?
+    local args=("${TLS[@]}" "$@"); [ "$1" != upload ] || args=(upload "${TLS[@]}" "${@:2}")
+    timeout -k 5 "$TIMEOUT" "$AFGET" "${args[@]}" >"$log.out" 2>"$log.err" || rc=$?
 }
 said() { tr '\n' ' ' <"$log.err" | cut -c1-300; }
 defect() {
@@ -188,7 +226,7 @@ expect_file() {
 interrupt() {
     local dest=$1 deadline=$((SECONDS + 60)) bytes=0 pid; shift
     log="$srv/$scenario.first"; rc=0
-    timeout -k 5 "$TIMEOUT" "$AFGET" --progress json "$@" >"$log.out" 2>"$log.err" & pid=$! job=$!
+    timeout -k 5 "$TIMEOUT" "$AFGET" "${TLS[@]}" --progress json "$@" >"$log.out" 2>"$log.err" & pid=$! job=$!
     while kill -0 "$pid" 2>/dev/null && [ "$bytes" -lt $MIN ] && [ $SECONDS -lt $deadline ]; do
         sleep 0.05
         bytes=$(grep -o '"bytes":[0-9]*' "$log.out" | tail -1 | cut -d: -f2 || true); bytes=${bytes:-0}
@@ -279,7 +317,7 @@ scenario_upload() {
 scenario_gzip() {  # the gzip representation itself (-H, not --compressed), interrupted and continued
     [ -n "$GZIP" ] || { verdict=n/a; return; }
     publish g.txt "$work/src/text.txt"
-    curl -s -H 'Accept-Encoding: gzip' -o "$srv/g.ref" "$BASE/g.txt"
+    curl -s "${TLS[@]}" -H 'Accept-Encoding: gzip' -o "$srv/g.ref" "$BASE/g.txt"
     gzip -t "$srv/g.ref" 2>/dev/null || note "curl got no gzip body: the server did not compress"
     # a gzip body is only 6-11 MB: a quarter of the rate, so SIGINT lands before the end
     local command=(--progress json -H 'Accept-Encoding: gzip' --limit-rate $(( $(numfmt --from=iec "$RATE") / 4 )) -o "$out/g.gz" "$BASE/g.txt")
@@ -316,6 +354,22 @@ scenario_checksum() {  # wrong checksum: exit 10, data kept; the right one then 
     expect_file "$out/x.bin" "$want"
     note "the re-run fetched $(grep -o '"summary".*"bytes":[0-9]*' "$log.out" | grep -o '[0-9]*$' || echo '?') bytes$( [ ! -s "$log.err" ] || echo "; stderr: $(said)")"
 }
+scenario_slow-upload() {  # a server that reads the body slowly but steadily is no stall
+    [ -n "$SINK" ] || { verdict=n/a; return; }
+    local want got; want="complete $(stat -c %s "$work/src/slow.bin") $(sha "$work/src/slow.bin")"
+    : >"$SINK"
+    run put upload -q --stall-timeout 3 --retry 0 "$work/src/slow.bin" "$BASE/slow/"
+    got=$(grep ' /slow/slow.bin$' "$SINK" | tail -1 || true)  # written before the sink answers
+    if [ $rc -ne 0 ]; then  # what afget left in its kernel's send buffer still arrives: let the sink finish
+        local deadline=$((SECONDS + 20))
+        until [ -n "$got" ] || [ $SECONDS -ge $deadline ]; do sleep 0.5; got=$(grep ' /slow/slow.bin$' "$SINK" | tail -1 || true); done
+        if [ "$(cut -d' ' -f1-3 <<<"$got")" = "$want" ]; then got="the sink read on and got every byte, in $(cut -d' ' -f4 <<<"$got") s"
+        else got="the sink recorded: ${got:-nothing within 20 s}"; fi
+        defect "upload to a sink reading 150 kB/s ($got)"; return
+    fi
+    [ "$(cut -d' ' -f1-3 <<<"$got")" = "$want" ] || { defect "exit 0, but the sink got: ${got:-nothing} (want: $want)"; return; }
+    note "the sink read all $(cut -d' ' -f2 <<<"$got") bytes in $(cut -d' ' -f4 <<<"$got") s"
+}
 
 # ---- main ----
 declare -A table
@@ -325,7 +379,7 @@ for server in $SERVERS; do
     start_server "$server"
     for scenario in $SCENARIOS; do
         verdict=ok why=""
-        "scenario_$scenario"
+        if [ -z "$ONLY" ] || [[ " $ONLY " == *" $scenario "* ]]; then "scenario_$scenario"; else verdict=n/a; fi
         table[$server/$scenario]=$verdict
         [ -z "$why" ] || defects+="$server $scenario: $why"$'\n'
     done

@@ -66,6 +66,8 @@ struct RequestCommand: AsyncParsableCommand {
         }
         // The body is printed whatever the status, so scripts can read an error document.
         if let failure = response.write(received) {
+            // A reader that went away (`| head`) ends afget as it ends `cat`: quietly.
+            if failure.isClosedPipe { throw ExitCode(ExitStatus.outputClosed) }
             renderer.handle(.failed(info, ItemFailure(item: shownURL, failure)))
             throw ExitCode(failure.exitCode)
         }

@@ -56,6 +56,10 @@ struct ResponseOptions: ParsableArguments {
             return stdout.write(bytes: bytes).map { fileFailure("write", "standard output", errno: $0) }
         }
         let bytes = printer.render(response, toTerminal: false, colored: false)
+        if let stream = OutputStream.named(output) {
+            // Opened again, a redirected standard output would be truncated: written in place.
+            return stream.write(bytes: bytes).map { fileFailure("write", output, errno: $0) }
+        }
         let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { return fileFailure("create", output, errno: errno) }
         defer { close(descriptor) }

@@ -10,6 +10,10 @@ final class CurlLoop {
     private let inbox: CommandInbox
     private let cancellation: Cancellation
     private var tasks: [TaskID: TransferContext] = [:]
+    private let sockets = ConnectionSockets()
+    /// Origins that closed a connection offering only HTTP/1.1 before answering: they speak
+    /// HTTP/2 alone (nghttpd), so a connection of a transfer's own is an HTTP/2 one there.
+    private var originsWithoutHTTP1: Set<String> = []
     /// Per gate: tasks holding a place, and those waiting for one.
     private var gates: [ObjectIdentifier: GateQueue] = [:]
     private var stopping = false
@@ -76,7 +80,7 @@ final class CurlLoop {
         case .create(let id, let request, let body, let options, let events):
             tasks[id] = TransferContext(
                 id: id, request: request, body: body, options: options, events: events,
-                cancellation: cancellation)
+                cancellation: cancellation, sockets: sockets)
         case .resume(let id):
             guard let context = tasks[id], context.machine.state == .suspended else { return }
             if context.isAttached {
@@ -102,6 +106,7 @@ final class CurlLoop {
     }
 
     private func start(_ context: TransferContext) {
+        context.needsHTTP2 = originsWithoutHTTP1.contains(context.request.url.origin)
         do {
             try context.prepareAttempt()
         } catch {
@@ -202,6 +207,10 @@ final class CurlLoop {
             fail(context, reason)
         } else if let flushFailure {
             fail(context, flushFailure)
+        } else if refusedHTTP1(context, result) {
+            // Nothing of the response arrived: the same request again, over HTTP/2.
+            originsWithoutHTTP1.insert(context.request.url.origin)
+            start(context)
         } else if result != CURLE_OK {
             let error = CurlError(code: result, detail: context.easy.lastErrorDetail)
             let failure = CurlFailureClassifier.failure(
@@ -223,6 +232,18 @@ final class CurlLoop {
         } else {
             complete(context)
         }
+    }
+
+    /// A connection of the transfer's own that offered only HTTP/1.1 over TLS ended before a
+    /// byte of a response: an empty reply (nghttpd), or HTTP/2's frames where a status line
+    /// belongs. Such a server speaks HTTP/2 alone; one connection (without `-s`) worked.
+    private func refusedHTTP1(_ context: TransferContext, _ result: CURLcode) -> Bool {
+        guard context.options.connectionOfItsOwn, !context.needsHTTP2, context.request.url.scheme == "https",
+            context.headerBytes == 0
+        else { return false }
+        let error = CurlError(code: result, detail: context.easy.lastErrorDetail)
+        return result == CURLE_GOT_NOTHING || result == CURLE_RECV_ERROR
+            || (result == CURLE_UNSUPPORTED_PROTOCOL && error.message.contains("HTTP/0.9"))
     }
 
     /// A connection refused by an origin that has not answered in this run, which is not

@@ -1,9 +1,11 @@
 import AFGetSupport
 
 /// When an attempt has stalled: no byte for `limit` seconds, or response headers not complete
-/// that long after the request was sent, however slowly they drip. Sending a body is progress:
-/// the headers' clock starts when its last byte has been sent. Kept per attempt by the task's
-/// context and sampled by the curl loop's housekeeping, a few times a second.
+/// that long after the request was sent, however slowly they drip. Sending a body is progress,
+/// counted as bytes leave the socket rather than as libcurl hands them to the kernel, whose
+/// send queue can hold minutes of a slow uplink: the headers' clock starts when the last byte
+/// has left. Kept per attempt by the task's context and sampled by the curl loop's
+/// housekeeping, a few times a second.
 struct StallWatch {
     let limit: Double
     private let startedAt: Double
@@ -23,7 +25,9 @@ struct StallWatch {
     struct Sample {
         /// Every byte moved through the connection: headers, body, request body.
         let activity: Int64
+        /// Request bytes handed to the kernel, and those of them still in its send queue.
         let sent: Int64
+        let unsent: Int64
         let headersComplete: Bool
         /// Seconds from the attempt's start until the request was sent (0: not yet).
         let requestSentAfter: Double
@@ -51,14 +55,16 @@ struct StallWatch {
             lastActivityAt = now
         }
         guard sample.headersComplete else {
-            if sample.sent != lastSentCount {
-                lastSentCount = sample.sent
+            let leftSocket = sample.sent - sample.unsent
+            if leftSocket != lastSentCount {
+                lastSentCount = leftSocket
                 lastSentAt = now
             }
             guard sample.requestSentAfter > 0, judged - max(startedAt + sample.requestSentAfter, lastSentAt) > limit else {
                 return nil
             }
-            return stalled(sample.isSendingBody ? "no body byte sent for" : "no complete response headers within")
+            let isSending = sample.isSendingBody || sample.unsent > 0
+            return stalled(isSending ? "no body byte sent for" : "no complete response headers within")
         }
         guard judged - lastActivityAt > limit else { return nil }
         return stalled("no data received for")

@@ -31,7 +31,7 @@ final class TransferContext {
     private(set) var headersComplete = false
     /// The headers that completed belong to the final response (not a redirect hop).
     private(set) var isFinalResponse = false
-    private var headerBytes = 0
+    private(set) var headerBytes = 0
     private var headerLines = 0
     /// Where the final response's body goes, once its handler accepted it.
     private(set) var consumer: (any BodyConsumer)?
@@ -57,11 +57,17 @@ final class TransferContext {
     /// Whether this attempt has stalled, sampled by the loop's housekeeping.
     private var stallWatch: StallWatch
 
+    /// The origin speaks HTTP/2 alone: a connection of this transfer's own must be HTTP/2.
+    var needsHTTP2 = false
+    /// The loop's record of the sockets requests with a body go out on.
+    private let sockets: ConnectionSockets
+
     init(
         id: TaskID, request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions,
-        events: TaskEvents, cancellation: Cancellation
+        events: TaskEvents, cancellation: Cancellation, sockets: ConnectionSockets
     ) {
         self.id = id
+        self.sockets = sockets
         self.cancellation = cancellation
         self.bodyHandler = body
         self.request = request
@@ -87,11 +93,23 @@ final class TransferContext {
     func stallFailure(at now: Double, judgedAt judged: Double) -> TransferFailure? {
         let sample = StallWatch.Sample(
             activity: progress.received + progress.sent + Int64(headerBytes), sent: progress.sent,
+            unsent: headersComplete || progress.sent == 0 ? 0 : unsentInSocket,
             headersComplete: headersComplete,
             // Asked of libcurl only while the headers are due.
             requestSentAfter: headersComplete ? 0 : Double(easy.info(offset: CURLINFO_PRETRANSFER_TIME_T)) / 1_000_000,
             isSendingBody: isSendingBody)
         return stallWatch.failure(sample, at: now, judgedAt: judged)
+    }
+
+    /// Bytes of the request that libcurl counts as sent but that still wait in the kernel's
+    /// send queue: on a slow uplink, megabytes and minutes of it (0 when it cannot tell).
+    private var unsentInSocket: Int64 {
+        sockets.unsentBytes(localPort: easy.info(CURLINFO_LOCAL_PORT), remotePort: easy.info(CURLINFO_PRIMARY_PORT))
+    }
+
+    /// libcurl opened a socket for this transfer's request.
+    fileprivate func opened(_ socket: Int32) {
+        sockets.opened(socket)
     }
 
     /// The curl loop did not run for `seconds` (the process was stopped, then continued):
@@ -126,7 +144,15 @@ final class TransferContext {
         // Over TLS, ALPN tells at once whether a connection multiplexes (HTTP/2), so waiting to
         // share it is cheap. Over plain HTTP a waiting transfer would sit idle until the busy
         // HTTP/1.1 connection is free, so there each transfer gets a connection of its own.
-        easy.set(CURLOPT_PIPEWAIT, request.url.scheme == "https")
+        easy.set(CURLOPT_PIPEWAIT, request.url.scheme == "https" && !options.connectionOfItsOwn)
+        if options.connectionOfItsOwn {
+            // HTTP/1.1 keeps a connection to one transfer at a time and lets the next segment
+            // reuse it once idle; a server that speaks HTTP/2 alone gets a new HTTP/2 connection
+            // per transfer instead, closed after it, so there are never more than N.
+            easy.set(CURLOPT_HTTP_VERSION, needsHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1)
+            easy.set(CURLOPT_FRESH_CONNECT, needsHTTP2)
+            easy.set(CURLOPT_FORBID_REUSE, needsHTTP2)
+        }
         upload = nil
         sendPacer = nil
         if request.body != .none {
@@ -164,7 +190,6 @@ final class TransferContext {
         easy.set(CURLOPT_USERAGENT, "afget/\(AFGetVersion.current)")
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
         easy.set(CURLOPT_BUFFERSIZE, options.receiveBufferBytes)
-        if options.connectionOfItsOwn { easy.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1) }
         easy.set(CURLOPT_WRITEFUNCTION, callback: receiveBodyCallback)
         easy.set(CURLOPT_WRITEDATA, pointer: context)
         easy.set(CURLOPT_HEADERFUNCTION, callback: receiveHeaderCallback)
@@ -174,6 +199,9 @@ final class TransferContext {
             easy.set(CURLOPT_READDATA, pointer: context)
             easy.setProgressCallback(uploadProgressCallback)
             easy.set(CURLOPT_XFERINFODATA, pointer: context)
+            // What of the body still waits in the kernel is read from the socket (stalls).
+            easy.setSocketCallback(socketOpenedCallback)
+            easy.set(CURLOPT_SOCKOPTDATA, pointer: context)
         }
         if options.verbose {
             easy.setDebugCallback(verboseCallback)
@@ -480,6 +508,11 @@ private let sendBodyCallback: afc_data_callback = { buffer, size, count, user in
 private let uploadProgressCallback: afc_xferinfo_callback = { user, _, _, _, sent in
     context(user).uploadProgress(sent: Int64(sent))
     return 0
+}
+
+private let socketOpenedCallback: afc_sockopt_callback = { user, socket, _ in
+    context(user).opened(socket)
+    return CURL_SOCKOPT_OK
 }
 
 private let verboseCallback: afc_debug_callback = { _, type, data, size, user in

@@ -27,8 +27,9 @@ public struct TransferOptions: Sendable, Equatable {
     public var gateOrder = 0
     /// libcurl's receive buffer: large for one stream, smaller where several share the network.
     public var receiveBufferBytes = 512 << 10
-    /// Speak HTTP/1.1 even where HTTP/2 is offered, so that this transfer has a connection to
-    /// itself rather than a stream on a shared one: `-s N` means N connections.
+    /// A connection to this transfer alone rather than a stream on a shared HTTP/2 one: `-s N`
+    /// means N connections, whatever the protocol. HTTP/1.1 where the server speaks it, else
+    /// a new HTTP/2 connection for each transfer.
     public var connectionOfItsOwn = false
     /// A refused connection is transient even on first contact with its host (`--retry-refused`);
     /// otherwise only once the host has accepted a connection in this run (a server restarting).

@@ -6,6 +6,9 @@ public enum StopReason: Sendable, Equatable {
     case signal(Int32)
     /// `--fail-fast`: an item failed, so nothing else runs.
     case failFast
+    /// Standard output's reader went away (`afget -o - URL | head -c 10`): nothing more can be
+    /// delivered, so the run ends quietly, as a program that SIGPIPE ends does.
+    case outputClosed
 }
 
 /// The run's stop, as a value: set once with its reason, then delivered to everything that
@@ -49,11 +52,6 @@ public final class Cancellation: Sendable {
     /// Whether the run has stopped: cheap enough for a loop over a body or a file.
     public var isRequested: Bool {
         isStopped.load(ordering: .acquiring)
-    }
-
-    /// The signal that stopped the run, if one did.
-    public var signal: Int32? {
-        if case .signal(let number) = reason { number } else { nil }
     }
 
     /// Runs `action` when the run stops (at once if it already has).

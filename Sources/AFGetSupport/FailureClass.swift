@@ -38,6 +38,9 @@ public enum ExitStatus {
     public static let interruptedBySIGHUP: Int32 = 129
     public static let interruptedBySIGINT: Int32 = 130
     public static let interruptedBySIGTERM: Int32 = 143
+    /// Standard output was a pipe whose reader closed it: 128 + SIGPIPE, the status `cat` or
+    /// `wget -O -` end with there, which `set -o pipefail` sees.
+    public static let outputClosed: Int32 = 141
 
     /// In a batch the lowest non-zero code among failed items wins, as in wget.
     public static func combined(_ codes: [Int32]) -> Int32 {

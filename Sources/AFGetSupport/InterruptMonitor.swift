@@ -53,9 +53,14 @@ public final class InterruptMonitor {
 }
 
 extension Cancellation {
-    /// The exit status the run's stop calls for (130, 143 or 129), when a signal stopped it.
+    /// The exit status the run's stop calls for, when a signal (130, 143 or 129) or a closed
+    /// standard output (141) stopped it.
     public var exitStatus: Int32? {
-        signal.map(InterruptMonitor.exitStatus(for:))
+        switch reason {
+        case .signal(let number): InterruptMonitor.exitStatus(for: number)
+        case .outputClosed: ExitStatus.outputClosed
+        case .failFast, nil: nil
+        }
     }
 }
 

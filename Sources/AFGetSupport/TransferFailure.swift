@@ -34,6 +34,10 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
     /// The file system (or the user's quota) has no room left.
     public var isOutOfSpace: Bool { systemErrorCode == ENOSPC || systemErrorCode == EDQUOT }
 
+    /// A write to a pipe whose reader has gone (EPIPE; SIGPIPE is ignored): for standard
+    /// output, the end of the run rather than a failure to report.
+    public var isClosedPipe: Bool { systemErrorCode == EPIPE }
+
     public var exitCode: Int32 { kind.exitCode }
     public var description: String { message }
 }

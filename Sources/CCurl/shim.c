@@ -29,6 +29,10 @@ CURLcode afc_easy_setopt_xferinfo_callback(CURL *handle, afc_xferinfo_callback v
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
 }
 
+CURLcode afc_easy_setopt_sockopt_callback(CURL *handle, afc_sockopt_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, value);
+}
+
 CURLcode afc_easy_setopt_debug_callback(CURL *handle, afc_debug_callback value) {
     return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, value);
 }
@@ -46,6 +50,10 @@ CURLcode afc_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value
 }
 
 CURLcode afc_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+CURLcode afc_easy_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value) {
     return curl_easy_getinfo(handle, info, value);
 }
 

@@ -1,8 +1,10 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <linux/sockios.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include "CPlatform.h"
 
@@ -35,4 +37,9 @@ int afp_link_anonymous(int descriptor, const char *path) {
     char source[64];
     snprintf(source, sizeof source, "/proc/self/fd/%d", descriptor);
     return linkat(AT_FDCWD, source, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+}
+
+int afp_unsent_bytes(int socket) {
+    int unsent = 0;
+    return ioctl(socket, SIOCOUTQ, &unsent) == 0 ? unsent : -1;
 }

@@ -61,6 +61,11 @@ public final class EasyHandle {
         set(CURLOPT_NOPROGRESS, false)
     }
 
+    /// Called with each socket libcurl opens for this handle, before it connects.
+    public func setSocketCallback(_ callback: afc_sockopt_callback) {
+        check(afc_easy_setopt_sockopt_callback(raw, callback), "CURLOPT_SOCKOPTFUNCTION")
+    }
+
     public func setDebugCallback(_ callback: afc_debug_callback) {
         check(afc_easy_setopt_debug_callback(raw, callback), "CURLOPT_DEBUGFUNCTION")
         set(CURLOPT_VERBOSE, true)

@@ -117,11 +117,12 @@ final class EngineTests: XCTestCase {
     }
 
     func testAStallIsNoDataForTheLimitOrHeadersDueTooLong() {
-        func sample(activity: Int64, sent: Int64 = 0, headers: Bool, sentAfter: Double = 0.1, sending: Bool = false)
-            -> StallWatch.Sample
-        {
+        func sample(
+            activity: Int64, sent: Int64 = 0, unsent: Int64 = 0, headers: Bool, sentAfter: Double = 0.1,
+            sending: Bool = false
+        ) -> StallWatch.Sample {
             StallWatch.Sample(
-                activity: activity, sent: sent, headersComplete: headers, requestSentAfter: sentAfter,
+                activity: activity, sent: sent, unsent: unsent, headersComplete: headers, requestSentAfter: sentAfter,
                 isSendingBody: sending)
         }
         var body = StallWatch(limit: 30, startedAt: 0)
@@ -160,5 +161,30 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(
             uploading.failure(sample(activity: 20, sent: 2000, headers: false, sending: true), at: 81)?.message,
             "stalled: no body byte sent for 30 s")
+    }
+
+    /// libcurl counts a body as sent once the kernel took it; the kernel's queue can hold
+    /// minutes of a slow uplink. Bytes leaving the queue are progress, and the headers' clock
+    /// starts when it is empty.
+    func testBytesLeavingTheSendQueueAreProgress() {
+        func queued(_ unsent: Int64, activity: Int64 = 20) -> StallWatch.Sample {
+            StallWatch.Sample(
+                activity: activity, sent: 2000, unsent: unsent, headersComplete: false, requestSentAfter: 0.1,
+                isSendingBody: false)
+        }
+        var slowReader = StallWatch(limit: 30, startedAt: 0)
+        XCTAssertNil(slowReader.failure(queued(1500), at: 10))
+        XCTAssertNil(slowReader.failure(queued(1000), at: 35))
+        XCTAssertNil(slowReader.failure(queued(500), at: 60), "the queue draining is progress")
+        XCTAssertNil(slowReader.failure(queued(0), at: 85), "the headers' clock starts once the queue is empty")
+        XCTAssertNil(slowReader.failure(queued(0), at: 110))
+        XCTAssertEqual(
+            slowReader.failure(queued(0), at: 116)?.message, "stalled: no complete response headers within 30 s")
+
+        var stoppedReading = StallWatch(limit: 30, startedAt: 0)
+        XCTAssertNil(stoppedReading.failure(queued(1500), at: 10))
+        XCTAssertEqual(
+            stoppedReading.failure(queued(1500), at: 41)?.message, "stalled: no body byte sent for 30 s",
+            "a queue that does not drain is a server that stopped reading")
     }
 }

@@ -229,3 +229,29 @@ final class SegmentedTests: ServerTestCase {
         XCTAssertEqual(listing(directory.appendingPathComponent("out")), ["b0.bin", "b1.bin", "b2.bin"])
     }
 }
+
+/// `-s` against a server that speaks HTTP/2 alone over TLS (as nghttpd does): split requests
+/// offered only HTTP/1.1 and every attempt failed ("Empty reply from server"), where one
+/// connection succeeded. Each segment now has a connection of its own, speaking HTTP/2.
+final class SplitOverHTTP2Tests: XCTestCase {
+    func testAServerThatSpeaksOnlyHTTP2IsSplitOverSeveralConnections() throws {
+        let certificates = TestCertificates.shared
+        let server = try TestHTTPServer(tls: certificates.good, http2Only: true)
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let size = 4_000_000
+        let result = try Afget.run(
+            [
+                "-q", "--retry", "0", "-s", "4", "--min-split-size", "256K", "--cacert", certificates.caPath,
+                server.url("/file/h2.bin?size=\(size)&chunk=100000&ms=20"),
+            ], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("h2.bin").path), TestPayload.sha256(count: size))
+        let ranges = server.log.all.map { $0.header("Range") ?? "-" }
+        XCTAssertTrue(ranges.allSatisfy { $0.wholeMatch(of: /bytes=\d+-\d+/) != nil }, "\(ranges)")
+        XCTAssertGreaterThanOrEqual(server.mostConcurrentResponses, 2, "segments at once")
+        XCTAssertGreaterThanOrEqual(server.connectionsAccepted, 4, "a connection per segment, not streams on one")
+        XCTAssertEqual(server.payloadBytesSent, size, "no byte is sent twice")
+    }
+}

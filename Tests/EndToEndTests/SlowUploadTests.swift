@@ -31,6 +31,25 @@ final class SlowUploadTests: ServerTestCase {
         XCTAssertEqual(server.log.all.count, 1)
     }
 
+    /// A server that reads slowly to the end, for several sizes: the last second of the body
+    /// waits in afget's own send queue after libcurl has handed it over, so timing the
+    /// response headers from that moment failed every such upload (and its retries) as
+    /// stalled while the server was still reading.
+    func testTheHeadersClockStartsWhenTheSendQueueIsEmpty() throws {
+        for (size, rate) in [(200_000, 200_000), (600_000, 600_000), (1_200_000, 1_200_000)] {
+            let data = try makeFile("data-\(size).bin", size: size)
+            let before = server.log.all.count
+            let result = try Afget.run(
+                [
+                    "upload", "-q", "--stall-timeout", "1", "--retry", "0", "data-\(size).bin",
+                    server.url("/slow-upload?rate=\(rate)"),
+                ], in: directory)
+            XCTAssertEqual(result.status, 0, "\(size) bytes at \(rate) B/s: \(result.stderr)")
+            XCTAssertEqual(result.stdoutText, "\(size) \(sha256Hex(data))\n")
+            XCTAssertEqual(server.log.all.count, before + 1, "sent once")
+        }
+    }
+
     /// A body nobody reads stalls once nothing more can be sent for the stall timeout.
     func testABodyThatIsNotReadStalls() throws {
         try makeFile("data.bin", size: 16 << 20)

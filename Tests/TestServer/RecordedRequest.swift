@@ -44,6 +44,16 @@ final class ServerState: Sendable {
     private let bodyBytes = Mutex<Int>(0)
     private let sentBytes = Mutex<Int>(0)
     private let publishedFiles = Mutex<[String: [UInt8]]>([:])
+    private let connections = Mutex<Int>(0)
+
+    /// Counts connections accepted.
+    func connectionAccepted() {
+        connections.withLock { $0 += 1 }
+    }
+
+    var connectionsAccepted: Int {
+        connections.withLock { $0 }
+    }
 
     func publish(_ bytes: [UInt8], at path: String) {
         publishedFiles.withLock { $0[path] = bytes }

@@ -1,11 +1,13 @@
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOSSL
 
 /// A real HTTP/1.1 server on 127.0.0.1 with a random port, run in the test process.
 /// Each route exercises one behaviour (see `Route`); every request is logged. With an identity
 /// it speaks TLS, presenting that certificate, optionally requiring a client certificate
-/// signed by the test CA.
+/// signed by the test CA. `http2Only` makes it speak HTTP/2 alone, as nghttpd does: ALPN
+/// offers only `h2`, and a client that speaks HTTP/1.1 anyway is not understood.
 public final class TestHTTPServer: Sendable {
     public var port: Int { listener.port }
     public let log = RequestLog()
@@ -14,14 +16,30 @@ public final class TestHTTPServer: Sendable {
 
     private let scheme: String
 
-    public init(tls identity: TestCertificates.Identity? = nil, requiresClientCertificate: Bool = false) throws {
-        let tls = try identity.map { try Self.tlsContext($0, requiresClientCertificate: requiresClientCertificate) }
+    public init(
+        tls identity: TestCertificates.Identity? = nil, requiresClientCertificate: Bool = false, http2Only: Bool = false
+    ) throws {
+        let tls = try identity.map {
+            try Self.tlsContext($0, requiresClientCertificate: requiresClientCertificate, http2Only: http2Only)
+        }
         scheme = tls == nil ? "http" : "https"
         let log = self.log
         let state = self.state
         listener = try LoopbackListener { channel in
+            state.connectionAccepted()
             if let tls {
                 try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+            }
+            if http2Only {
+                _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
+                    mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
+                ) { stream in
+                    stream.eventLoop.makeCompletedFuture {
+                        try stream.pipeline.syncOperations.addHandlers(
+                            HTTP2FramePayloadToHTTP1ServerCodec(), RouteHandler(log: log, state: state))
+                    }
+                }
+                return
             }
             // Unvalidated: some routes send hostile header values on purpose.
             try channel.pipeline.syncOperations.configureHTTPServerPipeline(withOutboundHeaderValidation: false)
@@ -29,12 +47,13 @@ public final class TestHTTPServer: Sendable {
         }
     }
 
-    private static func tlsContext(_ identity: TestCertificates.Identity, requiresClientCertificate: Bool) throws
-        -> NIOSSLContext
-    {
+    private static func tlsContext(
+        _ identity: TestCertificates.Identity, requiresClientCertificate: Bool, http2Only: Bool
+    ) throws -> NIOSSLContext {
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMFile(identity.certificatePath).map { .certificate($0) },
             privateKey: .privateKey(try NIOSSLPrivateKey(file: identity.privateKeyPath, format: .pem)))
+        if http2Only { configuration.applicationProtocols = ["h2"] }
         if requiresClientCertificate {
             configuration.certificateVerification = .noHostnameVerification
             configuration.trustRoots = .file(TestCertificates.shared.caPath)
@@ -45,6 +64,9 @@ public final class TestHTTPServer: Sendable {
     public var baseURL: String { "\(scheme)://127.0.0.1:\(port)" }
 
     public func url(_ path: String, host: String = "127.0.0.1") -> String { "\(scheme)://\(host):\(port)\(path)" }
+
+    /// Connections accepted so far (an HTTP/2 connection carries many requests).
+    public var connectionsAccepted: Int { state.connectionsAccepted }
 
     /// The most responses this server was ever sending at the same time.
     public var mostConcurrentResponses: Int { state.mostConcurrentResponses }

@@ -33,15 +33,16 @@ final class BufferedFileWriter {
 
     /// Bytes handed to the file so far.
     private(set) var written: Int64 = 0
-    /// Where the next byte goes in the file: writes are positioned (pwrite), so several
-    /// writers (segments) can share one descriptor.
+    /// Where the next byte goes in the file: writes to a file afget made are positioned
+    /// (pwrite), so several writers (segments) can share one descriptor.
     private var position: Int64
 
     /// Bytes taken so far, buffered or written: where the next byte would land.
     var nextOffset: Int64 { position + Int64(pending) }
 
-    /// Pipes and terminals cannot take positioned writes; they are written in order.
-    private let isSeekable: Bool
+    /// A stream afget was given (`-o -`) is written in order at its own offset: a positioned
+    /// write there would overwrite what the shell or an earlier program put in a `>` file.
+    private let isPositioned: Bool
 
     /// Flushes the file ahead of its end, when there is one.
     private let disk: DiskThread?
@@ -55,7 +56,7 @@ final class BufferedFileWriter {
         flushAheadStretch = capacity == Self.streamCapacity ? 16 << 20 : 4 << 20
         position = offset
         unsyncedStart = offset
-        isSeekable = lseek(sink.descriptor, 0, SEEK_CUR) >= 0
+        isPositioned = !sink.isStream
     }
 
     deinit {
@@ -101,7 +102,7 @@ final class BufferedFileWriter {
         var done = 0
         while done < count {
             let result =
-                isSeekable
+                isPositioned
                 ? pwrite(sink.descriptor, data + done, count - done, off_t(position + Int64(done)))
                 : Glibc.write(sink.descriptor, data + done, count - done)
             if result < 0 {
@@ -129,15 +130,16 @@ final class BufferedFileWriter {
 
     /// Asks the kernel to start writing out each finished stretch now, so the fsync
     /// that completes a download waits for the last stretch only instead of the whole file.
-    /// It never blocks on the disk and is a no-op on pipes and devices.
+    /// It never blocks on the disk. Not for streams: their offsets are not `position`.
     private func startWriteback(after count: Int) {
+        guard isPositioned else { return }
         unsynced += count
         guard unsynced >= writebackStretch else { return }
         _ = afp_start_writeback(sink.descriptor, off_t(unsyncedStart), off_t(unsynced))
         unsyncedStart += Int64(unsynced)
         unflushed += unsynced
         unsynced = 0
-        if unflushed >= flushAheadStretch && isSeekable, let disk {
+        if unflushed >= flushAheadStretch, let disk {
             unflushed = 0
             flushAhead(on: disk)
         }

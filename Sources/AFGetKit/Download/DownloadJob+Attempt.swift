@@ -164,9 +164,9 @@ extension DownloadJob {
             request = request.ranged(from: offset, to: range?.end, ifRange: ifRange)
             resume = ResumeExpectation(
                 offset: offset, end: range?.end, expectedTotal: expectedTotal, recorded: validators,
-                restartsOnFullResponse: range == nil ? !settings.refusesRestart : offset == 0)
+                restartsOnFullResponse: range == nil ? !settings.refusesRestart && download.part != nil : offset == 0)
         }
-        let sink = FileDescriptorSink(descriptor: download.sink.descriptor, name: download.sink.name, digests: digests)
+        let sink = download.sink.feeding(digests)
         var options = settings.transfer
         options.gateOrder = info.id
         let task = manager.downloadTask(

@@ -169,8 +169,14 @@ extension DownloadJob {
     func stopped() -> ItemOutcome {
         let startsOver = download.part?.isAnonymous == true && bodyReported
         let kept = download.part?.abandon() ?? 0
-        let bySignal = cancellation.signal != nil
-        var message = bySignal ? "stopped by a signal" : "stopped: an earlier item failed (--fail-fast)"
+        // `--fail-fast` stops the runner, not the run: no reason then.
+        let bySignal = cancellation.reason != nil && cancellation.reason != .failFast
+        var message =
+            switch cancellation.reason {
+            case .outputClosed: "stopped: standard output was closed"
+            case .signal: "stopped by a signal"
+            case .failFast, nil: "stopped: an earlier item failed (--fail-fast)"
+            }
         if let part = download.part {
             if startsOver && isSmallNewBody {
                 message += "; \(info.path) is small and starts over next run (no resume data)"
@@ -187,6 +193,12 @@ extension DownloadJob {
         }
         record.stoppedEarly = ItemRecord.EarlyStop(cause: bySignal ? .interrupted : .failFast, message: message)
         return .stopped(dataKept: kept > 0 && hasResumeData)
+    }
+
+    /// The reader of the stream this item writes to went away: the run stops, quietly.
+    func outputClosed() -> ItemOutcome {
+        cancellation.stop(.outputClosed)
+        return stopped()
     }
 
     /// Ends the item failed (stopped, when the failure came from the run's stop). The

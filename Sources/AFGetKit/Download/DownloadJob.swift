@@ -116,13 +116,15 @@ final class DownloadJob {
                 return stopped()
             case .failed(let failure, let reached):
                 offset = reached
+                if failure.isClosedPipe && download.sink.isStream { return outputClosed() }
                 if failure.kind == .resumeConflict {
                     guard let restarted = restart(because: failure.message) else { return fail(refusedRestart(failure.message)) }
                     offset = restarted
                     continue
                 }
                 let problem = RetryLoop.transientProblem(response: nil, failure: failure, sentCredentials: sendsCredentials)
-                guard let problem, download.part != nil else { return fail(retries.finalFailure(failure)) }
+                guard let problem else { return fail(retries.finalFailure(failure)) }
+                if let refusal = streamCannotGoOn(failure, reached: offset) { return fail(refusal) }
                 if let end = await retry(after: problem) { return end }
             case .completed(let response, let reached):
                 offset = reached
@@ -131,11 +133,12 @@ final class DownloadJob {
                     return notModified()
                 }
                 if head.isSuccess {
-                    guard let failure = lengthFailure() else {
+                    guard let failure = lengthFailure(reached: offset) else {
                         return await finish(head, lastModified: response.lastModified, seconds: monotonicSeconds() - startedAt)
                     }
                     let problem = RetryLoop.transientProblem(response: nil, failure: failure, sentCredentials: sendsCredentials)
                     guard let problem else { return fail(retries.finalFailure(failure)) }
+                    if let refusal = streamCannotGoOn(failure, reached: offset) { return fail(refusal) }
                     if let end = await retry(after: problem) { return end }
                     continue
                 }
@@ -153,9 +156,9 @@ final class DownloadJob {
                     continue
                 }
                 let problem = RetryLoop.transientProblem(response: head, failure: nil, sentCredentials: sendsCredentials)
-                guard let problem, download.part != nil else {
-                    return fail(retries.finalFailure(head.failure(sentCredentials: sendsCredentials)))
-                }
+                let failure = head.failure(sentCredentials: sendsCredentials)
+                guard let problem else { return fail(retries.finalFailure(failure)) }
+                if let refusal = streamCannotGoOn(failure, reached: offset) { return fail(refusal) }
                 if let end = await retry(after: problem) { return end }
             }
         }
@@ -222,12 +225,13 @@ final class DownloadJob {
     }
 
     /// Whatever path the bytes took, the part must hold exactly the entity's length before it
-    /// is moved into place: a body that ended early is continued, one that overran is worthless.
-    private func lengthFailure() -> TransferFailure? {
-        guard let part = download.part, let expectedTotal else { return nil }
+    /// is moved into place (a stream, `reached` bytes): a body that ended early is continued,
+    /// one that overran is worthless.
+    private func lengthFailure(reached: Int64) -> TransferFailure? {
+        guard let expectedTotal else { return nil }
         let size: Int64
         do {
-            size = try part.size()
+            size = try download.part?.size() ?? reached
         } catch {
             return error
         }
@@ -240,6 +244,19 @@ final class DownloadJob {
                 "the server sent more than the file's length (\(size) bytes of a \(expectedTotal)-byte file)", discardsData: true)
         }
         return nil
+    }
+
+    /// Why a stream (`-o -`) cannot take another attempt after `failure`, or nil. A file can
+    /// always be continued or started over; a stream cannot take back what it was given, so
+    /// it is tried again only before its first byte, or from where it is by a range that the
+    /// server's validator ties to the same file.
+    private func streamCannotGoOn(_ failure: TransferFailure, reached: Int64) -> TransferFailure? {
+        guard download.part == nil, reached > 0, validators.ifRange == nil else { return nil }
+        return TransferFailure(
+            failure.kind,
+            "\(failure.message); \(reached) bytes already went to \(download.sink.name), and the rest "
+                + "cannot be asked for safely (\(whyNotContinuable)), so it is not tried again (that would write them twice)",
+            systemErrorCode: failure.systemErrorCode)
     }
 
     // MARK: Where to continue
@@ -286,6 +303,11 @@ final class DownloadJob {
     private static let mostRestarts = 3
 
     private func refusedRestart(_ reason: String) -> TransferFailure {
+        if download.part == nil {
+            return TransferFailure(
+                .resumeConflict,
+                "cannot continue \(download.sink.name): \(reason); what was written there is not written again")
+        }
         if restartsSoFar >= Self.mostRestarts {
             return TransferFailure(.resumeConflict, "cannot continue: \(reason), after starting over \(restartsSoFar) times")
         }

@@ -114,16 +114,20 @@ public final class DownloadRunner: Sendable {
             }
         }
         // Items a signal or --fail-fast kept from starting are in the report too.
-        let interrupted = cancellation.signal != nil
         notStarted: while true {
             switch feed.nextAfterStop() {
             case .item(let item):
                 lastItemID = item.plannedInfo.id
                 var record = ItemRecord(info: item.plannedInfo)
                 record.stoppedEarly =
-                    interrupted
-                    ? ItemRecord.EarlyStop(cause: .interrupted, message: "not started: the run was stopped by a signal")
-                    : ItemRecord.EarlyStop(cause: .notStarted, message: "not started: an earlier item failed (--fail-fast)")
+                    switch cancellation.reason {
+                    case .outputClosed:
+                        ItemRecord.EarlyStop(cause: .interrupted, message: "not started: standard output was closed")
+                    case .signal:
+                        ItemRecord.EarlyStop(cause: .interrupted, message: "not started: the run was stopped by a signal")
+                    case .failFast, nil:
+                        ItemRecord.EarlyStop(cause: .notStarted, message: "not started: an earlier item failed (--fail-fast)")
+                    }
                 tally.add(record)
             case .unusable(let failure):
                 tally.add(Self.record(of: failure), unusableAfter: lastItemID)
@@ -138,7 +142,10 @@ public final class DownloadRunner: Sendable {
         summary.shard = feed.shardCount
         if let interrupted = cancellation.exitStatus {
             summary.exitCode = interrupted
-            renderer.handle(.interrupted(exitStatus: interrupted, dataKept: tally.keptData))
+            // A closed standard output ends the run without a word, as it ends `cat`.
+            if cancellation.reason != .outputClosed {
+                renderer.handle(.interrupted(exitStatus: interrupted, dataKept: tally.keptData))
+            }
         }
         renderer.handle(.summary(summary))
         return summary

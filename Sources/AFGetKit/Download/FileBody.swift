@@ -10,18 +10,29 @@ public struct FileDescriptorSink: Sendable, Equatable {
     public let name: String
     /// Digests fed with every byte as it is written.
     public let digests: [RunningDigest]
+    /// A stream afget was given rather than a file it made (standard output, a device, a FIFO):
+    /// written in order at the descriptor's own offset, which a shell's `>` or `>>` file shares
+    /// with whatever wrote there before, and never truncated or written at a position.
+    public let isStream: Bool
 
-    public init(descriptor: Int32, name: String, digests: [RunningDigest] = []) {
+    public init(descriptor: Int32, name: String, digests: [RunningDigest] = [], isStream: Bool = false) {
         self.descriptor = descriptor
         self.name = name
         self.digests = digests
+        self.isStream = isStream
+    }
+
+    /// The same descriptor, feeding `digests`.
+    public func feeding(_ digests: [RunningDigest]) -> FileDescriptorSink {
+        FileDescriptorSink(descriptor: descriptor, name: name, digests: digests, isStream: isStream)
     }
 
     public static func == (lhs: FileDescriptorSink, rhs: FileDescriptorSink) -> Bool {
-        lhs.descriptor == rhs.descriptor && lhs.name == rhs.name && lhs.digests.elementsEqual(rhs.digests, by: ===)
+        lhs.descriptor == rhs.descriptor && lhs.name == rhs.name && lhs.isStream == rhs.isStream
+            && lhs.digests.elementsEqual(rhs.digests, by: ===)
     }
 
-    public static let standardOutput = FileDescriptorSink(descriptor: 1, name: "standard output")
+    public static let standardOutput = FileDescriptorSink(descriptor: 1, name: "standard output", isStream: true)
 }
 
 /// A download's body into a file: only a successful final response's body is written (those of
@@ -43,6 +54,8 @@ struct FileBody: ResponseBodyHandler {
             case .append:
                 break
             case .restart:
+                // A stream cannot take back what it was given: its expectation never restarts.
+                guard !sink.isStream else { return .refuse(TransferFailure(.resumeConflict, "cannot start \(sink.name) over")) }
                 guard ftruncate(sink.descriptor, 0) == 0 else { return .refuse(fileFailure("truncate", sink.name, errno: errno)) }
                 sink.digests.forEach { $0.reset() }
                 offset = 0

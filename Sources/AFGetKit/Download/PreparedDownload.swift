@@ -93,7 +93,7 @@ struct PreparedDownload {
                     OutputStream.named(device).map { fcntl($0.descriptor, F_DUPFD_CLOEXEC, 0) }
                     ?? open(device, O_WRONLY | O_CLOEXEC)
                 guard descriptor >= 0 else { throw fileFailure("open", device, errno: errno) }
-                let sink = FileDescriptorSink(descriptor: descriptor, name: device)
+                let sink = FileDescriptorSink(descriptor: descriptor, name: device, isStream: true)
                 return .ready(
                     PreparedDownload(
                         item, path: device, request: request,

@@ -43,7 +43,9 @@ public struct UploadRunner: Sendable {
         }
         summary.seconds = monotonicSeconds() - startedAt
         summary.exitCode = cancellation.exitStatus ?? ExitStatus.combined(exitCodes)
-        if cancellation.isRequested { OutputStream.standardError.writeLine("afget: interrupted") }
+        if cancellation.isRequested && cancellation.reason != .outputClosed {
+            OutputStream.standardError.writeLine("afget: interrupted")
+        }
         renderer.handle(.summary(summary))
         return summary
     }
@@ -74,7 +76,11 @@ public struct UploadRunner: Sendable {
         }
         // On a terminal that also shows the bars, the body waits until this file's bar is done.
         if let code = renderer.writeOutput(response.body, of: info, to: .standardOutput) {
-            return failed(fileFailure("write", "standard output", errno: code))
+            let failure = fileFailure("write", "standard output", errno: code)
+            guard failure.isClosedPipe else { return failed(failure) }
+            // Whoever read the responses is gone: no further file is sent, without a word.
+            cancellation.stop(.outputClosed)
+            return .stopped(dataKept: false)
         }
         if let judged = result.failure ?? ResponseSerializer().validate(response.head, sentCredentials: sendsCredentials) {
             return failed(TransferFailure(judged.kind, "\(info.url): \(judged.message)"))

@@ -11,6 +11,7 @@ typedef int (*afc_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_of
                                      curl_off_t ultotal, curl_off_t ulnow);
 typedef int (*afc_debug_callback)(CURL *handle, curl_infotype type, char *data, size_t size,
                                   void *userdata);
+typedef int (*afc_sockopt_callback)(void *userdata, curl_socket_t socket, curlsocktype purpose);
 
 CURLcode afc_easy_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode afc_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);
@@ -20,11 +21,13 @@ CURLcode afc_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slis
 CURLcode afc_easy_setopt_data_callback(CURL *handle, CURLoption option, afc_data_callback value);
 CURLcode afc_easy_setopt_xferinfo_callback(CURL *handle, afc_xferinfo_callback value);
 CURLcode afc_easy_setopt_debug_callback(CURL *handle, afc_debug_callback value);
+CURLcode afc_easy_setopt_sockopt_callback(CURL *handle, afc_sockopt_callback value);
 
 CURLcode afc_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode afc_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode afc_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 CURLcode afc_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
+CURLcode afc_easy_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value);
 
 CURLMcode afc_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 

@@ -32,4 +32,8 @@ int afp_open_anonymous(const char *directory, mode_t mode);
 /// needs no privilege); fails with EEXIST when `path` exists, leaving it as it is.
 int afp_link_anonymous(int descriptor, const char *path);
 
+/// Bytes written to the connected socket `socket` that its kernel has not sent yet, or not
+/// yet seen acknowledged by the peer (SIOCOUTQ); -1 and errno when it cannot tell.
+int afp_unsent_bytes(int socket);
+
 #endif
