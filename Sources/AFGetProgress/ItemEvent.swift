@@ -128,6 +128,8 @@ public struct RunSummary: Sendable, Equatable {
 /// Draws progress and reports items. Renderers are driven from one task at a time.
 public protocol ProgressRenderer: AnyObject {
     func handle(_ event: ItemEvent)
+    /// Which events `handle` does anything with; the others need not reach it.
+    var interest: @Sendable (ItemEvent) -> Bool { get }
     /// Writes `bytes` (output that shares the terminal with progress, such as an upload's
     /// response body) once `item`'s progress is finished; returns errno when it fails.
     func writeOutput(_ bytes: [UInt8], of item: ItemInfo, to output: OutputStream) -> Int32?
@@ -136,6 +138,9 @@ public protocol ProgressRenderer: AnyObject {
 }
 
 extension ProgressRenderer {
+    /// Most renderers show every event.
+    public var interest: @Sendable (ItemEvent) -> Bool { { _ in true } }
+
     /// Renderers that draw nothing live have nothing to wait for.
     public func writeOutput(_ bytes: [UInt8], of item: ItemInfo, to output: OutputStream) -> Int32? {
         output.write(bytes: bytes)

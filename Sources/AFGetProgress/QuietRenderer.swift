@@ -12,6 +12,16 @@ public final class QuietRenderer: ProgressRenderer {
         self.showsRetries = showsRetries
     }
 
+    public var interest: @Sendable (ItemEvent) -> Bool {
+        { [showsRetries] event in
+            switch event {
+            case .failed, .notice, .interrupted: true
+            case .retrying: showsRetries
+            default: false
+            }
+        }
+    }
+
     public func handle(_ event: ItemEvent) {
         switch event {
         case .failed(_, let failure):

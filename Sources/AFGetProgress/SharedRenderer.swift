@@ -2,14 +2,20 @@ import AFGetSupport
 import Synchronization
 
 /// A renderer several concurrent downloads report to: each event is drawn whole, one at a time.
+/// Events the renderer has no use for (with `-q`, all but failures and notices) are dropped
+/// before the lock: a batch of small files sends several per item from many threads, and
+/// taking the lock for each cost more than the transfers (docs/performance.md).
 public final class SharedRenderer: Sendable {
     private let renderer: Mutex<any ProgressRenderer>
+    private let wants: @Sendable (ItemEvent) -> Bool
 
     public init(_ renderer: sending any ProgressRenderer) {
+        wants = renderer.interest
         self.renderer = Mutex(renderer)
     }
 
     public func handle(_ event: ItemEvent) {
+        guard wants(event) else { return }
         renderer.withLock { $0.handle(event) }
     }
 
