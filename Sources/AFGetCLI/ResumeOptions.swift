@@ -9,7 +9,10 @@ struct ResumeOptions: ParsableArguments {
     @Flag(name: .customLong("no-restart"), help: "Fail (exit 9) instead of starting over when a continue is impossible.")
     var noRestart = false
 
-    @Flag(name: [.customShort("c"), .customLong("continue")], help: "Accepted for familiarity: afget always continues.")
+    @Flag(
+        name: [.customShort("c"), .customLong("continue")],
+        help:
+            "Also continue a file another tool left short, once the server confirms it (afget always continues its own).")
     var continueDownloads = false
 
     func validate() throws {

@@ -25,12 +25,13 @@ func runDownloads(
     let (run, connection, resume, progress) = (options.run, options.connection, options.resume, options.progress)
     let headers = try reportingFailures { try connection.headers() }
     if let report = run.report { try RunReport.checkDestination(report, list: inputList, items: feed.leadingItems) }
-    let settings = DownloadSettings(
+    var settings = DownloadSettings(
         onExists: onExists, headers: headers,
         transfer: try connection.transferOptions(auth: options.auth, tls: options.tls, retry: options.retry),
         retry: options.retry.policy, discardsResumeData: resume.restart, refusesRestart: resume.noRestart,
         concurrency: run.jobs, failsFast: run.failFast, reportsSHA256: run.report != nil || progress.style == .json,
         namesFromServer: namesFromServer, split: run.split, minimumSplitSize: run.minSplitSize.bytes)
+    settings.continuesExistingFiles = resume.continueDownloads
     let renderer = SharedRenderer(
         progress.style.makeRenderer(
             stdoutCarriesData: stdoutCarriesData, showsSummary: (feed.knownCount ?? 2) + alreadyFailed.count > 1))

@@ -181,6 +181,11 @@ public final class DownloadRunner: Sendable {
     }
 
     private func run(_ item: DownloadItem, onPhaseChange: @escaping (DownloadPhase) -> Void) async -> ItemRecord {
+        if settings.continuesExistingFiles && settings.onExists == .skip,
+            let ended = await continueExistingFile(item)
+        {
+            return ended
+        }
         switch PreparedDownload.prepare(item, settings: settings, spares: environment.spares) {
         case .skip(let info, let reason):
             renderer.handle(.skipped(info, reason: reason))
@@ -197,6 +202,35 @@ public final class DownloadRunner: Sendable {
             _ = await job.run()
             return job.record
         }
+    }
+}
+
+extension DownloadRunner {
+    /// `-c`: a file of the item's name without resume data is checked against the server and
+    /// made afget's own part file, or ends the item (complete, or left alone); nil to go on.
+    private func continueExistingFile(_ item: DownloadItem) async -> ItemRecord? {
+        var record: ItemRecord
+        switch await ForeignPart.adopt(item, environment: environment) {
+        case .notApplicable:
+            return nil
+        case .adopted(let notice):
+            if !notice.isEmpty { renderer.handle(.notice(notice)) }
+            return nil
+        case .complete(let path, let reason):
+            record = ItemRecord(info: item.info(path: path))
+            record.outcome = .skipped
+            renderer.handle(.skipped(record.info, reason: reason))
+        case .leftAlone(let path, let failure):
+            record = ItemRecord(info: item.info(path: path))
+            let failure = ItemFailure(item: path, failure)
+            record.outcome = .failed(failure)
+            renderer.handle(.failed(record.info, failure))
+        case .stopped(let path):
+            record = ItemRecord(info: item.info(path: path))
+            record.stoppedEarly = ItemRecord.EarlyStop(
+                cause: .interrupted, message: "stopped before it was continued: the file is left as it is")
+        }
+        return record
     }
 }
 

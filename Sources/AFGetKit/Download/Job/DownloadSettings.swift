@@ -12,6 +12,9 @@ public struct DownloadSettings: Sendable {
     public var discardsResumeData: Bool
     /// `--no-restart`: when a continue turns out impossible, fail (exit 9) instead of starting over.
     public var refusesRestart: Bool
+    /// `-c`: a destination that exists without afget's resume data is a file another tool left
+    /// short, continued once the server confirms it (`ForeignPart`), instead of being skipped.
+    public var continuesExistingFiles = false
     /// Transfers at once (`-j`).
     public var concurrency: Int
     /// Stop starting items after the first failure (`--fail-fast`).
