@@ -1,8 +1,8 @@
 import AFGetSupport
 
 /// Totals across the items of a run, for the total line of a batch:
-/// "[37/120] 1.2 GiB 85 MiB/s ETA 0:42+ · 2 failed", or "[37 done] ..." while the batch's size is
-/// not known (a list read from a pipe). The "+": items of a size not known yet are still to come.
+/// "[37/120] 1.2 GiB 85 MiB/s ETA ~0:42 · 2 failed", or "[37 done] ..." while the batch's size is
+/// not known (a list read from a pipe). The "~": the ETA guesses the size of items not known yet.
 struct BatchTotals {
     /// Items in all, when known.
     private(set) var expected: Int?
@@ -10,8 +10,9 @@ struct BatchTotals {
     private(set) var queued = 0
     private(set) var finished = 0
     private(set) var failed = 0
-    /// Bytes of downloaded items.
+    /// Bytes of downloaded items, and how many there were: what an item is like, so far.
     private var finishedBytes: Int64 = 0
+    private var downloaded = 0
     /// The latest count and announced length of each active item, and where its body started
     /// (bytes an earlier run received when it continues).
     private var active: [Int: (bytes: Int64, total: Int64?, offset: Int64)] = [:]
@@ -38,6 +39,7 @@ struct BatchTotals {
             let offset = active.removeValue(forKey: info.id)?.offset ?? bytes - transferred
             endedTransferred += bytes - offset
             finishedBytes += bytes
+            downloaded += 1
             finished += 1
         case .skipped(let info, _):
             end(info.id)  // skipped after it started (-J naming an existing file, a peer's finished file)
@@ -66,22 +68,37 @@ struct BatchTotals {
         finishedBytes + active.values.reduce(0) { $0 + $1.bytes }
     }
 
-    /// Seconds until the bytes still to come of every item whose size is known are in, at the
-    /// batch's recent speed. Items whose size is not known yet (waiting for their turn, or
-    /// sent without a length) are left out rather than guessed at: a guess from other items'
-    /// sizes is wrong whenever sizes differ, and a batch's ETA that jumps as items start is
-    /// worse than one that only counts what it knows. Nil until a size and a speed are known.
-    var secondsRemaining: Double? {
-        let known = active.values.compactMap { item in item.total.flatMap { $0 > 0 ? max(0, $0 - item.bytes) : nil } }
-        guard !known.isEmpty else { return nil }
-        return SpeedEstimator.secondsRemaining(bytes: 0, total: known.reduce(0, +), speed: speed.bytesPerSecond)
+    /// The bytes still to come, and whether some of them are a guess. Items whose size is not
+    /// known yet (waiting for their turn, or sent without a length) are taken to be the size of
+    /// the items seen so far, on average: the best guess a person would make, marked as one.
+    /// Nil while no item's size is known.
+    private var bytesToCome: (bytes: Int64, guessed: Bool)? {
+        let sized = active.values.compactMap(\.total)
+        let seen = downloaded + sized.count
+        guard seen > 0 else { return nil }
+        let average = (finishedBytes + sized.reduce(0, +)) / Int64(seen)
+        var bytes: Int64 = 0
+        var guesses = 0
+        for item in active.values {
+            if let total = item.total {
+                bytes += max(0, total - item.bytes)
+            } else {
+                bytes += max(0, average - item.bytes)
+                guesses += 1
+            }
+        }
+        let waiting = max(0, (expected ?? 0) - finished - active.count)
+        bytes += Int64(waiting) * average
+        return (bytes, guesses + waiting > 0)
     }
 
-    /// Every item not finished is active with a known size, so the ETA is the whole batch's;
-    /// otherwise it is a lower bound, shown with a "+".
-    private var etaCoversEveryItem: Bool {
-        guard let expected, finished + active.count >= expected else { return false }
-        return active.values.allSatisfy { $0.total != nil }
+    /// Seconds until the batch is done at its recent speed, and whether that is a guess (see
+    /// `bytesToCome`). Nil until a size and a speed are known.
+    var secondsRemaining: (seconds: Double, guessed: Bool)? {
+        guard let toCome = bytesToCome,
+            let seconds = SpeedEstimator.secondsRemaining(bytes: 0, total: toCome.bytes, speed: speed.bytesPerSecond)
+        else { return nil }
+        return (seconds, toCome.guessed)
     }
 
     var line: String { describe(withBytes: true) }
@@ -93,8 +110,8 @@ struct BatchTotals {
         let count = expected.map { "\(finished)/\($0)" } ?? "\(finished) done"
         var text = "[\(count)]" + (withBytes ? " " + Formatting.bytes(bytes) : "")
         text += " " + Formatting.speed(speed.bytesPerSecond)
-        if let expected, finished < expected, let seconds = secondsRemaining {
-            text += " ETA " + Formatting.duration(seconds) + (etaCoversEveryItem ? "" : "+")
+        if let expected, finished < expected, let remaining = secondsRemaining {
+            text += " ETA " + (remaining.guessed ? "~" : "") + Formatting.duration(remaining.seconds)
         }
         if failed > 0 { text += " · \(failed) failed" }
         return text

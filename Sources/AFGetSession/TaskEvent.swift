@@ -18,6 +18,9 @@ public struct TransferProgress: Sendable, Equatable {
     public var expected: Int64?
     public var sent: Int64 = 0
     public var expectedToSend: Int64?
+    /// When the task's first request was handed to libcurl (monotonic seconds), after any wait
+    /// at the `-j` gate: how long the transfer itself has taken, not its time in the queue.
+    public var startedAt: Double = 0
 
     public init() {}
 }

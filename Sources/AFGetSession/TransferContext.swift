@@ -57,6 +57,8 @@ final class TransferContext {
     /// Whether this attempt has stalled, sampled by the loop's housekeeping.
     private var stallWatch: StallWatch
 
+    /// When the first request went to libcurl (redirects keep it).
+    private var firstRequestAt = 0.0
     /// The origin speaks HTTP/2 alone: a connection of this transfer's own must be HTTP/2.
     var needsHTTP2 = false
     /// The loop's record of the sockets requests with a body go out on.
@@ -133,6 +135,8 @@ final class TransferContext {
         abortReason = nil
         decoder = nil
         progress = TransferProgress()
+        if firstRequestAt == 0 { firstRequestAt = monotonicSeconds() }
+        progress.startedAt = firstRequestAt
         easy.clearErrorDetail()
 
         let context = Unmanaged.passUnretained(self).toOpaque()

@@ -75,7 +75,7 @@ final class ProgressFormattingTests: XCTestCase {
     }
 
     /// The batch's speed comes from its byte count over time; its ETA counts the bytes still
-    /// to come of the items whose length is known.
+    /// to come, guessing the items whose length is not known yet from those seen ("~").
     func testBatchTotalsEstimateTheTimeLeft() {
         var totals = BatchTotals()
         totals.record(.expecting(items: 4), at: 0)
@@ -84,9 +84,9 @@ final class ProgressFormattingTests: XCTestCase {
         totals.record(.started(items[0], total: 1000, offset: nil), at: 0)
         XCTAssertEqual(totals.line, "[0/4] 0 B 0 B/s")
         totals.record(.progress(items[0], bytes: 500, total: 1000, speed: 0), at: 1)
-        // 500 B/s; left: 500 of the active item. The three not started have no known size yet:
-        // the ETA is a lower bound.
-        XCTAssertEqual(totals.line, "[0/4] 500 B 500 B/s ETA 0:01+")
+        // 500 B/s; left: 500 of the active item, and the three not started, taken to be like it:
+        // 3500 B, a guess.
+        XCTAssertEqual(totals.line, "[0/4] 500 B 500 B/s ETA ~0:07")
         for item in items.dropFirst() {
             totals.record(.queued(item), at: 1)
             totals.record(.started(item, total: 1000, offset: nil), at: 1)
@@ -98,10 +98,10 @@ final class ProgressFormattingTests: XCTestCase {
         XCTAssertEqual(totals.line, "[1/4] 500 B 500 B/s ETA 0:05")
     }
 
-    /// The batch's ETA: the bytes still to come of the items whose size is known, at the
-    /// batch's recent speed. An item at 2 MiB/s with 10 MiB to go needs 5 s, whatever else is
-    /// queued with no size known yet.
-    func testBatchETAComesFromKnownRemainingBytesAtTheTotalSpeed() {
+    /// The batch's ETA at its recent speed: an item at 2 MiB/s with 10 MiB to go, and two more
+    /// of no known size (one under way without a length, one waiting) taken to be 12 MiB each
+    /// like the one seen: 34 MiB, 17 s. It said "0:05+" with 24 MiB more to come.
+    func testBatchETAGuessesItemsOfUnknownSizeFromTheOnesSeen() {
         var totals = BatchTotals()
         totals.record(.expecting(items: 3), at: 0)
         let items = (0..<3).map { ItemInfo(id: $0, url: "http://h/\($0)", path: "\($0).bin") }
@@ -109,8 +109,8 @@ final class ProgressFormattingTests: XCTestCase {
         totals.record(.started(items[0], total: 12 << 20, offset: nil), at: 0)
         totals.record(.started(items[1], total: nil, offset: nil), at: 0)
         totals.record(.progress(items[0], bytes: 2 << 20, total: 12 << 20, speed: 0), at: 1)
-        XCTAssertEqual(totals.secondsRemaining ?? -1, 5, accuracy: 0.01)
-        XCTAssertTrue(totals.line.hasSuffix("2.0 MiB/s ETA 0:05+"), totals.line)
+        XCTAssertEqual(totals.secondsRemaining?.seconds ?? -1, 17, accuracy: 0.01)
+        XCTAssertTrue(totals.line.hasSuffix("2.0 MiB/s ETA ~0:17"), totals.line)
     }
 
     /// A continued item's bytes from an earlier run are in the count but not in the speed.
@@ -121,10 +121,10 @@ final class ProgressFormattingTests: XCTestCase {
         totals.record(.queued(items[0]), at: 0)
         totals.record(.started(items[0], total: 1000, offset: 800), at: 0)
         totals.record(.progress(items[0], bytes: 900, total: 1000, speed: 0), at: 1)
-        // 100 B/s; left: 100 of the active item, and one not started.
-        XCTAssertEqual(totals.line, "[0/2] 900 B 100 B/s ETA 0:01+")
+        // 100 B/s; left: 100 of the active item, and one not started, guessed at 1000.
+        XCTAssertEqual(totals.line, "[0/2] 900 B 100 B/s ETA ~0:11")
         totals.record(.done(items[0], bytes: 1000, transferred: 200, seconds: 2, sha256: nil), at: 2)
-        XCTAssertEqual(totals.line, "[1/2] 1000 B 100 B/s", "no item of known size is left")
+        XCTAssertEqual(totals.line, "[1/2] 1000 B 100 B/s ETA ~0:10", "the item still to come, like the one done")
     }
 
     /// A list read from a pipe has no known length: the line counts what is done, with no ETA.

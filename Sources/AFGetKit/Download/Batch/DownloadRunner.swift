@@ -262,10 +262,12 @@ private struct Tally {
     /// `unusableAfter`: for an item found unusable (it has no id), the id of the item before it
     /// in list order, so that the summary lists failures in list order.
     mutating func add(_ record: ItemRecord, unusableAfter previousID: Int? = nil) {
+        // What arrived counts, also for an item stopped by Ctrl-C (its bytes wait for the next
+        // run) or one that failed after part of its body.
+        summary.bytes += record.transferred
         switch record.outcome {
-        case .done(let bytes):
+        case .done:
             summary.downloaded += 1
-            summary.bytes += bytes
         case .skipped:
             summary.skipped += 1
         case .failed(let failure):

@@ -10,6 +10,8 @@ public struct ItemRecord: Sendable {
     public var bytes: Int64 = 0
     public var sha256: String?
     public var attempts = 0
+    /// Bytes received in this run, also of an item that failed or was stopped.
+    public var transferred: Int64 = 0
     /// Why the item has no ending of its own: the run stopped first (a signal, or --fail-fast).
     public var stoppedEarly: EarlyStop?
 

@@ -102,6 +102,7 @@ extension DownloadJob {
                     return .split(Handover(task: task, live: live, from: offset))
                 }
             case .progress(_, let progress):
+                noteRequest(progress)
                 guard state.bodyStarted else { continue }
                 let now = monotonicSeconds()
                 state.speed.add(bytes: progress.received, at: now)
@@ -119,6 +120,7 @@ extension DownloadJob {
             case .completed(_, let response):
                 return completed(response, state)
             case .failed(_, let failure, let progress):
+                noteRequest(progress)
                 bytesThisRun += progress.received
                 if let refused = refusedBody(written: progress.written, state) { return refused }
                 if state.firstRange != nil, failure.kind == .resumeConflict, !failure.entityChanged, !state.bodyStarted {
@@ -133,6 +135,7 @@ extension DownloadJob {
                     by: state.localFailure ?? failure, reached: state.reached(written: progress.written),
                     bodyStarted: state.bodyStarted)
             case .canceled(_, let reason, let progress):
+                noteRequest(progress)
                 return canceled(progress, because: reason, state)
             }
         }
@@ -259,6 +262,7 @@ extension DownloadJob {
 
     private func completed(_ response: TaskResponse, _ state: AttemptState) -> AttemptResult {
         record.httpStatus = response.head.status
+        noteRequest(response.progress)
         bytesThisRun += response.progress.received
         if let refused = refusedBody(written: response.progress.written, state) { return refused }
         let reached = state.reached(written: response.progress.written)

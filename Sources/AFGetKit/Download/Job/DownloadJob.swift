@@ -21,7 +21,11 @@ final class DownloadJob {
     var validators: EntityValidators
     var expectedTotal: Int64?
     var lastCheckpointAt = 0.0
+    /// Bytes received in this run, whatever became of them: what the summary counts.
     var bytesThisRun: Int64 = 0
+    /// When the item's first request went out, after its wait for a place (`-j`): the done
+    /// line's time and speed count from here.
+    var firstRequestAt: Double?
     /// Bytes of the file that earlier runs received, as the body last started: the done line's
     /// speed counts only the rest.
     var continuedFrom: Int64 = 0
@@ -75,7 +79,19 @@ final class DownloadJob {
         let outcome = await runPhases()
         phases.move(to: .ended)
         record.outcome = outcome
+        record.transferred = bytesThisRun
         return outcome
+    }
+
+    /// Seconds the item has taken since its first request went out (since `startedAt`, when
+    /// none has yet).
+    func secondsTaken(since startedAt: Double) -> Double {
+        monotonicSeconds() - (firstRequestAt ?? startedAt)
+    }
+
+    /// A task's counters tell when its first request went out.
+    func noteRequest(_ progress: TransferProgress) {
+        if firstRequestAt == nil, progress.startedAt > 0 { firstRequestAt = progress.startedAt }
     }
 
     private func runPhases() async -> ItemOutcome {
@@ -134,7 +150,7 @@ final class DownloadJob {
                 }
                 if head.isSuccess {
                     guard let failure = lengthFailure(reached: offset) else {
-                        return await finish(head, lastModified: response.lastModified, seconds: monotonicSeconds() - startedAt)
+                        return await finish(head, lastModified: response.lastModified, seconds: secondsTaken(since: startedAt))
                     }
                     let problem = RetryLoop.transientProblem(response: nil, failure: failure, sentCredentials: sendsCredentials)
                     guard let problem else { return fail(retries.finalFailure(failure)) }
@@ -146,10 +162,10 @@ final class DownloadJob {
                     head.value(of: "Content-Range").flatMap(ContentRange.init)?.total == 0
                 {
                     // An empty file: nothing to split, and its first range is past its end.
-                    return await finish(head, lastModified: nil, seconds: monotonicSeconds() - startedAt)
+                    return await finish(head, lastModified: nil, seconds: secondsTaken(since: startedAt))
                 }
                 if head.status == 416 && offset > 0 {
-                    switch await continuation(after416: head, offset: offset, seconds: monotonicSeconds() - startedAt) {
+                    switch await continuation(after416: head, offset: offset, seconds: secondsTaken(since: startedAt)) {
                     case .from(let restarted): offset = restarted
                     case .ended(let outcome): return outcome
                     }

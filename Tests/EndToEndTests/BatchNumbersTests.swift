@@ -1,0 +1,45 @@
+import Foundation
+import Glibc
+import TestServer
+import XCTest
+
+/// The numbers a batch prints are what happened: bytes that arrived before Ctrl-C are counted,
+/// and an item's time and speed start when its request goes out, not while it waits for a place.
+final class BatchNumbersTests: ServerTestCase {
+    /// Four items held after 100 000 bytes each, then Ctrl-C: the summary said "0 B".
+    func testTheSummaryCountsTheBytesOfInterruptedItems() throws {
+        let urls = (0..<4).map { server.url("/file/held\($0).bin?size=1000000&holdafter=100000") }
+        try (urls.joined(separator: "\n") + "\n").write(
+            to: directory.appendingPathComponent("urls.txt"), atomically: true, encoding: .utf8)
+        let (process, stdout, _) = try Afget.start(["--progress", "json", "-j", "4", "-i", "urls.txt"], in: directory)
+        defer { if process.isRunning { process.terminate() } }
+        waitUntil("afget has every item's first 100 000 bytes") {
+            let events = (try? String(contentsOf: stdout, encoding: .utf8)) ?? ""
+            return (0..<4).allSatisfy { id in
+                events.contains("\"event\":\"progress\",\"id\":\(id),")
+                    && events.split(separator: "\n").contains {
+                        $0.contains("\"id\":\(id),") && $0.contains("\"bytes\":100000,")
+                    }
+            }
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        let events = try String(contentsOf: stdout, encoding: .utf8)
+        let summary = events.split(separator: "\n").last.map(String.init) ?? ""
+        XCTAssertTrue(summary.contains("\"interrupted\":4,"), summary)
+        XCTAssertTrue(summary.contains("\"bytes\":400000,"), summary)
+    }
+
+    /// With one place (`-j 1`) the second item waits for the first, which takes a second and a
+    /// half; its done line counted that wait ("in 1.5 s, 65 KiB/s" for a body that took none).
+    func testAnItemIsTimedFromItsRequestNotFromItsWaitForAPlace() throws {
+        let slow = server.url("/file/slow.bin?size=150000&chunk=10000&ms=100")
+        let quick = server.url("/file/quick.bin?size=100000")
+        let result = try Afget.run(["--progress", "line", "-j", "1", slow, quick], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let done = try XCTUnwrap(result.stderrLines.first { $0.hasPrefix("quick.bin: done") }, result.stderr)
+        let seconds = try XCTUnwrap(done.firstMatch(of: /\sin (\d+\.\d) s/).flatMap { Double($0.1) }, done)
+        XCTAssertLessThan(seconds, 0.8, done)
+    }
+}
