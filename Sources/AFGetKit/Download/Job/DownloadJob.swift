@@ -17,9 +17,17 @@ final class DownloadJob {
     var settings: DownloadSettings { environment.settings }
     var cancellation: Cancellation { environment.cancellation }
 
-    /// What is known about the remote file: its validators and length.
-    var validators: EntityValidators
-    var expectedTotal: Int64?
+    /// The rules of what follows an attempt, and what is known about the remote file.
+    var machine: DownloadMachine
+    /// The remote file's validators and length, as the machine keeps them.
+    var validators: EntityValidators {
+        get { machine.validators }
+        set { machine.validators = newValue }
+    }
+    var expectedTotal: Int64? {
+        get { machine.expectedTotal }
+        set { machine.expectedTotal = newValue }
+    }
     var lastCheckpointAt = 0.0
     /// Bytes received in this run, whatever became of them: what the summary counts.
     var bytesThisRun: Int64 = 0
@@ -49,7 +57,10 @@ final class DownloadJob {
     /// A resume data file exists for this destination (found, or written by this job).
     var hasResumeData = false
     /// Why the body now arriving writes no resume data, said when it is interrupted.
-    var whyNotContinuable = "the server sent no ETag or Last-Modified"
+    var whyNotContinuable: String {
+        get { machine.whyNotContinuable }
+        set { machine.whyNotContinuable = newValue }
+    }
 
     init(_ download: PreparedDownload, environment: DownloadEnvironment, onPhaseChange: @escaping (DownloadPhase) -> Void) {
         self.download = download
@@ -58,9 +69,14 @@ final class DownloadJob {
         retries = self.environment.retryLoop()
         let settings = self.environment.settings
         store = download.part.map { ResumeStore(destination: $0.destination) }
-        validators = download.resumeData?.validators ?? EntityValidators()
+        machine = DownloadMachine(
+            rules: DownloadMachine.Rules(
+                stream: download.part == nil ? download.sink.name : nil, isConditional: download.isConditional,
+                splits: settings.split > 1, refusesRestart: settings.refusesRestart,
+                sendsCredentials: settings.transfer.sendsCredentials),
+            validators: download.resumeData?.validators ?? EntityValidators(),
+            expectedTotal: download.resumeData?.expectedLength)
         hasResumeData = download.resumeData != nil
-        expectedTotal = download.resumeData?.expectedLength
         checksumDigest = download.checksum.map { RunningDigest($0.algorithm) }
         if download.checksum?.algorithm == .sha256 {
             sha256Digest = checksumDigest
@@ -131,98 +147,63 @@ final class DownloadJob {
             case .stopped:
                 return stopped()
             case .failed(let failure, let reached):
-                offset = reached
-                if failure.isClosedPipe && download.sink.isStream { return outputClosed() }
-                if failure.kind == .resumeConflict {
-                    guard let restarted = restart(because: failure.message) else { return fail(refusedRestart(failure.message)) }
-                    offset = restarted
-                    continue
+                if let end = await perform(machine.attemptFailed(failure, reached: reached), since: startedAt) {
+                    return end
                 }
-                let problem = RetryLoop.transientProblem(response: nil, failure: failure, sentCredentials: sendsCredentials)
-                guard let problem else { return fail(retries.finalFailure(failure)) }
-                if let refusal = streamCannotGoOn(failure, reached: offset) { return fail(refusal) }
-                if let end = await retry(after: problem) { return end }
+                offset = machine.offset
             case .completed(let response, let reached):
-                offset = reached
-                let head = response.head
-                if head.status == 304 && download.isConditional {
-                    return notModified()
+                let size: Int64
+                do {
+                    size = try download.part?.size() ?? reached
+                } catch {
+                    return fail(error)
                 }
-                if head.isSuccess {
-                    guard let failure = lengthFailure(reached: offset) else {
-                        return await finish(head, lastModified: response.lastModified, seconds: secondsTaken(since: startedAt))
-                    }
-                    let problem = RetryLoop.transientProblem(response: nil, failure: failure, sentCredentials: sendsCredentials)
-                    guard let problem else { return fail(retries.finalFailure(failure)) }
-                    if let refusal = streamCannotGoOn(failure, reached: offset) { return fail(refusal) }
-                    if let end = await retry(after: problem) { return end }
-                    continue
+                let action = machine.attemptCompleted(response.head, reached: reached, size: size)
+                if let end = await perform(action, after: response, since: startedAt) { return end }
+                offset = machine.offset
+            }
+        }
+    }
+
+    /// Does what the machine said, and what it says then, until the next attempt is due; the
+    /// item's ending when there is none. `response`: the attempt's, when it completed.
+    private func perform(_ action: DownloadMachine.Action, after response: TaskResponse? = nil, since startedAt: Double)
+        async -> ItemOutcome?
+    {
+        var action = action
+        while true {
+            switch action {
+            case .attempt:
+                return nil
+            case .retry(let failure, let retryAfter):
+                return await retry(after: RetryLoop.Problem(failure: failure, retryAfter: retryAfter))
+            case .startOver(let reason):
+                guard startOver(because: reason) else { return fail(machine.cannotStartOver(because: reason)) }
+                return nil
+            case .confirmWholePart(let size):
+                action = machine.wholePart(confirmed: await confirmWholePart(size: size))
+            case .finish(let wholePart, let confirmedByHead):
+                if confirmedByHead {
+                    renderer.handle(
+                        .notice(
+                            "afget: \(info.path): the part already holds the whole file "
+                                + "(the server answered 416 without its length; a HEAD request confirmed it)"))
                 }
-                if head.status == 416 && offset == 0 && settings.split > 1,
-                    head.value(of: "Content-Range").flatMap(ContentRange.init)?.total == 0
-                {
-                    // An empty file: nothing to split, and its first range is past its end.
-                    return await finish(head, lastModified: nil, seconds: secondsTaken(since: startedAt))
-                }
-                if head.status == 416 && offset > 0 {
-                    switch await continuation(after416: head, offset: offset, seconds: secondsTaken(since: startedAt)) {
-                    case .from(let restarted): offset = restarted
-                    case .ended(let outcome): return outcome
-                    }
-                    continue
-                }
-                let problem = RetryLoop.transientProblem(response: head, failure: nil, sentCredentials: sendsCredentials)
-                let failure = head.failure(sentCredentials: sendsCredentials)
-                guard let problem else { return fail(retries.finalFailure(failure)) }
-                if let refusal = streamCannotGoOn(failure, reached: offset) { return fail(refusal) }
-                if let end = await retry(after: problem) { return end }
+                if wholePart { continuedFrom = machine.offset }
+                let head = response?.head ?? ResponseHead()
+                let lastModified = head.isSuccess ? response?.lastModified : nil
+                return await finish(head, lastModified: lastModified, seconds: secondsTaken(since: startedAt))
+            case .keepAsNotModified:
+                return notModified()
+            case .fail(let failure, let afterRetries):
+                return fail(afterRetries ? retries.finalFailure(failure) : failure)
+            case .outputClosed:
+                return outputClosed()
             }
         }
     }
 
     private var sendsCredentials: Bool { settings.transfer.sendsCredentials }
-
-    /// What a 416 to a continue means.
-    private enum After416 {
-        /// Go on from this offset (0: the part was started over).
-        case from(Int64)
-        case ended(ItemOutcome)
-    }
-
-    /// A 416 to a range from `offset`: the part may already hold the whole file (said by the
-    /// 416's total, or confirmed by a HEAD request when it has none), or the file changed or
-    /// shrank, and the download starts over or fails.
-    private func continuation(after416 head: ResponseHead, offset: Int64, seconds: Double) async -> After416 {
-        let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total
-        if total == offset {
-            continuedFrom = offset
-            return .ended(await finish(head, lastModified: nil, seconds: seconds))
-        }
-        if total == nil, offset == expectedTotal, await confirmWholePart(size: offset) {
-            renderer.handle(
-                .notice(
-                    "afget: \(info.path): the part already holds the whole file "
-                        + "(the server answered 416 without its length; a HEAD request confirmed it)"))
-            continuedFrom = offset
-            return .ended(await finish(head, lastModified: nil, seconds: seconds))
-        }
-        if let total, total < offset, let change = validators.change(in: head) {
-            // Twisted's 416 for a file that shrank carries its new Last-Modified.
-            guard let restarted = restart(because: change) else { return .ended(fail(refusedRestart(change))) }
-            return .from(restarted)
-        }
-        if let total, total < offset {
-            return .ended(
-                fail(
-                    TransferFailure(
-                        .resumeConflict,
-                        "the local part (\(offset) bytes) is larger than the remote file (\(total) bytes); use --restart to discard it"
-                    )))
-        }
-        let reason = "the server cannot serve the rest (416)"
-        guard let restarted = restart(because: reason) else { return .ended(fail(refusedRestart(reason))) }
-        return .from(restarted)
-    }
 
     /// Waits before the next attempt; the item's ending when there is none.
     private func retry(after problem: RetryLoop.Problem) async -> ItemOutcome? {
@@ -238,41 +219,6 @@ final class DownloadJob {
     func startAttempt() {
         phases.startAttempt()
         record.attempts = phases.attempts
-    }
-
-    /// Whatever path the bytes took, the part must hold exactly the entity's length before it
-    /// is moved into place (a stream, `reached` bytes): a body that ended early is continued,
-    /// one that overran is worthless.
-    private func lengthFailure(reached: Int64) -> TransferFailure? {
-        guard let expectedTotal else { return nil }
-        let size: Int64
-        do {
-            size = try download.part?.size() ?? reached
-        } catch {
-            return error
-        }
-        if size < expectedTotal {
-            return TransferFailure(.network, "the body ended early: \(size) of \(expectedTotal) bytes", transient: true)
-        }
-        if size > expectedTotal {
-            return TransferFailure(
-                .protocolViolation,
-                "the server sent more than the file's length (\(size) bytes of a \(expectedTotal)-byte file)", discardsData: true)
-        }
-        return nil
-    }
-
-    /// Why a stream (`-o -`) cannot take another attempt after `failure`, or nil. A file can
-    /// always be continued or started over; a stream cannot take back what it was given, so
-    /// it is tried again only before its first byte, or from where it is by a range that the
-    /// server's validator ties to the same file.
-    private func streamCannotGoOn(_ failure: TransferFailure, reached: Int64) -> TransferFailure? {
-        guard download.part == nil, reached > 0, validators.ifRange == nil else { return nil }
-        return TransferFailure(
-            failure.kind,
-            "\(failure.message); \(reached) bytes already went to \(download.sink.name), and the rest "
-                + "cannot be asked for safely (\(whyNotContinuable)), so it is not tried again (that would write them twice)",
-            systemErrorCode: failure.systemErrorCode)
     }
 
     // MARK: Where to continue
@@ -298,38 +244,18 @@ final class DownloadJob {
         return min(resumeData.bytesReceived, partSize)
     }
 
-    /// Starts over from zero unless `--no-restart`; nil when refused, or when the file changed
-    /// under every restart so far (a server that keeps rewriting it, or contradicts itself).
-    private func restart(because reason: String) -> Int64? {
-        guard !settings.refusesRestart, let part = download.part, restartsSoFar < Self.mostRestarts else { return nil }
-        restartsSoFar += 1
+    /// Discards the part for a new start from zero (the machine allowed it), saying why;
+    /// false when the part cannot be truncated.
+    private func startOver(because reason: String) -> Bool {
+        guard let part = download.part else { return false }
         renderer.handle(.restarting(info, reason: reason))
-        validators = EntityValidators()
-        expectedTotal = nil
         store?.remove()
+        machine.startedOver()
         do {
             try part.truncate(to: 0)
         } catch {
-            return nil
+            return false
         }
-        return 0
-    }
-
-    private var restartsSoFar = 0
-    private static let mostRestarts = 3
-
-    private func refusedRestart(_ reason: String) -> TransferFailure {
-        if download.part == nil {
-            return TransferFailure(
-                .resumeConflict,
-                "cannot continue \(download.sink.name): \(reason); what was written there is not written again")
-        }
-        if restartsSoFar >= Self.mostRestarts {
-            return TransferFailure(.resumeConflict, "cannot continue: \(reason), after starting over \(restartsSoFar) times")
-        }
-        return TransferFailure(
-            .resumeConflict,
-            "cannot continue: \(reason); the part file and resume data are kept "
-                + "(--no-restart): run the same command without --no-restart to start over")
+        return true
     }
 }

@@ -1,0 +1,196 @@
+import AFGetRequest
+import AFGetSupport
+import Glibc
+
+/// What a download does once an attempt has ended: the rules of finishing, continuing,
+/// starting over and retrying (DESIGN.md §5 and §8), as a value that touches no file, socket
+/// or clock, so that every rule is a row of a table test (DownloadMachineTests). The job
+/// (`DownloadJob`) tells it how each attempt ended, performs the action it returns, and tells it
+/// what came of that; the machine keeps what the download knows of the remote file.
+struct DownloadMachine {
+    /// How the download was asked for: fixed for its life.
+    struct Rules: Equatable {
+        /// The stream written to (`-o -`: "standard output"), which cannot take back what it
+        /// was given; nil for a file.
+        var stream: String?
+        /// `--on-exists update`: the request carries If-Modified-Since, and a 304 keeps the file.
+        var isConditional = false
+        /// `-s N` with N > 1.
+        var splits = false
+        /// `--no-restart`: a continue that turns out impossible fails (exit 9).
+        var refusesRestart = false
+        /// A 401 means the credentials sent were refused.
+        var sendsCredentials = false
+    }
+
+    let rules: Rules
+    /// The remote file's validators and length, as the latest response showed them.
+    var validators: EntityValidators
+    var expectedTotal: Int64?
+    /// Why the body now arriving cannot be continued, said when it must be.
+    var whyNotContinuable = "the server sent no ETag or Last-Modified"
+    /// Where the file's data reaches: the next attempt asks from here.
+    private(set) var offset: Int64
+    private(set) var restartsSoFar = 0
+    static let mostRestarts = 3
+
+    init(rules: Rules, validators: EntityValidators = EntityValidators(), expectedTotal: Int64? = nil, offset: Int64 = 0) {
+        self.rules = rules
+        self.validators = validators
+        self.expectedTotal = expectedTotal
+        self.offset = offset
+    }
+
+    enum Action: Equatable {
+        /// The next attempt, from `offset`.
+        case attempt
+        /// Wait as the retry loop says (a backoff, or Retry-After), then attempt again.
+        case retry(TransferFailure, retryAfter: String?)
+        /// Discard the part (truncate it, forget its resume data and validators), say why, and
+        /// attempt again from zero.
+        case startOver(because: String)
+        /// A 416 without the file's length: ask the server (HEAD) whether the part of `size`
+        /// bytes is the whole file, and tell `wholePart(confirmed:)`.
+        case confirmWholePart(size: Int64)
+        /// Every byte is in: verify and move into place. `wholePart`: a 416 said the part
+        /// already held the whole file (`confirmedByHead`: one without the file's length, then
+        /// a HEAD request).
+        case finish(wholePart: Bool = false, confirmedByHead: Bool = false)
+        /// `--on-exists update` and the server's copy is not newer.
+        case keepAsNotModified
+        /// The item fails; `afterRetries`: say how many attempts it took.
+        case fail(TransferFailure, afterRetries: Bool = true)
+        /// The reader of the stream went away: the run ends quietly.
+        case outputClosed
+    }
+
+    // MARK: Events
+
+    /// The attempt's response arrived whole. `reached`: where the file's data reaches now;
+    /// `size`: what the part file holds (for a stream, `reached`).
+    mutating func attemptCompleted(_ head: ResponseHead, reached: Int64, size: Int64) -> Action {
+        offset = reached
+        if head.status == 304 && rules.isConditional { return .keepAsNotModified }
+        if head.isSuccess {
+            guard let failure = lengthFailure(size: size) else { return .finish() }
+            return retryOrFail(failure, response: nil)
+        }
+        let range = head.value(of: "Content-Range").flatMap(ContentRange.init)
+        if head.status == 416 && reached == 0 && rules.splits && range?.total == 0 {
+            // An empty file: nothing to split, and its first range is past its end.
+            return .finish()
+        }
+        if head.status == 416 && reached > 0 { return after416(head, total: range?.total) }
+        return retryOrFail(head.failure(sentCredentials: rules.sendsCredentials), response: head)
+    }
+
+    /// The attempt ended without a whole response; `reached`: where the file's data reaches.
+    mutating func attemptFailed(_ failure: TransferFailure, reached: Int64) -> Action {
+        offset = reached
+        if failure.isClosedPipe && rules.stream != nil { return .outputClosed }
+        if failure.kind == .resumeConflict { return startOver(because: failure.message) }
+        return retryOrFail(failure, response: nil)
+    }
+
+    /// What the HEAD request asked for by `.confirmWholePart` found.
+    mutating func wholePart(confirmed: Bool) -> Action {
+        confirmed ? .finish(wholePart: true, confirmedByHead: true) : startOver(because: Self.cannotServeTheRest)
+    }
+
+    /// The part was started over (after `.startOver`): the file is new to the machine.
+    mutating func startedOver() {
+        restartsSoFar += 1
+        validators = EntityValidators()
+        expectedTotal = nil
+        offset = 0
+    }
+
+    /// Why the download cannot start over for `reason` (refused, a stream, too many restarts,
+    /// or a part that could not be discarded).
+    func cannotStartOver(because reason: String) -> TransferFailure {
+        refusedRestart(reason)
+    }
+
+    // MARK: Rules
+
+    /// A 416 to a range from `offset`: the part may already hold the whole file (said by the
+    /// 416's total, or confirmed by a HEAD request when it has none), or the file changed or
+    /// shrank, and the download starts over or fails.
+    private mutating func after416(_ head: ResponseHead, total: Int64?) -> Action {
+        if total == offset { return .finish(wholePart: true) }
+        if total == nil, offset == expectedTotal, validators.ifRange != nil { return .confirmWholePart(size: offset) }
+        if let total, total < offset {
+            // Twisted's 416 for a file that shrank carries its new Last-Modified.
+            if let change = validators.change(in: head) { return startOver(because: change) }
+            return .fail(
+                TransferFailure(
+                    .resumeConflict,
+                    "the local part (\(offset) bytes) is larger than the remote file (\(total) bytes); use --restart to discard it"
+                ),
+                afterRetries: false)
+        }
+        return startOver(because: Self.cannotServeTheRest)
+    }
+
+    private static let cannotServeTheRest = "the server cannot serve the rest (416)"
+
+    /// Starts over from zero unless `--no-restart`, a stream (what it was given stays given),
+    /// or the file changed under every restart so far (a server that keeps rewriting it, or
+    /// contradicts itself).
+    private func startOver(because reason: String) -> Action {
+        guard !rules.refusesRestart, rules.stream == nil, restartsSoFar < Self.mostRestarts else {
+            return .fail(refusedRestart(reason), afterRetries: false)
+        }
+        return .startOver(because: reason)
+    }
+
+    private func refusedRestart(_ reason: String) -> TransferFailure {
+        if let stream = rules.stream {
+            return TransferFailure(
+                .resumeConflict, "cannot continue \(stream): \(reason); what was written there is not written again")
+        }
+        if restartsSoFar >= Self.mostRestarts {
+            return TransferFailure(.resumeConflict, "cannot continue: \(reason), after starting over \(restartsSoFar) times")
+        }
+        return TransferFailure(
+            .resumeConflict,
+            "cannot continue: \(reason); the part file and resume data are kept "
+                + "(--no-restart): run the same command without --no-restart to start over")
+    }
+
+    /// A transient failure is retried from where the data reaches; any other ends the item.
+    private func retryOrFail(_ failure: TransferFailure, response head: ResponseHead?) -> Action {
+        let problem = RetryLoop.transientProblem(
+            response: head, failure: head == nil ? failure : nil, sentCredentials: rules.sendsCredentials)
+        guard let problem else { return .fail(failure) }
+        if let refusal = streamCannotGoOn(failure) { return .fail(refusal, afterRetries: false) }
+        return .retry(problem.failure, retryAfter: problem.retryAfter)
+    }
+
+    /// A stream (`-o -`) cannot take back what it was given, so it is tried again only before
+    /// its first byte, or from where it is by a range that the server's validator ties to the
+    /// same file.
+    private func streamCannotGoOn(_ failure: TransferFailure) -> TransferFailure? {
+        guard let stream = rules.stream, offset > 0, validators.ifRange == nil else { return nil }
+        return TransferFailure(
+            failure.kind,
+            "\(failure.message); \(offset) bytes already went to \(stream), and the rest "
+                + "cannot be asked for safely (\(whyNotContinuable)), so it is not tried again (that would write them twice)",
+            systemErrorCode: failure.systemErrorCode)
+    }
+
+    /// Whatever path the bytes took, the part must hold exactly the entity's length before it
+    /// is moved into place: a body that ended early is continued, one that overran is worthless.
+    private func lengthFailure(size: Int64) -> TransferFailure? {
+        guard let expectedTotal else { return nil }
+        if size < expectedTotal {
+            return TransferFailure(.network, "the body ended early: \(size) of \(expectedTotal) bytes", transient: true)
+        }
+        if size > expectedTotal {
+            return TransferFailure(
+                .protocolViolation,
+                "the server sent more than the file's length (\(size) bytes of a \(expectedTotal)-byte file)", discardsData: true)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,203 @@
+@testable import AFGetKit
+@testable import AFGetRequest
+@testable import AFGetSupport
+import Glibc
+import XCTest
+
+/// The rules of what follows an attempt (DESIGN.md §5 and §8), one row each, without a socket
+/// or a file: what the download knew, how the attempt ended, and what the machine does next.
+final class DownloadMachineTests: XCTestCase {
+    private static let etag = "\"v1\""
+    private static let known = EntityValidators(entityTag: etag)
+
+    private func head(_ status: Int, _ headers: [(String, String)] = []) -> ResponseHead {
+        ResponseHead(status: status, headers: headers.map { (name: $0.0, value: $0.1) })
+    }
+
+    private func machine(
+        _ rules: DownloadMachine.Rules = .init(), validators: EntityValidators = known, total: Int64? = 1000
+    ) -> DownloadMachine {
+        DownloadMachine(rules: rules, validators: validators, expectedTotal: total)
+    }
+
+    private static let reset = TransferFailure(.network, "Connection reset by peer", transient: true)
+    private static let changed = TransferFailure(
+        .resumeConflict, "the file changed on the server (ETag \"v1\" became \"v2\")", entityChanged: true)
+
+    /// A whole response: finished when the data holds exactly the file's length, continued
+    /// when it ended early, thrown away when it overran.
+    func testACompletedResponseIsCheckedAgainstTheFilesLength() {
+        let rows: [(status: Int, reached: Int64, size: Int64, expected: DownloadMachine.Action, why: String)] = [
+            (200, 1000, 1000, .finish(), "the whole file"),
+            (206, 1000, 1000, .finish(), "the rest of a continued file"),
+            (
+                200, 600, 600,
+                .retry(TransferFailure(.network, "the body ended early: 600 of 1000 bytes", transient: true), retryAfter: nil),
+                "short: continued"
+            ),
+            (
+                200, 1200, 1200,
+                .fail(
+                    TransferFailure(
+                        .protocolViolation, "the server sent more than the file's length (1200 bytes of a 1000-byte file)",
+                        discardsData: true)),
+                "long: worthless"
+            ),
+        ]
+        for row in rows {
+            var machine = machine()
+            XCTAssertEqual(
+                machine.attemptCompleted(head(row.status), reached: row.reached, size: row.size), row.expected, row.why)
+            XCTAssertEqual(machine.offset, row.reached, row.why)
+        }
+        var unknownLength = machine(total: nil)
+        XCTAssertEqual(unknownLength.attemptCompleted(head(200), reached: 77, size: 77), .finish(), "no length to check")
+    }
+
+    /// Statuses: a 304 keeps the file only for a conditional request; 408, 429 and 5xx but 501
+    /// and 505 are retried (Retry-After passed on), other errors end the item.
+    func testStatusesAreRetriedOrEndTheItem() {
+        var conditional = machine(.init(isConditional: true))
+        XCTAssertEqual(conditional.attemptCompleted(head(304), reached: 0, size: 0), .keepAsNotModified)
+        for status in [408, 429, 500, 502, 503, 504] {
+            var machine = machine()
+            guard case .retry(let failure, nil) = machine.attemptCompleted(head(status), reached: 0, size: 0) else {
+                return XCTFail("\(status) is transient")
+            }
+            XCTAssertEqual(failure.kind, .httpStatus, "\(status)")
+        }
+        var busy = machine()
+        XCTAssertEqual(
+            busy.attemptCompleted(head(503, [("Retry-After", "7")]), reached: 0, size: 0),
+            .retry(head(503).failure(sentCredentials: false), retryAfter: "7"))
+        for status in [304, 400, 401, 403, 404, 410, 501, 505] {
+            var machine = machine()
+            XCTAssertEqual(
+                machine.attemptCompleted(head(status), reached: 0, size: 0),
+                .fail(head(status).failure(sentCredentials: false)), "\(status)")
+        }
+        var refused = machine(.init(sendsCredentials: true))
+        XCTAssertEqual(
+            refused.attemptCompleted(head(401), reached: 0, size: 0), .fail(head(401).failure(sentCredentials: true)))
+        XCTAssertEqual(head(401).failure(sentCredentials: true).kind, .authentication)
+    }
+
+    /// A 416 to a continue from 1000: the part is the whole file when the 416's total says so,
+    /// or when a HEAD request confirms it; a file that shrank starts over when its validator
+    /// changed and otherwise fails; any other 416 starts over.
+    func testA416ToAContinue() {
+        let rows: [(headers: [(String, String)], expected: DownloadMachine.Action, why: String)] = [
+            ([("Content-Range", "bytes */1000")], .finish(wholePart: true), "the total is the part's size"),
+            ([], .confirmWholePart(size: 1000), "no total: a HEAD request decides"),
+            (
+                [("Content-Range", "bytes */400"), ("ETag", "\"v2\"")],
+                .startOver(because: "the file changed on the server (ETag \"v1\" became \"v2\")"), "shrank, changed"
+            ),
+            (
+                [("Content-Range", "bytes */400")],
+                .fail(
+                    TransferFailure(
+                        .resumeConflict,
+                        "the local part (1000 bytes) is larger than the remote file (400 bytes); use --restart to discard it"),
+                    afterRetries: false),
+                "larger than the server's, same validator"
+            ),
+            ([("Content-Range", "bytes */5000")], .startOver(because: "the server cannot serve the rest (416)"), "grew"),
+        ]
+        for row in rows {
+            var machine = machine()
+            XCTAssertEqual(machine.attemptCompleted(head(416, row.headers), reached: 1000, size: 1000), row.expected, row.why)
+        }
+        var confirmed = machine()
+        _ = confirmed.attemptCompleted(head(416), reached: 1000, size: 1000)
+        XCTAssertEqual(confirmed.wholePart(confirmed: true), .finish(wholePart: true, confirmedByHead: true))
+        XCTAssertEqual(confirmed.wholePart(confirmed: false), .startOver(because: "the server cannot serve the rest (416)"))
+        var unknown = machine(total: 2000)
+        XCTAssertEqual(
+            unknown.attemptCompleted(head(416), reached: 1000, size: 1000),
+            .startOver(because: "the server cannot serve the rest (416)"), "no total and not the recorded length")
+        var empty = machine(.init(splits: true), total: nil)
+        XCTAssertEqual(
+            empty.attemptCompleted(head(416, [("Content-Range", "bytes */0")]), reached: 0, size: 0), .finish(),
+            "an empty file asked for with -s")
+    }
+
+    /// A continue the server cannot serve as asked (another version, an inconsistent 206, a
+    /// 200): start over, unless --no-restart (exit 9, everything kept), a stream, or three
+    /// restarts already.
+    func testAResumeConflictStartsOverUnlessRefused() {
+        var machine = machine()
+        XCTAssertEqual(machine.attemptFailed(Self.changed, reached: 500), .startOver(because: Self.changed.message))
+        machine.startedOver()
+        XCTAssertEqual(machine.offset, 0)
+        XCTAssertNil(machine.validators.ifRange, "what was known is of the old file")
+        XCTAssertNil(machine.expectedTotal)
+
+        var refusing = self.machine(.init(refusesRestart: true))
+        XCTAssertEqual(
+            refusing.attemptFailed(Self.changed, reached: 500),
+            .fail(
+                TransferFailure(
+                    .resumeConflict,
+                    "cannot continue: \(Self.changed.message); the part file and resume data are kept "
+                        + "(--no-restart): run the same command without --no-restart to start over"), afterRetries: false))
+
+        var rewriting = self.machine()
+        for _ in 0..<DownloadMachine.mostRestarts {
+            XCTAssertEqual(rewriting.attemptFailed(Self.changed, reached: 10), .startOver(because: Self.changed.message))
+            rewriting.startedOver()
+        }
+        XCTAssertEqual(
+            rewriting.attemptFailed(Self.changed, reached: 10),
+            .fail(
+                TransferFailure(.resumeConflict, "cannot continue: \(Self.changed.message), after starting over 3 times"),
+                afterRetries: false), "a server that keeps rewriting the file")
+    }
+
+    /// Transient failures are retried from where the data reaches; others end the item.
+    func testFailuresAreRetriedFromWhereTheDataReaches() {
+        var machine = machine()
+        XCTAssertEqual(machine.attemptFailed(Self.reset, reached: 700), .retry(Self.reset, retryAfter: nil))
+        XCTAssertEqual(machine.offset, 700)
+        let tls = TransferFailure(.tls, "certificate verify failed")
+        XCTAssertEqual(machine.attemptFailed(tls, reached: 700), .fail(tls))
+        let full = TransferFailure(.localFile, "cannot write f: No space left on device", systemErrorCode: ENOSPC)
+        XCTAssertEqual(machine.attemptFailed(full, reached: 700), .fail(full))
+    }
+
+    /// Standard output cannot take back what it was given: retried before its first byte,
+    /// continued from where it is only with a validator, never started over; a reader that
+    /// went away ends the run.
+    func testAStreamIsNeverWrittenTwice() {
+        let stdout = DownloadMachine.Rules(stream: "standard output")
+        var early = machine(stdout, validators: EntityValidators())
+        XCTAssertEqual(early.attemptFailed(Self.reset, reached: 0), .retry(Self.reset, retryAfter: nil), "nothing went out yet")
+        var pinned = machine(stdout)
+        XCTAssertEqual(pinned.attemptFailed(Self.reset, reached: 300), .retry(Self.reset, retryAfter: nil), "by If-Range")
+        var bare = machine(stdout, validators: EntityValidators())
+        XCTAssertEqual(
+            bare.attemptFailed(Self.reset, reached: 300),
+            .fail(
+                TransferFailure(
+                    .network,
+                    "Connection reset by peer; 300 bytes already went to standard output, and the rest cannot be asked "
+                        + "for safely (the server sent no ETag or Last-Modified), so it is not tried again (that would write them twice)"
+                ),
+                afterRetries: false))
+        var whole = machine(stdout)
+        XCTAssertEqual(
+            whole.attemptFailed(Self.changed, reached: 300),
+            .fail(
+                TransferFailure(
+                    .resumeConflict,
+                    "cannot continue standard output: \(Self.changed.message); what was written there is not written again"),
+                afterRetries: false))
+        var closed = machine(stdout)
+        XCTAssertEqual(
+            closed.attemptFailed(fileFailure("write", "standard output", errno: EPIPE), reached: 300), .outputClosed)
+        var file = machine()
+        XCTAssertEqual(
+            file.attemptFailed(fileFailure("write", "f", errno: EPIPE), reached: 300),
+            .fail(fileFailure("write", "f", errno: EPIPE)), "only a stream's reader can go away")
+    }
+}
