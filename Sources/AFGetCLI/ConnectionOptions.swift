@@ -85,6 +85,18 @@ struct ConnectionOptions: ParsableArguments {
         transform: ByteCount.parse)
     var limitRate: ByteCount?
 
+    @Option(
+        name: .customLong("limit-total-rate"),
+        help: ArgumentHelp(
+            "Most bytes per second all transfers together receive (K, M, G suffixes; 0: no limit).", valueName: "rate"),
+        transform: ByteCount.parse)
+    var limitTotalRate: ByteCount?
+
+    /// `--limit-total-rate` in bytes per second, when there is a limit.
+    var totalRateLimit: Int64? {
+        limitTotalRate.flatMap { $0.bytes > 0 ? $0.bytes : nil }
+    }
+
     func validate() throws {
         guard maxRedirects >= 0 else { throw ValidationError("--max-redirects must be 0 or more") }
         if location && noFollow { throw ValidationError("-L/--location and --no-follow ask for opposite things; give one") }
@@ -110,6 +122,9 @@ struct ConnectionOptions: ParsableArguments {
         }
         if let limitRate, limitRate.bytes > 0 && limitRate.bytes < 1024 {
             throw ValidationError("--limit-rate must be at least 1K, or 0 for no limit")
+        }
+        if let limitTotalRate, limitTotalRate.bytes > 0 && limitTotalRate.bytes < 1024 {
+            throw ValidationError("--limit-total-rate must be at least 1K, or 0 for no limit")
         }
     }
 

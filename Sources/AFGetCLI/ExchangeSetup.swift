@@ -6,11 +6,12 @@ import ArgumentParser
 /// What `afget request` and `afget upload` share: one task manager whose run Ctrl-C and
 /// SIGTERM stop, and the transfer options.
 struct ExchangeSetup {
-    let manager = TaskManager()
+    let manager: TaskManager
     let interrupts: InterruptMonitor
     let options: TransferOptions
 
     init(connection: ConnectionOptions, auth: AuthOptions, tls: TLSOptions, retry: RetryOptions) throws {
+        manager = TaskManager(totalRateLimit: connection.totalRateLimit)
         interrupts = InterruptMonitor(stopping: manager.cancellation)
         options = try connection.transferOptions(auth: auth, tls: tls, retry: retry)
         try DescriptorBudget.requireRoomForOneTransfer()

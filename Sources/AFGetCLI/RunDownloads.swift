@@ -38,7 +38,7 @@ func runDownloads(
 
     // Every connection a run holds at once is kept for the next item, not only four per
     // transfer running when one ends.
-    let manager = TaskManager(idleConnectionsKept: run.jobs * run.split)
+    let manager = TaskManager(idleConnectionsKept: run.jobs * run.split, totalRateLimit: connection.totalRateLimit)
     // Ctrl-C and SIGTERM stop the run; the runner then checkpoints and reports.
     let interrupts = InterruptMonitor(stopping: manager.cancellation)
     defer { withExtendedLifetime(interrupts) {} }

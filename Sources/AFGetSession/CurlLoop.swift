@@ -11,6 +11,10 @@ final class CurlLoop {
     private let cancellation: Cancellation
     private var tasks: [TaskID: TransferContext] = [:]
     private let sockets = ConnectionSockets()
+    /// `--limit-total-rate`: every transfer's received bytes, paced together.
+    private let runRate: RunRate?
+    /// Where in the task table housekeeping starts letting held transfers go.
+    private var releaseTurn = 0
     /// Origins that closed a connection offering only HTTP/1.1 before answering: they speak
     /// HTTP/2 alone (nghttpd), so a connection of a transfer's own is an HTTP/2 one there.
     private var originsWithoutHTTP1: Set<String> = []
@@ -41,7 +45,8 @@ final class CurlLoop {
     private static let gapSettlingTime = 0.5
     private static let progressInterval = 0.25
 
-    init(inbox: CommandInbox, cancellation: Cancellation, idleConnectionsKept: Int?) {
+    init(inbox: CommandInbox, cancellation: Cancellation, idleConnectionsKept: Int?, runRate: RunRate?) {
+        self.runRate = runRate
         self.inbox = inbox
         self.cancellation = cancellation
         lastHousekeeping = monotonicSeconds()
@@ -80,7 +85,7 @@ final class CurlLoop {
         case .create(let id, let request, let body, let options, let events):
             tasks[id] = TransferContext(
                 id: id, request: request, body: body, options: options, events: events,
-                cancellation: cancellation, sockets: sockets)
+                cancellation: cancellation, sockets: sockets, runRate: runRate)
         case .resume(let id):
             guard let context = tasks[id], context.machine.state == .suspended else { return }
             if context.isAttached {
@@ -321,6 +326,7 @@ final class CurlLoop {
         guard let gap = unexplainedGap else { return now }
         if continues != continuesSeen {
             for context in tasks.values { context.discountTimeAway(gap.seconds, at: now) }
+            runRate?.skip(gap.seconds)
             unexplainedGap = nil
         } else if now - gap.noticedAt >= Self.gapSettlingTime {
             unexplainedGap = nil  // a pause of afget's own: the clocks keep what they counted
@@ -338,7 +344,14 @@ final class CurlLoop {
         let reportProgress = now - lastProgressReport >= Self.progressInterval
         if reportProgress { lastProgressReport = now }
 
-        for context in Array(tasks.values) where context.machine.state == .running && context.isAttached {
+        // Held transfers are let go in turn, so that under --limit-total-rate the first in the
+        // table does not take the whole allowance every time.
+        var running = Array(tasks.values)
+        if !running.isEmpty {
+            releaseTurn = (releaseTurn + 1) % running.count
+            running = Array(running[releaseTurn...] + running[..<releaseTurn])
+        }
+        for context in running where context.machine.state == .running && context.isAttached {
             context.releaseIfAllowed(now: now)
             if let failure = context.consumer?.flush() {
                 fail(context, failure)

@@ -24,11 +24,15 @@ public final class TaskManager: Sendable {
     /// `idleConnectionsKept`: how many connections stay open for reuse once their transfers
     /// end. libcurl's default, four per transfer running at that moment, closes connections
     /// whenever a batch briefly runs few transfers, so a run that knows how many it runs at
-    /// once (`-j`, `-s`) says so.
-    public init(cancellation: Cancellation = Cancellation(), idleConnectionsKept: Int? = nil) {
+    /// once (`-j`, `-s`) says so. `totalRateLimit`: the most bytes per second every task
+    /// together receives (`--limit-total-rate`).
+    public init(cancellation: Cancellation = Cancellation(), idleConnectionsKept: Int? = nil, totalRateLimit: Int64? = nil) {
         self.cancellation = cancellation
         startThread(named: "afget-curl") { [inbox, stopped] in
-            CurlLoop(inbox: inbox, cancellation: cancellation, idleConnectionsKept: idleConnectionsKept).run()
+            CurlLoop(
+                inbox: inbox, cancellation: cancellation, idleConnectionsKept: idleConnectionsKept,
+                runRate: totalRateLimit.map { RunRate(bytesPerSecond: $0) }
+            ).run()
             stopped.signal()
         }
         cancellation.onStop { [inbox] reason in inbox.post(.stop(reason)) }

@@ -61,15 +61,18 @@ final class TransferContext {
     private var firstRequestAt = 0.0
     /// The origin speaks HTTP/2 alone: a connection of this transfer's own must be HTTP/2.
     var needsHTTP2 = false
+    /// The run's pacer (`--limit-total-rate`), shared with every other transfer.
+    private let runRate: RunRate?
     /// The loop's record of the sockets requests with a body go out on.
     private let sockets: ConnectionSockets
 
     init(
         id: TaskID, request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions,
-        events: TaskEvents, cancellation: Cancellation, sockets: ConnectionSockets
+        events: TaskEvents, cancellation: Cancellation, sockets: ConnectionSockets, runRate: RunRate?
     ) {
         self.id = id
         self.sockets = sockets
+        self.runRate = runRate
         self.cancellation = cancellation
         self.bodyHandler = body
         self.request = request
@@ -370,7 +373,7 @@ final class TransferContext {
 
     func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
         guard consumer != nil else { return count }
-        if pacer?.isAhead(received: progress.received, now: monotonicSeconds()) == true {
+        if pacer != nil || runRate != nil, isAheadOfReceiving(now: monotonicSeconds()) {
             // Not taken: libcurl keeps these bytes and hands them over again once unpaused.
             isHeldBack = true
             return Int(CURL_WRITEFUNC_PAUSE)
@@ -417,18 +420,25 @@ final class TransferContext {
             return false
         }
         progress.received += Int64(takenOfLastPiece)
+        runRate?.add(takenOfLastPiece)
         return !consumerHasEnough
     }
 
     /// Unpauses a transfer held back by `--limit-rate` once the allowance has caught up; the
     /// held bytes are delivered again from within this call.
     func releaseIfAllowed(now: Double) {
-        guard isHeldBack, pacer?.isAhead(received: progress.received, now: now) != true,
-            sendPacer?.isAhead(received: upload?.bytesRead ?? 0, now: now) != true
+        // Held on purpose is not a stall, however long the run's allowance keeps it waiting.
+        if isHeldBack { stallWatch.excuse(at: now) }
+        guard isHeldBack, !isAheadOfReceiving(now: now), sendPacer?.isAhead(received: upload?.bytesRead ?? 0, now: now) != true
         else { return }
         isHeldBack = false
         stallWatch.excuse(at: now)
         _ = easy.pause(false)
+    }
+
+    /// Ahead of this transfer's `--limit-rate` or the run's `--limit-total-rate`.
+    private func isAheadOfReceiving(now: Double) -> Bool {
+        pacer?.isAhead(received: progress.received, now: now) == true || runRate?.isAhead(now: now) == true
     }
 
     func sendBody(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {

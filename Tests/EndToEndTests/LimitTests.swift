@@ -219,6 +219,25 @@ final class LimitTests: ServerTestCase {
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("x.bin").path), TestPayload.sha256(count: size))
     }
 
+    /// `--limit-total-rate` bounds the whole run, however many transfers share it: four files
+    /// of 400 000 bytes at once, 512 KiB/s in all, take about three seconds (each at its own
+    /// `--limit-rate 512K`, under one), and every one of them arrives whole.
+    func testTheTotalRateLimitBoundsEveryTransferTogether() throws {
+        let size = 400_000
+        let urls = (0..<4).map { server.url("/file/t\($0).bin?size=\(size)") }
+        let started = Date()
+        let result = try Afget.run(["-q", "-j", "4", "--limit-total-rate", "512K"] + urls, in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 2.4)
+        for index in 0..<4 {
+            XCTAssertEqual(
+                sha256Hex(ofFile: directory.appendingPathComponent("t\(index).bin").path), TestPayload.sha256(count: size))
+        }
+        let tooLow = try Afget.run(["--limit-total-rate", "100", urls[0]], in: directory)
+        XCTAssertEqual(tooLow.status, 2)
+        XCTAssertTrue(tooLow.stderr.contains("--limit-total-rate must be at least 1K, or 0 for no limit"), tooLow.stderr)
+    }
+
     func testAHeaderBombIsRefused() throws {
         let result = try Afget.run(["-q", "-o", "x.bin", server.url("/headers?count=3000&bytes=10")], in: directory)
         XCTAssertEqual(result.status, 7, result.stderr)
