@@ -252,3 +252,20 @@ final class UploadTests: ServerTestCase {
         return line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
     }
 }
+
+/// An upload read from standard input cannot be read again: once part of it went out, a
+/// failed attempt is not retried (the bytes already read would be missing from the second
+/// attempt), and the failure says so.
+final class StandardInputUploadRetryTests: ServerTestCase {
+    func testAStandardInputUploadIsNotSentAgainAfterPartOfItWasRead() throws {
+        let data = Data(TestPayload.bytes(0..<300_000))
+        let result = try Afget.run(
+            ["upload", "-q", "--retry", "3", "--retry-delay", "0", "-", server.url("/flaky-upload/in?fail=1")],
+            in: directory, input: data)
+        XCTAssertEqual(result.status, 4, result.stderr)
+        XCTAssertEqual(server.log.all.count, 1, "not sent again")
+        XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("afget: (stdin): "), result.stderr)
+        XCTAssertTrue(result.stderr.hasSuffix("(not sent again: standard input is read once, as it is sent)\n"), result.stderr)
+    }
+}

@@ -53,11 +53,20 @@ public final class ExchangeRunner: Sendable {
             result.response = response
             result.failure = failure.map(retries.finalFailure)
             if response != nil { result.seconds = monotonicSeconds() - startedAt }
-            guard request.body.isRepeatable,
+            guard
                 let problem = RetryLoop.transientProblem(
-                    response: response?.head, failure: failure,
-                    sentCredentials: false, accepted: accepted)
+                    response: response?.head, failure: failure, sentCredentials: false, accepted: accepted)
             else { return result }
+            guard request.body.isRepeatable else {
+                // What was read of standard input went out with this attempt: a second one
+                // would send the rest alone, a body with its start missing.
+                result.failure = result.failure.map {
+                    TransferFailure(
+                        $0.kind, "\($0.message) (not sent again: standard input is read once, as it is sent)",
+                        systemErrorCode: $0.systemErrorCode)
+                }
+                return result
+            }
             guard mayRepeat(request, after: response, failure) else {
                 result.failure = result.failure.map {
                     TransferFailure(
