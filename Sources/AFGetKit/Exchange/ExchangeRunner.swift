@@ -56,7 +56,7 @@ public final class ExchangeRunner: Sendable {
             guard request.body.isRepeatable,
                 let problem = RetryLoop.transientProblem(
                     response: response?.head, failure: failure,
-                    sentCredentials: false, accepted: accepted)
+                    sentCredentials: false, accepted: accepted, policy: retry)
             else { return result }
             guard mayRepeat(request, after: response, failure) else {
                 result.failure = result.failure.map {
