@@ -7,7 +7,7 @@ struct RetryOptions: ParsableArguments {
         name: .customLong("retry"),
         help: ArgumentHelp(
             "Retry transient failures this many times (default 5; downloads continue from the bytes received); given, "
-                + "a POST is retried too, and afget request retries HTTP 408, 429 and 5xx answers.",
+                + "a POST is retried too, and afget request retries HTTP 408, 429, 500, 502, 503 and 504.",
             valueName: "n"))
     var retries: Int?
 
