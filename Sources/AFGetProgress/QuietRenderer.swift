@@ -2,26 +2,36 @@ import AFGetSupport
 
 /// `--progress none` / `-q`: nothing but failures, which always reach stderr, and what was
 /// explicitly asked for (`--verbose` lines). `afget request`, which has no progress, also says
-/// its retries, so that a wait is never silent (as `curl --retry` does).
+/// its retries, so that a wait is never silent (as `curl --retry` does). A batch that said
+/// anything ends with its summary line, so the failures shown are not all that is known of it:
+/// the items skipped (already there) are counted too.
 public final class QuietRenderer: ProgressRenderer {
     private let errors: OutputStream
     private let showsRetries: Bool
+    private let showsSummary: Bool
+    private var saidSomething = false
 
-    public init(errors: OutputStream = .standardError, showsRetries: Bool = false) {
+    public init(errors: OutputStream = .standardError, showsRetries: Bool = false, showsSummary: Bool = false) {
         self.errors = errors
         self.showsRetries = showsRetries
+        self.showsSummary = showsSummary
     }
 
     public func handle(_ event: ItemEvent) {
         switch event {
         case .failed(_, let failure):
             errors.writeLine(HumanMessages.failure(failure))
+            saidSomething = true
         case .notice(let text):
             errors.writeLine(text)
         case .retrying(let info, let attempt, let delay, let reason) where showsRetries:
             errors.writeLine(HumanMessages.retrying(info, attempt: attempt, delay: delay, reason: reason))
         case .interrupted(_, let dataKept):
             errors.writeLine(HumanMessages.interrupted(dataKept: dataKept))
+            saidSomething = true
+        case .summary(let summary) where showsSummary && saidSomething:
+            // The line alone: the failures it would list were each shown as they happened.
+            errors.writeLine(HumanMessages.summaryLine(summary))
         default:
             break
         }
