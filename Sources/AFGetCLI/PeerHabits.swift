@@ -90,7 +90,7 @@ enum PeerHabits {
                 "--form-string":
                 // All but the last two are afget request's own (or refused there by the parser).
                 return command == .request ? nil : habit(.requestBody(name))
-            case "--request": return habit(.method(value), showingValue: value != nil)
+            case "--request": return habit(.method(methodName(value)), showingValue: methodName(value) != nil)
             case "--upload-file": return habit(.uploadFile)
             case "--timeout": return habit(.timeout)
             case "--head": return habit(.head)
@@ -204,16 +204,22 @@ enum PeerHabits {
             case "c": return PeerHabit(typed: "-c", kind: .cookieJar)
             case "b": return PeerHabit(typed: "-b", kind: .cookie)
             case "r", "p": return PeerHabit(typed: "-\(letter)", kind: .crawl(maxTime: false))
-            case "X": return PeerHabit(typed: value.map { "-X \($0)" } ?? "-X", kind: .method(value))
+            case "X": return PeerHabit(typed: methodName(value).map { "-X \($0)" } ?? "-X", kind: .method(methodName(value)))
             case "T" where isCount(value): return PeerHabit(typed: "-T \(value!)", kind: .timeout)
             case "T": return PeerHabit(typed: value.map { "-T \($0)" } ?? "-T", kind: .uploadFile)
             case "I": return PeerHabit(typed: "-I", kind: .head)
             case "U": return PeerHabit(typed: "-U", kind: .userAgent)
             case "Z": return PeerHabit(typed: "-Z", kind: .parallel)
-            case "F" where command != .request: return PeerHabit(typed: "-F", kind: .requestBody("-F"))
+            case "F": return PeerHabit(typed: "-F", kind: .requestBody("-F"))
             case "O" where command == .request: return PeerHabit(typed: "-O", kind: .outputFile)
             default: return nil
             }
+        }
+
+        /// `POST` in `-X POST`; nil for a word that is no method.
+        private func methodName(_ word: String?) -> String? {
+            guard let word, !word.isEmpty, word.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+            return word.uppercased()
         }
 
         private func isCount(_ text: String?) -> Bool {
