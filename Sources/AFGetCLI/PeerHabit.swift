@@ -119,7 +119,7 @@ struct PeerHabit: Equatable {
         case .minSplitSize(let size):
             "aria2c's -k SIZE is --min-split-size \(size) in afget (afget's -k is curl's --insecure)"
         case .cookieJar where command == .download:
-            "curl's cookie jar is --cookie-jar FILE in afget (afget's -c is wget's --continue, which it always does)"
+            "curl's cookie jar is --cookie-jar FILE in afget (afget's -c is wget's --continue)"
         case .cookieJar:
             "curl's cookie jar is --cookie-jar FILE in afget"
         case .cookie:

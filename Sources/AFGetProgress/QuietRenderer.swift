@@ -3,8 +3,8 @@ import AFGetSupport
 /// `--progress none` / `-q`: nothing but failures, which always reach stderr, and what was
 /// explicitly asked for (`--verbose` lines). `afget request`, which has no progress, also says
 /// its retries, so that a wait is never silent (as `curl --retry` does). A batch that said
-/// anything ends with its summary line, so the failures shown are not all that is known of it:
-/// the items skipped (already there) are counted too.
+/// anything ends with its summary line when that tells more than the failures shown: the items
+/// downloaded and those skipped as already there, which nothing else mentions.
 public final class QuietRenderer: ProgressRenderer {
     private let errors: OutputStream
     private let showsRetries: Bool
@@ -29,7 +29,8 @@ public final class QuietRenderer: ProgressRenderer {
         case .interrupted(_, let dataKept):
             errors.writeLine(HumanMessages.interrupted(dataKept: dataKept))
             saidSomething = true
-        case .summary(let summary) where showsSummary && saidSomething:
+        case .summary(let summary)
+        where showsSummary && saidSomething && summary.downloaded + summary.skipped + summary.interrupted + summary.busy > 0:
             // The line alone: the failures it would list were each shown as they happened.
             errors.writeLine(HumanMessages.summaryLine(summary))
         default:
