@@ -7,8 +7,9 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 prefix="${PREFIX:-/usr/local}"
 source "$root/Scripts/packages.sh"
+source "$root/Scripts/release-build.sh"
 ensure_packages "${BUILD_PACKAGES[@]}"
-swift build -c release --static-swift-stdlib --package-path "$root" --product afget
+build_release "$root"
 install -d "$prefix/bin" "$prefix/share/man/man1"
 install -m 0755 "$root/.build/release/afget" "$prefix/bin/afget"
 install -m 0644 "$root/man/afget.1" "$prefix/share/man/man1/afget.1"

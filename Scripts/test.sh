@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: the format check (Scripts/format.sh --check), unit, integration
 # (a test server in the test process), end-to-end (the built afget binary) and the nginx smoke
-# test, then the smoke, signal and resume tests again against the release binary. Installs what
-# they need.
+# test; then the release build as Scripts/afget makes it and the Debian package installed and
+# removed (Scripts/test-install.sh), and the smoke, signal and resume tests again against the
+# release binary. Installs what they need.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/Scripts/packages.sh"
@@ -19,7 +20,9 @@ swift test --skip-build "$@"
 # linked in: the nginx smoke test and the signal and resume tests run against it as well
 # (the whole suite only, not when a filter or other arguments were given).
 if [ $# -eq 0 ]; then
-    swift build -c release --static-swift-stdlib --product afget
+    # `swift build -c release --static-swift-stdlib --product afget`, made by Scripts/afget as a
+    # user's first run makes it; then Scripts/package.sh's package, installed, used and removed.
+    Scripts/test-install.sh
     AFGET_BINARY="$(swift build -c release --static-swift-stdlib --show-bin-path)/afget" \
         swift test --skip-build --filter 'NginxSmokeTests|InterruptTests'
 fi

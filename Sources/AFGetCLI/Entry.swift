@@ -50,8 +50,10 @@ public enum Entry {
         // curl_global_init must finish before any thread touches libcurl (URL parsing included).
         CurlRuntime.initialize()
         DescriptorBudget.raiseOpenFileLimit()
-        if arguments == ["--help"] || arguments == ["-h"] {
-            // `afget --help` shows the default command's options too: that is what people look for.
+        if arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
+            // `afget --help` shows the default command's options too: that is what people look
+            // for, and what a usage error's "see afget --help" points to. `afget help` is the same
+            // page (ArgumentParser's lists only the commands).
             OutputStream.standardOutput.writeLine(
                 AFGetCommand.helpMessage() + "\n\n" + AFGetCommand.helpMessage(for: DownloadCommand.self))
             return 0
@@ -64,6 +66,13 @@ public enum Entry {
         if arguments.first == "help", arguments.count > 1, !commandNames.contains(arguments[1]) {
             OutputStream.standardError.writeLine(
                 "afget: help: no command \(arguments[1]) (the commands: \(commandNames.joined(separator: ", ")))")
+            return FailureClass.usage.exitCode
+        }
+        // curl's, wget's and aria2c's flags, answered with afget's own before the parser reads
+        // them as something else (or refuses them without a word of what to type instead).
+        let habits = PeerHabits.lines(for: arguments)
+        if !habits.isEmpty {
+            habits.forEach { OutputStream.standardError.writeLine("afget: \($0)") }
             return FailureClass.usage.exitCode
         }
         let configured: ConfigArguments?
@@ -94,7 +103,7 @@ public enum Entry {
                 OutputStream.standardError.writeLine(
                     "afget: \(ConfigFailure(path: configured.path, line: refused.line, cause: refused.message).message)")
             } else {
-                OutputStream.standardError.writeLine("afget: \(message) (see afget --help)")
+                OutputStream.standardError.writeLine("afget: \(message) (see \(helpPage(for: arguments)))")
             }
             return FailureClass.usage.exitCode
         }
@@ -140,6 +149,15 @@ public enum Entry {
             return 0
         }
         return FailureClass.usage.exitCode
+    }
+
+    /// Where a usage error sends people: the help of the command they ran, whose options it
+    /// lists (`afget --help` lists the default command's).
+    private static func helpPage(for arguments: [String]) -> String {
+        guard let first = arguments.first, first != "download", AFGetCommand.commandNames.contains(first) else {
+            return "afget --help"
+        }
+        return "afget \(first) --help"
     }
 
     /// The first line of what the parser says about arguments it refuses.

@@ -49,7 +49,8 @@ struct RequestCommand: AsyncParsableCommand {
         let serializer = try reportingFailures { try response.serializer() }
         let renderer = SharedRenderer(QuietRenderer(showsRetries: true))
         let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls, retry: retry)
-        let runner = ExchangeRunner(manager: setup.manager, renderer: renderer, options: setup.options, retry: retry.policy)
+        let runner = ExchangeRunner(
+            manager: setup.manager, renderer: renderer, options: setup.options, retry: retry.requestPolicy)
         let shownURL = removingPassword(from: url)
         let info = ItemInfo(id: 0, url: shownURL, path: response.output ?? "-")
         let result = await runner.run(request, info: info, accepted: serializer.acceptableStatusCodes)

@@ -6,7 +6,8 @@ struct RetryOptions: ParsableArguments {
     @Option(
         name: .customLong("retry"),
         help: ArgumentHelp(
-            "Retry transient failures this many times (default 5; downloads continue from the bytes received; given, a POST is retried too).",
+            "Retry transient failures this many times (default 5; downloads continue from the bytes received); given, "
+                + "a POST is retried too, and afget request retries HTTP 408, 429, 500, 502, 503 and 504.",
             valueName: "n"))
     var retries: Int?
 
@@ -28,7 +29,17 @@ struct RetryOptions: ParsableArguments {
         }
     }
 
+    /// For downloads and uploads: every transient failure and status.
     var policy: RetryPolicy {
         RetryPolicy(maxRetries: retries ?? 5, baseDelay: retryDelay, retriesAnyMethod: retries != nil)
+    }
+
+    /// For `afget request`: the status a server answers is shown at once, as curl and httpie
+    /// show it, unless `--retry N` asks for retries or the server said when to come back
+    /// (Retry-After on a 429 or 503). Failures on the way (a reset, a timeout) are retried.
+    var requestPolicy: RetryPolicy {
+        var policy = policy
+        if retries == nil { policy.statuses = .whenTheServerSaysWhen }
+        return policy
     }
 }

@@ -20,7 +20,7 @@ public enum ProgressStyle: String, Sendable, CaseIterable {
         case .json:
             return JSONRenderer(stream: stdoutCarriesData ? errors : .standardOutput)
         case .none:
-            return QuietRenderer()
+            return QuietRenderer(showsSummary: showsSummary)
         }
     }
 }

@@ -2,21 +2,27 @@ import AFGetSupport
 
 /// `--progress none` / `-q`: nothing but failures, which always reach stderr, and what was
 /// explicitly asked for (`--verbose` lines). `afget request`, which has no progress, also says
-/// its retries, so that a wait is never silent (as `curl --retry` does).
+/// its retries, so that a wait is never silent (as `curl --retry` does). A batch that said
+/// anything ends with its summary line when that tells more than the failures shown: the items
+/// downloaded and those skipped as already there, which nothing else mentions.
 public final class QuietRenderer: ProgressRenderer {
     private let errors: OutputStream
     private let showsRetries: Bool
+    private let showsSummary: Bool
+    private var saidSomething = false
 
-    public init(errors: OutputStream = .standardError, showsRetries: Bool = false) {
+    public init(errors: OutputStream = .standardError, showsRetries: Bool = false, showsSummary: Bool = false) {
         self.errors = errors
         self.showsRetries = showsRetries
+        self.showsSummary = showsSummary
     }
 
     public var interest: @Sendable (ItemEvent) -> Bool {
-        { [showsRetries] event in
+        { [showsRetries, showsSummary] event in
             switch event {
             case .failed, .notice, .interrupted: true
             case .retrying: showsRetries
+            case .summary: showsSummary
             default: false
             }
         }
@@ -26,12 +32,18 @@ public final class QuietRenderer: ProgressRenderer {
         switch event {
         case .failed(_, let failure):
             errors.writeLine(HumanMessages.failure(failure))
+            saidSomething = true
         case .notice(let text):
             errors.writeLine(text)
         case .retrying(let info, let attempt, let delay, let reason) where showsRetries:
             errors.writeLine(HumanMessages.retrying(info, attempt: attempt, delay: delay, reason: reason))
         case .interrupted(_, let dataKept):
             errors.writeLine(HumanMessages.interrupted(dataKept: dataKept))
+            saidSomething = true
+        case .summary(let summary)
+        where showsSummary && saidSomething && summary.downloaded + summary.skipped + summary.interrupted + summary.busy > 0:
+            // The line alone: the failures it would list were each shown as they happened.
+            errors.writeLine(HumanMessages.summaryLine(summary))
         default:
             break
         }

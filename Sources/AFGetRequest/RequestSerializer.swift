@@ -175,10 +175,14 @@ public struct RequestSerializer: Sendable {
 
     /// An http or https URL, or a usage failure naming the URL and what is wrong with it.
     public static func parseURL(_ string: String) throws(ItemFailure) -> CurlURL {
-        guard hasSchemeSeparator(string) else {
+        guard let scheme = scheme(of: string) else {
             throw ItemFailure(
                 item: removingPassword(from: string),
                 TransferFailure(.usage, "not a URL: it must start with http:// or https://"))
+        }
+        // Before libcurl's parser, which calls `file:///etc/hosts` a URL with "no host".
+        guard scheme == "http" || scheme == "https" else {
+            throw ItemFailure(item: removingPassword(from: string), unsupportedScheme(scheme))
         }
         // Checked before libcurl's parser, which calls a URL over 8 MB "malformed input".
         guard string.utf8.count <= HTTPRequest.largestURLAndHeaders else {
@@ -199,21 +203,30 @@ public struct RequestSerializer: Sendable {
             }
         }
         guard url.isHTTP else {
-            throw ItemFailure(
-                item: removingPassword(from: string),
-                TransferFailure(.usage, "unsupported scheme \"\(url.scheme)\" (http and https only)"))
+            throw ItemFailure(item: removingPassword(from: string), unsupportedScheme(url.scheme))
         }
         return url
     }
 
-    /// Whether "://" is in `string`, looked for in its bytes: `String.contains` compares
-    /// characters, which costs more than libcurl's whole parse of a list line.
-    private static func hasSchemeSeparator(_ string: String) -> Bool {
-        var rest = string.utf8[...]
-        while let colon = rest.firstIndex(of: UInt8(ascii: ":")) {
-            if rest[colon...].starts(with: "://".utf8) { return true }
-            rest = rest[rest.index(after: colon)...]
+    private static func unsupportedScheme(_ scheme: String) -> TransferFailure {
+        TransferFailure(.usage, "\(scheme): URLs are not supported: afget fetches http:// and https:// URLs")
+    }
+
+    /// The scheme a URL starts with, before "://" (RFC 3986 §3.1: a letter, then letters,
+    /// digits, `+`, `-` and `.`), lowercased; nil for anything else. Read in bytes: `String`'s
+    /// character search costs more than libcurl's whole parse of a list line.
+    private static func scheme(of string: String) -> String? {
+        guard let colon = string.utf8.firstIndex(of: UInt8(ascii: ":")), string.utf8[colon...].starts(with: "://".utf8) else {
+            return nil
         }
-        return false
+        let name = string.utf8[..<colon]
+        guard let first = name.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20),
+            name.allSatisfy({ byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            })
+        else { return nil }
+        return String(decoding: name, as: UTF8.self).lowercased()
     }
 }

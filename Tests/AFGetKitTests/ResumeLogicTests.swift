@@ -316,4 +316,16 @@ final class ValidatorAndRetryTests: XCTestCase {
         XCTAssertEqual([408, 429, 500, 502, 503, 504].filter(RetryPolicy.isTransient(status:)).count, 6)
         XCTAssertEqual([400, 401, 403, 404, 416, 501, 505].filter(RetryPolicy.isTransient(status:)), [])
     }
+
+    /// An API request retries a status only when the server said when (a 429 or 503 with a
+    /// Retry-After that can be read); a download every transient one.
+    func testWhichStatusesAreRetried() {
+        let statuses = [408, 429, 500, 502, 503, 504, 404]
+        let download = RetryPolicy()
+        XCTAssertEqual(statuses.filter { download.retries(status: $0, retryAfter: nil, now: 0) }, [408, 429, 500, 502, 503, 504])
+        let request = RetryPolicy(statuses: .whenTheServerSaysWhen)
+        XCTAssertEqual(statuses.filter { request.retries(status: $0, retryAfter: nil, now: 0) }, [])
+        XCTAssertEqual(statuses.filter { request.retries(status: $0, retryAfter: "2", now: 0) }, [429, 503])
+        XCTAssertEqual(statuses.filter { request.retries(status: $0, retryAfter: "soon", now: 0) }, [])
+    }
 }

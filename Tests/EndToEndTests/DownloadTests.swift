@@ -195,10 +195,27 @@ final class DownloadTests: ServerTestCase {
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("two words.bin").path), TestPayload.sha256(count: 300))
     }
 
+    /// A URL of another scheme is refused naming it and saying what afget fetches; `file:///`
+    /// was "malformed URL: no host", as if a host were what it lacked.
     func testUnsupportedSchemeIsAUsageError() throws {
-        let result = try Afget.run(["-q", "ftp://127.0.0.1/file"], in: directory)
-        XCTAssertEqual(result.status, 2)
-        XCTAssertTrue(result.stderr.contains("unsupported scheme \"ftp\""), result.stderr)
+        for (url, scheme) in [("ftp://127.0.0.1/file", "ftp"), ("file:///etc/hostname", "file"), ("FILE:///tmp/x", "file")] {
+            let result = try Afget.run(["-q", url], in: directory)
+            XCTAssertEqual(result.status, 2, result.stderr)
+            XCTAssertEqual(
+                result.stderrLines, ["afget: \(url): \(scheme): URLs are not supported: afget fetches http:// and https:// URLs"])
+        }
+        let request = try Afget.run(["request", "file:///etc/hostname"], in: directory)
+        XCTAssertEqual(request.status, 2, request.stderr)
+        XCTAssertEqual(
+            request.stderrLines,
+            ["afget: file:///etc/hostname: file: URLs are not supported: afget fetches http:// and https:// URLs"])
+        // Among other URLs it is one failed item; the others download.
+        let batch = try Afget.run(["-q", "file:///etc/hostname", server.url("/file/b.bin?size=10")], in: directory)
+        XCTAssertEqual(batch.status, 2, batch.stderr)
+        XCTAssertEqual(
+            batch.stderrLines.first,
+            "afget: file:///etc/hostname: file: URLs are not supported: afget fetches http:// and https:// URLs")
+        XCTAssertEqual(listing(directory), ["b.bin"])
     }
 
     func testBadOptionsAreUsageErrors() throws {

@@ -34,6 +34,23 @@ final class OnExistsTests: ServerTestCase {
         XCTAssertEqual(listing(directory), ["f.bin", "f.bin.afpart"])
     }
 
+    /// `-q` shows failures only; a batch that shows one ends with its summary line, which counts
+    /// the items skipped as already there: before, they went unmentioned anywhere. A batch with
+    /// nothing to show stays silent.
+    func testQuietCountsSkippedItemsInTheSummaryWhenItSaysAnything() throws {
+        let missing = server.url("/status/404")
+        let result = try Afget.run(["-q", url, server.url("/file/new.bin?size=10"), missing], in: directory)
+        XCTAssertEqual(result.status, 8, result.stderr)
+        XCTAssertEqual(result.stderrLines.count, 2, result.stderr)
+        XCTAssertEqual(result.stderrLines.first, "afget: \(missing): HTTP 404 Not Found")
+        XCTAssertTrue(
+            result.stderrLines.last?.hasPrefix("afget: 1 downloaded, 1 skipped, 1 failed; 10 B in ") == true, result.stderr)
+
+        let quiet = try Afget.run(["-q", url, server.url("/file/new.bin?size=10")], in: directory)
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertEqual(quiet.stderr, "", "nothing failed: nothing said")
+    }
+
     func testErrorExits11AndKeepsTheFile() throws {
         let result = try Afget.run(["-q", "--on-exists", "error", url], in: directory)
         XCTAssertEqual(result.status, 11)

@@ -48,9 +48,50 @@ final class RequestTests: ServerTestCase {
         XCTAssertTrue(asked.stderr.contains("(after 3 attempts)"), asked.stderr)
         XCTAssertEqual(server.log.all.count, 4)
 
-        let busy = try Afget.run(["request", "--retry-delay", "0", "POST", server.url("/status/503"), "item=1"], in: directory)
+        let busy = try Afget.run(
+            ["request", "POST", server.url("/flaky/busy.json?size=10&fail=9&mode=503&retryafter=0"), "item=1"], in: directory)
         XCTAssertEqual(busy.status, 8, busy.stderr)
-        XCTAssertEqual(server.log.all.count, 10, "503: the server did nothing, so the default 5 retries apply")
+        XCTAssertEqual(
+            server.log.all.count, 10, "503 with Retry-After: the server did nothing and said when, so the default 5 retries apply"
+        )
+    }
+
+    /// People debugging an API want the 500 and its body at once, as curl and httpie show
+    /// them: a status is not retried unless --retry asks (afget request waited 1+2+4+8+16 s).
+    func testAnHTTPErrorIsShownAtOnceUnlessRetriesAreAskedFor() throws {
+        let url = server.url("/status/500")
+        let result = try Afget.run(["request", url], in: directory)
+        XCTAssertEqual(result.status, 8, result.stderr)
+        XCTAssertEqual(result.stdoutText, "error page 500\n")
+        XCTAssertEqual(result.stderrLines, ["afget: \(url): HTTP 500 Internal Server Error"])
+        XCTAssertEqual(server.log.all.count, 1, "not retried")
+
+        let unsaid = server.url("/flaky/a.json?size=10&fail=1&mode=503")
+        let busy = try Afget.run(["request", unsaid], in: directory)
+        XCTAssertEqual(busy.status, 8, busy.stderr)
+        XCTAssertEqual(busy.stderrLines, ["afget: \(unsaid): HTTP 503 Service Unavailable"], "no Retry-After: not retried")
+
+        let asked = try Afget.run(["request", "--retry", "1", "--retry-delay", "0", url], in: directory)
+        XCTAssertEqual(asked.status, 8, asked.stderr)
+        XCTAssertEqual(server.log.all.count, 4, "--retry 1: once more")
+    }
+
+    /// A 429 or 503 whose Retry-After says when is waited out, and a failure on the way (a
+    /// connection dropped) is retried, as before.
+    func testARequestWaitsWhenTheServerSaysWhenAndRetriesBrokenConnections() throws {
+        for mode in ["429", "503"] {
+            let url = server.url("/flaky/\(mode).json?size=10&fail=1&mode=\(mode)&retryafter=0")
+            let result = try Afget.run(["request", url], in: directory)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(result.stdout.count, 10)
+            XCTAssertEqual(result.stderrLines.count, 1, result.stderr)
+            XCTAssertTrue(result.stderr.contains("retrying in 0.0 s (attempt 2)"), result.stderr)
+        }
+        let dropped = try Afget.run(
+            ["request", "--retry-delay", "0", server.url("/flaky/d.json?size=5000&fail=1&mode=drop")], in: directory)
+        XCTAssertEqual(dropped.status, 0, dropped.stderr)
+        XCTAssertEqual(dropped.stdout.count, 5000)
+        XCTAssertEqual(server.log.all.count, 6)
     }
 
     func testItemsOfEveryKindGoWhereTheySay() throws {

@@ -55,7 +55,7 @@ public final class ExchangeRunner: Sendable {
             if response != nil { result.seconds = monotonicSeconds() - startedAt }
             guard
                 let problem = RetryLoop.transientProblem(
-                    response: response?.head, failure: failure, sentCredentials: false, accepted: accepted)
+                    response: response?.head, failure: failure, sentCredentials: false, accepted: accepted, policy: retry)
             else { return result }
             guard request.body.isRepeatable else {
                 // What was read of standard input went out with this attempt: a second one

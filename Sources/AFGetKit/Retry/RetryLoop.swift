@@ -42,16 +42,20 @@ struct RetryLoop: Sendable {
     }
 
     /// Why an attempt's ending may be retried: a transient failure, or a final response with
-    /// a transient status (DESIGN.md §8) that the caller does not accept as an answer. Nil
-    /// when the ending is final.
+    /// a transient status (DESIGN.md §8) that the caller does not accept as an answer and
+    /// `policy` retries. Nil when the ending is final.
     static func transientProblem(
-        response head: ResponseHead?, failure: TransferFailure?, sentCredentials: Bool, accepted: [ClosedRange<Int>] = []
+        response head: ResponseHead?, failure: TransferFailure?, sentCredentials: Bool, accepted: [ClosedRange<Int>] = [],
+        policy: RetryPolicy = RetryPolicy()
     ) -> Problem? {
         if let head {
-            guard RetryPolicy.isTransient(status: head.status), !accepted.contains(where: { $0.contains(head.status) }) else {
+            let retryAfter = head.value(of: "Retry-After")
+            guard policy.retries(status: head.status, retryAfter: retryAfter, now: Int64(time(nil))),
+                !accepted.contains(where: { $0.contains(head.status) })
+            else {
                 return nil
             }
-            return Problem(failure: head.failure(sentCredentials: sentCredentials), retryAfter: head.value(of: "Retry-After"))
+            return Problem(failure: head.failure(sentCredentials: sentCredentials), retryAfter: retryAfter)
         }
         guard let failure, failure.isTransient else { return nil }
         return Problem(failure: failure, retryAfter: nil)

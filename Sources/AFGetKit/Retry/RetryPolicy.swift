@@ -8,17 +8,42 @@ public struct RetryPolicy: Sendable, Equatable {
     public var baseDelay: Double
     /// The user asked for retries (`--retry N`): a POST or PATCH is repeated like any request.
     public var retriesAnyMethod: Bool
+    public var statuses: StatusRetries
     public static let maxBackoff = 30.0
     public static let maxRetryAfter = 300.0
 
-    public init(maxRetries: Int = 5, baseDelay: Double = 1, retriesAnyMethod: Bool = false) {
+    /// Which final statuses are tried again (failures on the way, such as a reset, always are).
+    public enum StatusRetries: Sendable, Equatable {
+        /// Every transient one: a download or an upload is a job to get done.
+        case transient
+        /// Only a 429 or 503 whose Retry-After says when to come back. Someone debugging an API
+        /// (`afget request`) wants the 500 and its body at once, as curl and httpie show it,
+        /// not half a minute later.
+        case whenTheServerSaysWhen
+    }
+
+    public init(
+        maxRetries: Int = 5, baseDelay: Double = 1, retriesAnyMethod: Bool = false, statuses: StatusRetries = .transient
+    ) {
         self.maxRetries = maxRetries
         self.baseDelay = baseDelay
         self.retriesAnyMethod = retriesAnyMethod
+        self.statuses = statuses
     }
 
     public static func isTransient(status: Int) -> Bool {
         [408, 429, 500, 502, 503, 504].contains(status)
+    }
+
+    /// Whether a final response with this status (and Retry-After) is tried again.
+    public func retries(status: Int, retryAfter: String?, now: Int64) -> Bool {
+        guard Self.isTransient(status: status) else { return false }
+        switch statuses {
+        case .transient:
+            return true
+        case .whenTheServerSaysWhen:
+            return (status == 429 || status == 503) && retryAfter.flatMap { Self.seconds(retryAfter: $0, now: now) } != nil
+        }
     }
 
     public enum Decision: Sendable, Equatable {

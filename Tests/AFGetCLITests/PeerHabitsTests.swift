@@ -1,0 +1,120 @@
+@testable import AFGetCLI
+import ArgumentParser
+import XCTest
+
+/// curl's, wget's and aria2c's flags on an afget command line: each answered with afget's way
+/// to say it, and afget's own command lines left alone.
+final class PeerHabitsTests: XCTestCase {
+    private let url = "https://h/f.iso"
+
+    private func lines(_ arguments: [String]) -> [String] {
+        PeerHabits.lines(for: arguments)
+    }
+
+    func testEachPeersFlagIsAnsweredWithAfgetsOwn() {
+        let cases: [([String], [String])] = [
+            (["-O", "out.html", url], ["-O out.html: wget's -O FILE is -o FILE in afget"]),
+            (["-qO", "out.html", url], ["-O out.html: wget's -O FILE is -o FILE in afget"]),
+            (["-qO-", url], ["-qO-: wget's -O - (the body to standard output) is -o - in afget"]),
+            (["-O", "-", url], ["-O -: wget's -O - (the body to standard output) is -o - in afget"]),
+            (["--output-document=page.html", url], ["--output-document=page.html: wget's -O FILE is -o FILE"]),
+            (["-t", "3", url], ["-t 3: wget counts every attempt, afget's --retry only those after the first: --retry 2"]),
+            (
+                ["--tries=5", url],
+                ["--tries=5: wget counts every attempt, afget's --retry only those after the first: --retry 4"]
+            ),
+            (["--tries", "0", url], ["--tries 0: wget's tries are --retry N in afget"]),
+            (["-N", url], ["-N: wget's timestamping is --on-exists update in afget"]),
+            (["-nc", url], ["-nc: afget never replaces a file that exists unless told to"]),
+            (["-C", "-", url], ["-C -: afget continues by itself"]),
+            (["-s", url], ["-s: curl's silent mode is -q in afget (afget's -s N splits a download over N connections)"]),
+            ([url, "-s"], ["-s: curl's silent mode is -q in afget"]),
+            (["--silent", url], ["--silent: curl's silent mode is -q in afget"]),
+            (
+                ["-fsSL", url],
+                [
+                    "-f: afget exits 8 on an HTTP error status already", "-s: curl's silent mode is -q",
+                    "-S: afget always shows failures",
+                ]
+            ),
+            (["--fail", url], ["--fail: afget exits 8 on an HTTP error status already"]),
+            (
+                ["-x", "4", url],
+                ["-x 4: aria2c's connections per server are -s 4 in afget (afget's -x is a proxy URL, as curl's)"]
+            ),
+            (["-x16", "-s16", url], ["-x16: aria2c's connections per server are -s 16", "-s16: write -s 16"]),
+            (["-c", "cookies.txt", url], ["-c cookies.txt: curl's cookie jar is --cookie-jar FILE in afget"]),
+            (["-b", "a=1", url], ["-b: curl's -b is --cookie 'NAME=VALUE' in afget"]),
+            (["-k", "1M", url], ["-k 1M: aria2c's -k SIZE is --min-split-size 1M in afget"]),
+            (
+                ["-r", "-k", "-np", url],
+                ["-r: afget follows no links", "-np: afget follows no links", "-k: afget's -k is curl's --insecure"]
+            ),
+            (["--mirror", url], ["--mirror: afget follows no links"]),
+            (["-m", url], ["-m: afget follows no links"]),
+            (["--data", "a=1", url], ["--data: a request body is for afget request: afget request POST URL -d DATA"]),
+            (["--json", "a=1", url], ["--json: a JSON body is for afget request"]),
+            (["-X", "POST", url], ["-X POST: the method comes first in afget request: afget request POST URL"]),
+            (["-T", "f.txt", url], ["-T f.txt: an upload is afget upload FILE URL"]),
+            (["-T", "30", url], ["-T 30: wget's timeout is --connect-timeout SECONDS and --stall-timeout SECONDS"]),
+            (["-I", url], ["-I: afget request -i HEAD URL prints the status line and headers"]),
+            (["-j8", url], ["-j8: write -j 8: afget takes an option's value as the next word"]),
+            (["-xhttp://p:3128", url], ["-xhttp://p:3128: write -x http://p:3128"]),
+            (["--no-check-certificate", url], ["--no-check-certificate: wget's --no-check-certificate is -k"]),
+            (["request", "-s", url], ["-s: afget request prints only the body, failures and retries already"]),
+            (["request", "--fail", url], ["--fail: afget request exits 8 on a status outside --accept-status already"]),
+            (["request", "-O", url], ["-O: afget request saves the body with -o FILE"]),
+            (["upload", "-x", "8", "f", url], ["-x 8: aria2c's connections per server are -s 8"]),
+            (["upload", "--data", "x", "f", url], ["--data: a request body is for afget request"]),
+        ]
+        for (arguments, expected) in cases {
+            let found = lines(arguments)
+            XCTAssertEqual(found.count, expected.count, "\(arguments): \(found)")
+            for (line, start) in zip(found, expected) {
+                XCTAssertTrue(line.hasPrefix(start), "\(arguments): \(line)")
+            }
+        }
+    }
+
+    /// afget's own meanings of the flags it shares with the other tools, and its other command
+    /// lines, are read as afget's: no hint, and they parse.
+    func testAfgetsOwnCommandLinesAreLeftAlone() throws {
+        for arguments in [
+            ["-O", url], ["-OL", url], ["-qO", url], ["-O", "-i", "list.txt"], ["-c", url], ["-c", "-i", "list.txt"],
+            ["-k", url], ["-kc", url], ["-s", "8", url], ["-x", "http://proxy:3128", url], ["-x", "proxy:3128", url],
+            ["--proxy", "", url], ["-m", "600", url], ["-m", "1.5", url], ["-d", "downloads", url], ["-q", "-o", "-", url],
+            ["resume", "-c", "downloads/"], ["resume", "-s", "4"], ["request", "POST", url, "-d", "a=1"],
+            ["request", url, "--json", "a=1"], ["request", "--form", url, "a=1"], ["upload", "-k", "1", url],
+            ["-i", "urls.txt", "-j", "8", "-d", "downloads"], ["--", "-O"], ["-H", "X-Tries: 3", url],
+        ] {
+            XCTAssertEqual(lines(arguments), [], "\(arguments)")
+            XCTAssertNoThrow(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")
+        }
+        // A word after -O that is not a URL, with no URL anywhere: a URL missing its scheme, which
+        // the ordinary message answers.
+        XCTAssertEqual(lines(["-O", "example.org/f.iso"]), [])
+        XCTAssertEqual(lines(["-O", "out.html", "--help"]), [], "help asked for is help given")
+    }
+
+    /// The letters `PeerHabits` takes for afget's own are the parser's, command by command.
+    func testTheLettersAreTheParsers() throws {
+        let commands: [(PeerHabit.Command, ParsableCommand.Type)] = [
+            (.download, DownloadCommand.self), (.resume, ResumeCommand.self), (.request, RequestCommand.self),
+            (.upload, UploadCommand.self),
+        ]
+        for (command, type) in commands {
+            var flags: Set<Character> = []
+            var values: Set<Character> = []
+            let description = try JSONSerialization.jsonObject(with: Data(type._dumpHelp().utf8)) as? [String: Any]
+            let arguments = (description?["command"] as? [String: Any])?["arguments"] as? [[String: Any]] ?? []
+            for argument in arguments {
+                for name in argument["names"] as? [[String: Any]] ?? [] where name["kind"] as? String == "short" {
+                    guard let letter = (name["name"] as? String)?.first else { continue }
+                    if argument["kind"] as? String == "flag" { flags.insert(letter) } else { values.insert(letter) }
+                }
+            }
+            XCTAssertEqual(PeerHabits.letters(of: command).flags, flags, "\(command)")
+            XCTAssertEqual(PeerHabits.letters(of: command).values, values, "\(command)")
+        }
+    }
+}
