@@ -99,7 +99,8 @@ struct PeerHabit: Equatable {
         case .noClobber:
             "afget never replaces a file that exists unless told to: it is skipped (--on-exists skip, the default); leave it out"
         case .continueAt:
-            "afget continues by itself: the same command, run again, picks up where it stopped; leave it out"
+            "afget continues its own downloads by itself (the same command, run again, picks up where it stopped); "
+                + "-c also continues a file another tool left short, once the server confirms it"
         case .silent where command == .request:
             "afget request prints only the body, failures and retries already; leave it out"
         case .silent where command == .upload:

@@ -26,7 +26,7 @@ final class PeerHabitsTests: XCTestCase {
             (["--tries", "0", url], ["--tries 0: wget's tries are --retry N in afget"]),
             (["-N", url], ["-N: wget's timestamping is --on-exists update in afget"]),
             (["-nc", url], ["-nc: afget never replaces a file that exists unless told to"]),
-            (["-C", "-", url], ["-C -: afget continues by itself"]),
+            (["-C", "-", url], ["-C -: afget continues its own downloads by itself"]),
             (["-s", url], ["-s: curl's silent mode is -q in afget (afget's -s N splits a download over N connections)"]),
             ([url, "-s"], ["-s: curl's silent mode is -q in afget"]),
             (["--silent", url], ["--silent: curl's silent mode is -q in afget"]),

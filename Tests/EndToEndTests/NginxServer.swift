@@ -39,6 +39,10 @@ final class NginxServer {
             http {
                 log_format wire '$connection "$http_range" $status $bytes_sent';
                 access_log \(prefix.path)/logs/access.log wire;
+                # nginx closes a connection after 1000 requests (its default): a list that
+                # reuses one connection that often would need a ninth at -j 8, which is the
+                # server's doing, not afget's.
+                keepalive_requests 100000;
                 client_body_temp_path \(temp)/body;
                 proxy_temp_path \(temp)/proxy;
                 fastcgi_temp_path \(temp)/fastcgi;

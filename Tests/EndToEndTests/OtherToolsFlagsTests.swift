@@ -58,7 +58,8 @@ final class OtherToolsFlagsTests: ServerTestCase {
         try assertRefused(
             ["-C", "-", fileURL],
             saying: [
-                "afget: -C -: afget continues by itself: the same command, run again, picks up where it stopped; leave it out"
+                "afget: -C -: afget continues its own downloads by itself (the same command, run again, picks up where it "
+                    + "stopped); -c also continues a file another tool left short, once the server confirms it"
             ])
     }
 
