@@ -116,31 +116,37 @@ final class StandardOutputTests: ServerTestCase {
         XCTAssertNil(server.log.all.last?.header("Range"))
     }
 
+    /// A stream dropped half way (`query` adds to `/flaky/NAME?...&mode=drop`) that cannot go on:
+    /// exit `status`, one line saying each of `phrases`, and standard output holding the half
+    /// that came, once.
+    private func assertADroppedStreamEnds(
+        _ name: String, _ query: String, status: Int32, saying phrases: [String], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
+        let size = 400_000
+        let url = server.url("/flaky/\(name)?size=\(size)&fail=1&mode=drop\(query)")
+        let run = try bash("\(afget) -q --retry 2 --retry-delay 0 -o - '\(url)' > out.bin")
+        XCTAssertEqual(run.status, status, run.stderr, file: file, line: line)
+        XCTAssertEqual(try contents("out.bin"), TestPayload.bytes(0..<size / 2), file: file, line: line)
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr, file: file, line: line)
+        for phrase in phrases {
+            XCTAssertTrue(run.stderr.contains(phrase), "\(phrase): \(run.stderr)", file: file, line: line)
+        }
+    }
+
     /// With no validator the rest cannot be asked for safely: the run fails, saying so, and
     /// stdout holds the bytes that came, once.
     func testAStreamWithoutAValidatorIsNotWrittenTwice() throws {
-        let size = 400_000
-        let url = server.url("/flaky/bare.bin?size=\(size)&fail=1&mode=drop&noetag=1&nolm=1")
-        let run = try bash("\(afget) -q --retry 2 --retry-delay 0 -o - '\(url)' > out.bin")
-        XCTAssertEqual(run.status, 4, run.stderr)
-        XCTAssertEqual(try contents("out.bin"), TestPayload.bytes(0..<size / 2))
+        try assertADroppedStreamEnds(
+            "bare.bin", "&noetag=1&nolm=1", status: 4,
+            saying: ["200000 bytes already went to standard output", "not tried again"])
         XCTAssertEqual(server.log.all.count, 1)
-        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
-        XCTAssertTrue(
-            run.stderr.contains("\(size / 2) bytes already went to standard output"), run.stderr)
-        XCTAssertTrue(run.stderr.contains("not tried again"), run.stderr)
     }
 
     /// A server that answers the continue with the whole file: the stream is not started over
     /// (its first half would be written twice); exit 9, saying why.
     func testAStreamWhoseContinueGetsTheWholeFileFails() throws {
-        let size = 400_000
-        let url = server.url("/flaky/whole.bin?size=\(size)&fail=1&mode=drop&ranges=ignore")
-        let run = try bash("\(afget) -q --retry 2 --retry-delay 0 -o - '\(url)' > out.bin")
-        XCTAssertEqual(run.status, 9, run.stderr)
-        XCTAssertEqual(try contents("out.bin"), TestPayload.bytes(0..<size / 2))
-        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
-        XCTAssertTrue(run.stderr.contains("cannot continue standard output"), run.stderr)
-        XCTAssertTrue(run.stderr.contains("not written again"), run.stderr)
+        try assertADroppedStreamEnds(
+            "whole.bin", "&ranges=ignore", status: 9, saying: ["cannot continue standard output", "not written again"])
     }
 }
