@@ -2,9 +2,9 @@ import AFGetSupport
 import Glibc
 
 /// Live progress for a terminal: one bar per active transfer and, in a batch, a total line,
-/// redrawn in place a few times a second. Lines for people (done, failed, continuing, notices)
-/// and output sharing the terminal (an upload's response) are written above the block, which
-/// is then drawn again. What the block holds in the window is `LiveBlock`'s to decide; this
+/// redrawn in place a few times a second. Lines for people (done, failed, continuing, notices),
+/// each fitted to one row where it can be (`MessageLine`), and output sharing the terminal (an
+/// upload's response) are written above the block, which is then drawn again. What the block holds in the window is `LiveBlock`'s to decide; this
 /// type only draws it, moving the cursor up within the block it drew and never further, and
 /// erasing line by line.
 public final class BarRenderer: ProgressRenderer {
@@ -31,7 +31,7 @@ public final class BarRenderer: ProgressRenderer {
 
     public func handle(_ event: ItemEvent) {
         totals.record(event)
-        if let line = HumanMessages.line(for: event, inBatch: isBatch) {
+        if let line = HumanMessages.message(for: event, inBatch: isBatch) {
             if case .interrupted = event { bars.removeAll() }
             if let ended = event.endedItem { remove(ended) }
             printAbove(line)
@@ -44,7 +44,7 @@ public final class BarRenderer: ProgressRenderer {
             // A continued download says where it picks up, as a log does; a bar starting at
             // 37% would not tell a continue from a fast start.
             if offset != nil {
-                printAbove(HumanMessages.started(info, total: total, offset: offset))
+                printAbove(HumanMessages.startedLine(info, total: total, offset: offset))
             } else {
                 redraw(throttled: false)
             }
@@ -84,9 +84,11 @@ public final class BarRenderer: ProgressRenderer {
         bars.removeAll { $0.info.id == info.id }
     }
 
-    private func printAbove(_ text: String) {
-        clearBlock(rows: measure().rows)
-        stream.writeLine(text)
+    /// `line` fitted to one row where it can be, above the block, and the block under it.
+    private func printAbove(_ line: MessageLine) {
+        let size = measure()
+        clearBlock(rows: size.rows)
+        stream.writeLine(line.fitted(to: BarLayout(columns: size.columns, useColor: useColor).width))
         redraw(throttled: false)
     }
 

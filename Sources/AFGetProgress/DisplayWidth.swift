@@ -53,6 +53,15 @@ enum DisplayWidth {
         return "…" + suffix(text, columns: columns - 1)
     }
 
+    /// `text` cut to `columns` in its middle, "…" in place of what was left out: a URL keeps
+    /// its host at the start and its file's name at the end.
+    static func middleShortened(_ text: String, columns: Int) -> String {
+        guard of(text) > columns else { return text }
+        guard columns > 1 else { return String(repeating: "…", count: max(0, columns)) }
+        let head = prefix(text, columns: columns / 2)
+        return head + "…" + suffix(text, columns: columns - 1 - of(head))
+    }
+
     private static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format, .control: true

@@ -1,9 +1,10 @@
 @testable import AFGetProgress
 @testable import AFGetSupport
+import Glibc
 import XCTest
 
-/// Bars that hold still: the rows of a block line up, and a row keeps its shape as its
-/// figures change.
+/// Bars that hold still: the rows of a block line up, a row keeps its shape as its figures
+/// change, and lines above the bars fit one row.
 final class BarsHoldStillTests: XCTestCase {
     /// Names of every kind of width, and figures of every width: the first frame's "0 B/s"
     /// and "--:--", speeds either side of 100 KiB/s, an ETA with hours.
@@ -63,5 +64,70 @@ final class BarsHoldStillTests: XCTestCase {
             XCTAssertEqual(speedEnds[0], speedEnds[1], "\(columns) columns:\n" + lines.joined(separator: "\n"))
             XCTAssertTrue(lines[1].contains("3.0 MiB"), lines[1])
         }
+    }
+
+    /// A continue notice at 38 and 80 columns: one row, the name whole; the URL is shortened
+    /// in its middle first, then left out, then the sizes.
+    func testANoticeAboveTheBarsFitsOneRow() throws {
+        let info = ItemInfo(
+            id: 0, url: "https://downloads.example.org/releases/2026/ubuntu-24.04-desktop-amd64.iso?token=abcdef0123456789",
+            path: "u.iso")
+        let at80 = try drawn(columns: 80) { $0.handle(.started(info, total: 4 << 30, offset: 1 << 30)) }
+        let notice80 = try XCTUnwrap(at80.lines.first { $0.contains("continuing") }, "\(at80.lines)")
+        XCTAssertLessThanOrEqual(DisplayWidth.of(notice80), 79, notice80)
+        XCTAssertTrue(notice80.hasPrefix("u.iso: continuing at 25% (1.0 GiB of 4.0 GiB) from https://downlo"), notice80)
+        XCTAssertTrue(notice80.contains("…") && notice80.hasSuffix("456789"), notice80)
+
+        let at38 = try drawn(columns: 38) { $0.handle(.started(info, total: 4 << 30, offset: 1 << 30)) }
+        XCTAssertTrue(at38.lines.contains("u.iso: continuing at 25%"), "\(at38.lines)")
+
+        // Done, skipped and failed lines too; the cause is never cut.
+        let failure = ItemFailure(item: info.url, TransferFailure(.httpStatus, "HTTP 404 Not Found"))
+        let at50 = try drawn(columns: 50) { renderer in
+            renderer.handle(.started(info, total: 4 << 30, offset: nil))
+            renderer.handle(.done(info, bytes: 4 << 30, transferred: 3 << 30, seconds: 61, sha256: nil))
+            renderer.handle(.failed(info, failure))
+        }
+        XCTAssertTrue(at50.lines.contains("u.iso: done, 4.0 GiB (3.0 GiB this run) in 1:01"), "\(at50.lines)")
+        let failed = try XCTUnwrap(at50.lines.first { $0.hasPrefix("afget: https://") }, "\(at50.lines)")
+        XCTAssertTrue(
+            failed.contains("…") && failed.hasSuffix("456789: HTTP 404 Not Found") && DisplayWidth.of(failed) <= 49, failed)
+    }
+
+    // MARK: Drawing into a file
+
+    /// What a bar renderer in a window `columns` wide wrote while `body` ran, and its lines
+    /// with cursor moves and erasing taken out.
+    private func drawn(columns: Int, _ body: (BarRenderer) -> Void) throws -> (text: String, lines: [String]) {
+        let text = try withoutActuallyEscaping(body) { body in
+            try drawnSteps(columns: columns) { renderer in [{ body(renderer) }] }.joined()
+        }
+        let lines = text.replacingOccurrences(of: "\u{1B}[K", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            .replacingOccurrences(of: #"\x1B\[[0-9]*[A-Za-z]"#, with: "", options: .regularExpression)
+            .split(separator: "\n").map(String.init)
+        return (text, lines)
+    }
+
+    /// What the renderer wrote at each step.
+    private func drawnSteps(columns: Int, _ steps: (BarRenderer) -> [() -> Void]) throws -> [String] {
+        let path = NSTemporaryDirectory() + "bars-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).txt"
+        let descriptor = open(path, O_CREAT | O_RDWR | O_TRUNC, 0o600)
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        defer {
+            close(descriptor)
+            unlink(path)
+        }
+        let renderer = BarRenderer(
+            stream: OutputStream(descriptor: descriptor), useColor: false, showsSummary: false,
+            measure: { TerminalSize(columns: columns, rows: 24) })
+        var written: [String] = []
+        var before = 0
+        for step in steps(renderer) {
+            step()
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            written.append(String(text.dropFirst(before)))
+            before = text.count
+        }
+        return written
     }
 }
