@@ -62,6 +62,23 @@ enum DisplayWidth {
         return head + "…" + suffix(text, columns: columns - 1 - of(head))
     }
 
+    /// The rows `text` takes on a terminal `columns` wide, as it wraps: a wide character that
+    /// does not fit in a row's last column goes to the next row whole.
+    static func rows(_ text: String, columns: Int) -> Int {
+        guard columns > 0 else { return 1 }
+        var rows = 1
+        var used = 0
+        for character in text {
+            let width = of(character)
+            if used + width > columns {
+                rows += 1
+                used = 0
+            }
+            used += width
+        }
+        return rows
+    }
+
     private static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format, .control: true

@@ -4,7 +4,7 @@ import Glibc
 import XCTest
 
 /// Bars that hold still: the rows of a block line up, a row keeps its shape as its figures
-/// change, and lines above the bars fit one row.
+/// change, lines above the bars fit one row, and a frame rewrites only the rows that changed.
 final class BarsHoldStillTests: XCTestCase {
     /// Names of every kind of width, and figures of every width: the first frame's "0 B/s"
     /// and "--:--", speeds either side of 100 KiB/s, an ETA with hours.
@@ -92,6 +92,22 @@ final class BarsHoldStillTests: XCTestCase {
         let failed = try XCTUnwrap(at50.lines.first { $0.hasPrefix("afget: https://") }, "\(at50.lines)")
         XCTAssertTrue(
             failed.contains("…") && failed.hasSuffix("456789: HTTP 404 Not Found") && DisplayWidth.of(failed) <= 49, failed)
+    }
+
+    /// A frame rewrites the rows that changed and no other: a third bar of a name as long as
+    /// the others' is written alone, under the two already there.
+    func testAFrameRewritesOnlyTheRowsThatChanged() throws {
+        let infos = (0..<3).map { ItemInfo(id: $0, url: "http://h/\($0)", path: "f\($0).bin") }
+        let steps = try drawnSteps(columns: 80) { renderer in
+            [
+                { renderer.handle(.started(infos[0], total: 100, offset: nil)) },
+                { renderer.handle(.started(infos[1], total: 100, offset: nil)) },
+                { renderer.handle(.started(infos[2], total: 100, offset: nil)) },
+            ]
+        }
+        XCTAssertTrue(steps[2].contains("f2.bin"), steps[2].debugDescription)
+        XCTAssertFalse(steps[2].contains("f0.bin") || steps[2].contains("f1.bin"), steps[2].debugDescription)
+        XCTAssertFalse(steps[2].contains("\u{1B}[2K"), "nothing erased: \(steps[2].debugDescription)")
     }
 
     // MARK: Drawing into a file
