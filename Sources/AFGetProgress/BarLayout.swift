@@ -1,14 +1,15 @@
 import AFGetSupport
 
-/// Decides what of one item's progress fits in a terminal `columns` wide, and lays it out:
+/// Decides what of the items' progress fits in a terminal `columns` wide, and lays it out, a
+/// row per item, the rows in columns (`BarColumns`):
 ///
-///     dir/name.iso  42% [=====>      ]  12.3 MiB/27.0 MiB  5.1 MiB/s  ETA 0:03
+///     dir/name.iso    42% [=====>      ]   12.3 MiB/  27.0 MiB    5.1 MiB/s     ETA 0:03
+///     other.tar.gz     7% [>           ]    1.9 MiB/  27.0 MiB  870.2 KiB/s     ETA 0:29
 ///
 /// A line is at most `columns - 1` display columns: one that fills the last column leaves the
-/// cursor waiting to wrap, and terminals disagree on what happens next. As room runs out the
-/// name gives way first, then the bar; then the byte figures go, then the bar, then the
-/// spacing. Percent, speed and ETA stay down to `minimumColumns`; below that the renderer
-/// draws one short line for the whole block.
+/// cursor waiting to wrap, and terminals disagree on what happens next. Percent, speed and ETA
+/// stay down to `minimumColumns`; below that the renderer draws one short line for the whole
+/// block.
 public struct BarLayout {
     /// The narrowest terminal that still gets a line per item with percent, speed and ETA.
     public static let minimumColumns = 40
@@ -36,46 +37,35 @@ public struct BarLayout {
         DisplayWidth.shortened(text, columns: width)
     }
 
-    /// The line for one item named `name`.
-    public func line(name: String, bytes: Int64, total: Int64?, speed: Double) -> String {
-        guard fitsItemLines else { return shortLine(bytes: bytes, total: total, speed: speed) }
-        let name = TerminalText.clean(name)
-        let speedText = Formatting.speed(speed)
-        guard let total, total > 0 else {
-            // The length is not known: no percent, bar or ETA to keep.
-            for separator in ["  ", " "] {
-                let tail = separator + Formatting.bytes(bytes) + separator + speedText
-                if let line = withName(name, before: tail, atLeast: separator == " " ? 1 : Self.shortestName) {
-                    return line
-                }
-            }
-            return fitted(Formatting.bytes(bytes) + " " + speedText)
-        }
-        let percent = "\(Formatting.percent(bytes, of: total))%"
-        let paddedPercent = String(repeating: " ", count: max(0, 4 - percent.count)) + percent
-        let eta = "ETA " + remaining(bytes: bytes, total: total, speed: speed)
-        let amount = Formatting.bytes(bytes) + "/" + Formatting.bytes(total)
-
-        for figures in [[amount, speedText, eta], [speedText, eta]] {
-            if let line = withBar(name, percent: paddedPercent, figures: figures, bytes: bytes, total: total) {
-                return line
-            }
-        }
-        if let line = withName(name, before: " " + paddedPercent + "  " + speedText + "  " + eta, atLeast: Self.shortestName) {
-            return line
-        }
-        if let line = withName(name, before: " " + percent + " " + speedText + " " + eta, atLeast: 1) {
-            return line
-        }
-        return shortLine(bytes: bytes, total: total, speed: speed)
+    /// The rows of `items` shown together, lined up.
+    func lines(for items: [LiveBlock.Item]) -> [String] {
+        guard fitsItemLines else { return items.map { shortLine(bytes: $0.bytes, total: $0.total, speed: $0.speed) } }
+        let names = items.map { TerminalText.clean($0.name) }
+        let hasLengths = items.contains { ($0.total ?? 0) > 0 }
+        guard
+            let layout = BarColumns.choose(
+                width: width, nameWidth: names.map(DisplayWidth.of).max() ?? 0, hasLengths: hasLengths)
+        else { return items.map { shortLine(bytes: $0.bytes, total: $0.total, speed: $0.speed) } }
+        return zip(names, items).map { name, item in row(name: name, item, in: layout) }
     }
 
-    /// "42% 5.1 MiB/s 0:03": an item's figures alone, as many whole ones as fit the width.
+    /// The line for one item named `name`, shown alone.
+    public func line(name: String, bytes: Int64, total: Int64?, speed: Double) -> String {
+        lines(for: [LiveBlock.Item(name: name, bytes: bytes, total: total, speed: speed)])[0]
+    }
+
+    /// " 42%    5.1 MiB/s     0:03": an item's figures alone, each in its widest form's width
+    /// when all fit, else as many whole ones as fit the width.
     public func shortLine(bytes: Int64, total: Int64?, speed: Double) -> String {
-        var parts: [String] = []
-        if let total, total > 0 { parts.append("\(Formatting.percent(bytes, of: total))%") }
-        parts.append(Formatting.speed(speed))
-        if let total, total > 0 { parts.append(remaining(bytes: bytes, total: total, speed: speed)) }
+        var padded = [BarFields.speed(speed)]
+        var parts = [Formatting.speed(speed)]
+        if let total, total > 0 {
+            padded =
+                [BarFields.percent(bytes, of: total)] + padded + [BarFields.duration(bytes: bytes, total: total, speed: speed)]
+            parts = ["\(Formatting.percent(bytes, of: total))%"] + parts + [remaining(bytes: bytes, total: total, speed: speed)]
+        }
+        let steady = padded.joined(separator: " ")
+        if DisplayWidth.of(steady) <= width { return steady }
         var line = ""
         for part in parts {
             let longer = line.isEmpty ? part : line + " " + part
@@ -89,26 +79,25 @@ public struct BarLayout {
         SpeedEstimator.secondsRemaining(bytes: bytes, total: total, speed: speed).map(Formatting.duration) ?? "--:--"
     }
 
-    /// `name` (cut to what `tail` leaves, not below `atLeast` columns) followed by `tail`.
-    private func withName(_ name: String, before tail: String, atLeast shortest: Int) -> String? {
-        let room = width - DisplayWidth.of(tail)
-        guard room >= min(DisplayWidth.of(name), shortest) else { return nil }
-        return DisplayWidth.shortenedPath(name, columns: room) + tail
-    }
-
-    /// "name  42% [====>   ]  figures…", or nil when the bar would be narrower than `shortestBar`
-    /// even with the name cut to `shortestName`.
-    private func withBar(_ name: String, percent: String, figures: [String], bytes: Int64, total: Int64) -> String? {
-        let tail = "]  " + figures.joined(separator: "  ")
-        let room = width - DisplayWidth.of(" " + percent + " [" + tail)
-        let nameWidth = DisplayWidth.of(name)
-        // On a wide terminal the name takes up to a third of the line and the bar the rest.
-        let wanted = min(nameWidth, max(Self.shortestName, width / 3))
-        let nameColumns = min(wanted, max(min(nameWidth, Self.shortestName), room - Self.shortestBar))
-        let shownName = DisplayWidth.shortenedPath(name, columns: nameColumns)
-        let barColumns = room - DisplayWidth.of(shownName)
-        guard barColumns >= Self.shortestBar else { return nil }
-        return shownName + " " + percent + " [" + bar(columns: barColumns, bytes: bytes, total: total) + tail
+    /// One row: the name cut from its start (so the file's own name stays in sight) or padded
+    /// to the name column, then the figures in theirs.
+    private func row(name: String, _ item: LiveBlock.Item, in layout: BarColumns) -> String {
+        let shown = DisplayWidth.shortenedPath(name, columns: layout.name)
+        var row = shown + BarFields.blank(layout.name - DisplayWidth.of(shown)) + " "
+        guard layout.hasLengths else { return row + BarFields.size(item.bytes) + " " + BarFields.speed(item.speed) }
+        let speed = " " + BarFields.speed(item.speed)
+        guard let total = item.total, total > 0 else {
+            // No percent, bar or ETA: the byte count under the others' sizes, or in the ETA's place.
+            row += BarFields.blank(BarFields.percentWidth + (layout.bar > 0 ? layout.bar + 3 : 0))
+            if layout.showsAmount {
+                return row + " " + BarFields.size(item.bytes) + BarFields.blank(BarFields.sizeWidth + 1) + speed
+            }
+            return row + speed + " " + BarFields.padded(Formatting.bytes(item.bytes), to: BarFields.etaWidth)
+        }
+        row += BarFields.percent(item.bytes, of: total)
+        if layout.bar > 0 { row += " [" + bar(columns: layout.bar, bytes: item.bytes, total: total) + "]" }
+        if layout.showsAmount { row += " " + BarFields.amount(item.bytes, of: total) }
+        return row + speed + " " + BarFields.eta(bytes: item.bytes, total: total, speed: item.speed)
     }
 
     private func bar(columns: Int, bytes: Int64, total: Int64) -> String {

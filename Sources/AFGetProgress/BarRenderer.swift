@@ -2,11 +2,11 @@ import AFGetSupport
 import Glibc
 
 /// Live progress for a terminal: one bar per active transfer and, in a batch, a total line,
-/// redrawn in place a few times a second. Lines for people (done, failed, continuing, notices)
-/// and output sharing the terminal (an upload's response) are written above the block, which
-/// is then drawn again. What the block holds in the window is `LiveBlock`'s to decide; this
-/// type only draws it, moving the cursor up within the block it drew and never further, and
-/// erasing line by line.
+/// redrawn in place a few times a second. Lines for people (done, failed, continuing, notices),
+/// each fitted to one row where it can be (`MessageLine`), and output sharing the terminal (an
+/// upload's response) are written above the block, which then goes on under them. What the block holds in the window is `LiveBlock`'s to decide, how
+/// its rows line up `BarLayout`'s, and which rows must be written again `LiveRegion`'s; this
+/// type feeds them the events and writes what they make, each change in one write.
 public final class BarRenderer: ProgressRenderer {
     private let stream: OutputStream
     private let useColor: Bool
@@ -15,7 +15,7 @@ public final class BarRenderer: ProgressRenderer {
     private let measure: () -> TerminalSize
     private var bars: [(info: ItemInfo, bytes: Int64, total: Int64?, speed: Double)] = []
     private var totals = BatchTotals()
-    private var drawnLines = 0
+    private var region = LiveRegion()
     private var lastDrawAt = 0.0
     private static let redrawInterval = 0.2
 
@@ -31,7 +31,7 @@ public final class BarRenderer: ProgressRenderer {
 
     public func handle(_ event: ItemEvent) {
         totals.record(event)
-        if let line = HumanMessages.line(for: event, inBatch: isBatch) {
+        if let line = HumanMessages.message(for: event, inBatch: isBatch) {
             if case .interrupted = event { bars.removeAll() }
             if let ended = event.endedItem { remove(ended) }
             printAbove(line)
@@ -44,7 +44,7 @@ public final class BarRenderer: ProgressRenderer {
             // A continued download says where it picks up, as a log does; a bar starting at
             // 37% would not tell a continue from a fast start.
             if offset != nil {
-                printAbove(HumanMessages.started(info, total: total, offset: offset))
+                printAbove(HumanMessages.startedLine(info, total: total, offset: offset))
             } else {
                 redraw(throttled: false)
             }
@@ -55,7 +55,7 @@ public final class BarRenderer: ProgressRenderer {
             redraw(throttled: true)
         case .summary(let summary):
             bars.removeAll()
-            clearBlock(rows: measure().rows)
+            stream.write(region.clear(in: measure()))
             if isBatch { stream.writeLine(HumanMessages.summary(summary)) }
         default:
             // Drawn with the first transfer, not "[0/N]" first.
@@ -68,7 +68,7 @@ public final class BarRenderer: ProgressRenderer {
     /// is ended with a newline, or the next frame would be drawn over its last line.
     public func writeOutput(_ bytes: [UInt8], of item: ItemInfo, to output: OutputStream) -> Int32? {
         remove(item)
-        clearBlock(rows: measure().rows)
+        stream.write(region.clear(in: measure()))
         let failure = output.write(bytes: bytes)
         if failure == nil, output.isTerminal, let last = bytes.last, last != UInt8(ascii: "\n") {
             output.write("\n")
@@ -77,44 +77,33 @@ public final class BarRenderer: ProgressRenderer {
     }
 
     public func finish() {
-        clearBlock(rows: measure().rows)
+        stream.write(region.clear(in: measure()))
     }
 
     private func remove(_ info: ItemInfo) {
         bars.removeAll { $0.info.id == info.id }
     }
 
-    private func printAbove(_ text: String) {
-        clearBlock(rows: measure().rows)
-        stream.writeLine(text)
-        redraw(throttled: false)
-    }
-
-    /// Erases the block's rows one by one from the bottom up, leaving the cursor at the start
-    /// of its first row. Never "erase to the end of the screen": from the window's top-left
-    /// corner that erases the whole screen, which tmux (scroll-on-clear) and some other
-    /// terminals first copy into the scrollback, so once the block reached the top row every
-    /// redraw left a stale frame there. The cursor goes up no more than the block's lines, and
-    /// no more than the window's rows less one: a window made shorter since the last frame has
-    /// pushed the block's top out of reach.
-    private func clearBlock(rows: Int) {
-        guard drawnLines > 0 else { return }
-        let reachable = min(drawnLines, max(1, rows))
-        stream.write("\r\u{1B}[2K" + String(repeating: "\u{1B}[A\u{1B}[2K", count: reachable - 1))
-        drawnLines = 0
+    /// `line` fitted to one row where it can be, above the block, and the block under it.
+    private func printAbove(_ line: MessageLine) {
+        let size = measure()
+        let text = region.printAbove(line.fitted(to: BarLayout(columns: size.columns, useColor: useColor).width), in: size)
+        stream.write(text + frame(in: size))
     }
 
     private func redraw(throttled: Bool) {
         let now = monotonicSeconds()
         if throttled && now - lastDrawAt < Self.redrawInterval { return }
-        lastDrawAt = now
-        let size = measure()
+        let text = frame(in: measure())
+        if !text.isEmpty { stream.write(text) }
+    }
+
+    /// What brings the block on screen up to date: nothing when no row changed.
+    private func frame(in size: TerminalSize) -> String {
+        lastDrawAt = monotonicSeconds()
         let items = bars.map { LiveBlock.Item(name: $0.info.lineName, bytes: $0.bytes, total: $0.total, speed: $0.speed) }
         let lines = LiveBlock(size: size, useColor: useColor).lines(
             items: items, totalLine: isBatch ? totals.line : nil, shortTotalLine: isBatch ? totals.shortLine : nil)
-        clearBlock(rows: size.rows)
-        guard !lines.isEmpty else { return }
-        stream.write(lines.joined(separator: "\u{1B}[K\n") + "\u{1B}[K")
-        drawnLines = lines.count
+        return region.draw(lines, in: size)
     }
 }

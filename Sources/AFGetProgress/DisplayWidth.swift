@@ -53,6 +53,32 @@ enum DisplayWidth {
         return "…" + suffix(text, columns: columns - 1)
     }
 
+    /// `text` cut to `columns` in its middle, "…" in place of what was left out: a URL keeps
+    /// its host at the start and its file's name at the end.
+    static func middleShortened(_ text: String, columns: Int) -> String {
+        guard of(text) > columns else { return text }
+        guard columns > 1 else { return String(repeating: "…", count: max(0, columns)) }
+        let head = prefix(text, columns: columns / 2)
+        return head + "…" + suffix(text, columns: columns - 1 - of(head))
+    }
+
+    /// The rows `text` takes on a terminal `columns` wide, as it wraps: a wide character that
+    /// does not fit in a row's last column goes to the next row whole.
+    static func rows(_ text: String, columns: Int) -> Int {
+        guard columns > 0 else { return 1 }
+        var rows = 1
+        var used = 0
+        for character in text {
+            let width = of(character)
+            if used + width > columns {
+                rows += 1
+                used = 0
+            }
+            used += width
+        }
+        return rows
+    }
+
     private static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format, .control: true

@@ -16,9 +16,9 @@ public enum Formatting {
         bytes(Int64(bytesPerSecond.isFinite ? max(0, bytesPerSecond) : 0)) + "/s"
     }
 
-    /// "0:42", "12:05", "1:02:03".
+    /// "0:42", "12:05", "1:02:03"; at most "99:59:59" (a bar keeps room for that and no more).
     public static func duration(_ seconds: Double) -> String {
-        guard seconds.isFinite, seconds >= 0, seconds < 360_000 else { return "--:--" }
+        guard seconds.isFinite, seconds >= 0, seconds.rounded() < 360_000 else { return "--:--" }
         let total = Int(seconds.rounded())
         let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
         let paddedSeconds = secs < 10 ? "0\(secs)" : "\(secs)"

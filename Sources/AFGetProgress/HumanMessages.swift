@@ -1,6 +1,8 @@
 import AFGetSupport
 
-/// The wording of lines for people, shared by every renderer.
+/// The wording of lines for people, shared by every renderer: each line as a `MessageLine`,
+/// whose pieces say what may be shortened or left out on a narrow terminal, and as the whole
+/// text a log gets.
 enum HumanMessages {
     /// The whole line an event is told with, when it is told as one: an item done, skipped,
     /// failed, retried or started over, a notice, the interruption. Nil for the events each
@@ -8,58 +10,108 @@ enum HumanMessages {
     /// another afget is downloading is told once, in the summary: two runs sharing a list meet
     /// on many items, and that is how they share it.
     static func line(for event: ItemEvent, inBatch: Bool) -> String? {
+        message(for: event, inBatch: inBatch)?.text
+    }
+
+    /// `line(for:inBatch:)` in pieces.
+    static func message(for event: ItemEvent, inBatch: Bool) -> MessageLine? {
         switch event {
         case .failed(_, let itemFailure) where inBatch && itemFailure.failure.kind == .destinationBusy:
             nil
         case .done(let info, let bytes, let transferred, let seconds, _):
-            done(info, bytes: bytes, transferred: transferred, seconds: seconds)
+            doneLine(info, bytes: bytes, transferred: transferred, seconds: seconds)
         case .skipped(let info, let reason):
-            skipped(info, reason: reason)
+            skippedLine(info, reason: reason)
         case .failed(_, let itemFailure):
-            failure(itemFailure)
+            failureLine(itemFailure)
         case .retrying(let info, let attempt, let delay, let reason):
-            retrying(info, attempt: attempt, delay: delay, reason: reason)
+            retryingLine(info, attempt: attempt, delay: delay, reason: reason)
         case .restarting(let info, let reason):
-            restarting(info, reason: reason)
+            MessageLine(restarting(info, reason: reason))
         case .notice(let text):
-            text
+            // afget's own notices may have their URLs shortened; `-v` lines (headers, "* …")
+            // were asked for as they are.
+            text.hasPrefix("afget: ") ? MessageLine.words(text) : MessageLine(text)
         case .interrupted(_, let dataKept):
-            interrupted(dataKept: dataKept)
+            // Said last, once the bars are gone, and its advice is the point: whole.
+            MessageLine(interrupted(dataKept: dataKept))
         case .expecting, .queued, .started, .progress, .summary:
             nil
         }
     }
 
     static func failure(_ failure: ItemFailure) -> String {
-        "afget: \(failure.item): \(failure.failure.message)"
+        failureLine(failure).text
+    }
+
+    /// "afget: ITEM: CAUSE": an item named by its URL may have the URL shortened.
+    private static func failureLine(_ failure: ItemFailure) -> MessageLine {
+        var line = MessageLine("afget: ")
+        if failure.item.contains("://") { line.addURL(failure.item) } else { line.add(failure.item) }
+        line.add(": \(failure.failure.message)")
+        return line
     }
 
     static func skipped(_ info: ItemInfo, reason: String) -> String {
-        "afget: skipping \(info.path): \(reason) (see --on-exists)"
+        skippedLine(info, reason: reason).text
+    }
+
+    private static func skippedLine(_ info: ItemInfo, reason: String) -> MessageLine {
+        var line = MessageLine("afget: skipping \(info.path): \(reason)")
+        line.addDetail(" (see --on-exists)", dropOrder: 1)
+        return line
     }
 
     /// "f.iso: done, 4.0 GiB in 1:02, 66.1 MiB/s"; a continued download says what this run
-    /// received, and its speed counts only that.
+    /// received, and its speed counts only that. Fitted, the speed goes first, then what this
+    /// run received, then the time.
     static func done(_ info: ItemInfo, bytes: Int64, transferred: Int64, seconds: Double) -> String {
-        let speed = seconds > 0 ? ", " + Formatting.speed(Double(transferred) / seconds) : ""
-        let thisRun = transferred < bytes ? " (\(Formatting.bytes(transferred)) this run)" : ""
-        return "\(info.lineName): done, \(Formatting.bytes(bytes))\(thisRun) in \(Formatting.elapsed(seconds))\(speed)"
+        doneLine(info, bytes: bytes, transferred: transferred, seconds: seconds).text
+    }
+
+    private static func doneLine(_ info: ItemInfo, bytes: Int64, transferred: Int64, seconds: Double) -> MessageLine {
+        var line = MessageLine("\(info.lineName): done, \(Formatting.bytes(bytes))")
+        if transferred < bytes { line.addDetail(" (\(Formatting.bytes(transferred)) this run)", dropOrder: 2) }
+        line.addDetail(" in \(Formatting.elapsed(seconds))", dropOrder: 3)
+        if seconds > 0 { line.addDetail(", " + Formatting.speed(Double(transferred) / seconds), dropOrder: 1) }
+        return line
     }
 
     /// "f.iso: started (4.0 GiB) from URL", or for a continued download "f.iso: continuing at
-    /// 37% (1.5 GiB of 4.0 GiB) from URL": the same line in a log and above the bars.
+    /// 37% (1.5 GiB of 4.0 GiB) from URL": the same line in a log and above the bars. Fitted,
+    /// the URL is shortened, then left out, then the sizes.
     static func started(_ info: ItemInfo, total: Int64?, offset: Int64?) -> String {
-        let source = " from \(info.url)"
-        guard let offset else {
-            return "\(info.lineName): started" + (total.map { " (\(Formatting.bytes($0)))" } ?? "") + source
+        startedLine(info, total: total, offset: offset).text
+    }
+
+    static func startedLine(_ info: ItemInfo, total: Int64?, offset: Int64?) -> MessageLine {
+        var line: MessageLine
+        if let offset {
+            if let total, total > 0 {
+                line = MessageLine("\(info.lineName): continuing at \(Formatting.percent(offset, of: total))%")
+                line.addDetail(" (\(Formatting.bytes(offset)) of \(Formatting.bytes(total)))", dropOrder: 2)
+            } else {
+                line = MessageLine("\(info.lineName): continuing at \(Formatting.bytes(offset))")
+            }
+        } else {
+            line = MessageLine("\(info.lineName): started")
+            if let total { line.addDetail(" (\(Formatting.bytes(total)))", dropOrder: 2) }
         }
-        guard let total, total > 0 else { return "\(info.lineName): continuing at \(Formatting.bytes(offset))" + source }
-        let figures = "\(Formatting.bytes(offset)) of \(Formatting.bytes(total))"
-        return "\(info.lineName): continuing at \(Formatting.percent(offset, of: total))% (\(figures))" + source
+        line.addDetail(" from ", dropOrder: 1)
+        line.addURL(info.url, dropOrder: 1)
+        return line
     }
 
     static func retrying(_ info: ItemInfo, attempt: Int, delay: Double, reason: String) -> String {
-        "afget: \(info.url): \(reason); retrying in \(Formatting.elapsed(delay)) (attempt \(attempt + 1))"
+        retryingLine(info, attempt: attempt, delay: delay, reason: reason).text
+    }
+
+    private static func retryingLine(_ info: ItemInfo, attempt: Int, delay: Double, reason: String) -> MessageLine {
+        var line = MessageLine("afget: ")
+        line.addURL(info.url)
+        line.add(": \(reason); retrying in \(Formatting.elapsed(delay))")
+        line.addDetail(" (attempt \(attempt + 1))", dropOrder: 1)
+        return line
     }
 
     static func restarting(_ info: ItemInfo, reason: String) -> String {

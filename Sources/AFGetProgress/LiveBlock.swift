@@ -1,5 +1,5 @@
-/// What the live block shows in a window of a given size: a line per active item and, in a
-/// batch, the total line under them.
+/// What the live block shows in a window of a given size: a line per active item, the lines
+/// in columns (`BarLayout`), and, in a batch, the total line under them.
 ///
 /// The block is never taller than the window less one row. The renderer gets back to the
 /// block's top by moving the cursor up; a terminal stops the cursor at its top row, so a taller
@@ -28,9 +28,9 @@ struct LiveBlock {
             if let totalLine { return [layout.fitted(shortTotalLine ?? totalLine)] }
             return items.prefix(1).map { layout.shortLine(bytes: $0.bytes, total: $0.total, speed: $0.speed) }
         }
-        let itemLines = items.map { layout.line(name: $0.name, bytes: $0.bytes, total: $0.total, speed: $0.speed) }
-        guard let totalLine else { return Array(itemLines.prefix(tallest)) }
+        // The rows are laid out together, and only those shown: they line up with each other.
+        guard let totalLine else { return layout.lines(for: Array(items.prefix(tallest))) }
         let total = layout.fitted(totalLine)
-        return itemLines.count + 1 <= tallest ? itemLines + [total] : [total]
+        return items.count + 1 <= tallest ? layout.lines(for: items) + [total] : [total]
     }
 }

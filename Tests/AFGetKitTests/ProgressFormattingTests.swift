@@ -31,7 +31,7 @@ final class ProgressFormattingTests: XCTestCase {
 
     func testBarWithoutTotalOrColor() {
         let unknown = BarLayout(columns: 80, useColor: true).line(name: "stream", bytes: 2048, total: nil, speed: 1024)
-        XCTAssertEqual(unknown, "stream  2.0 KiB  1.0 KiB/s")
+        XCTAssertEqual(unknown, "stream    2.0 KiB    1.0 KiB/s")
         let colored = BarLayout(columns: 80, useColor: true).line(name: "f", bytes: 1, total: 2, speed: 1)
         XCTAssertTrue(colored.contains("\u{1B}[32m"))
         let wide = BarLayout(columns: 100, useColor: false).line(name: "f", bytes: 1, total: 4, speed: 1)

@@ -670,9 +670,14 @@ final class BatchTests: ServerTestCase {
         let (status, drawn) = try runInPseudoTerminal("\(Afget.binary.path) -j 3 " + urls.joined(separator: " "), in: directory)
         XCTAssertEqual(status, 0, drawn)
         XCTAssertTrue(drawn.contains("[0/3]"), drawn.debugDescription)
-        XCTAssertTrue(
-            drawn.contains("\r\u{1B}[2K\u{1B}[A\u{1B}[2K\u{1B}[A\u{1B}[2K"),
-            "four lines (three bars and the total) erased in place: \(drawn.debugDescription)")
+        // Redrawn in place: the cursor goes back up over the block's four lines (three bars and
+        // the total), and nothing of it is left once the run is over.
+        var terminal = TerminalScreen(columns: 80, rows: 24)
+        terminal.feed(drawn)
+        XCTAssertEqual(terminal.upwardMoves.max(), 3, drawn.debugDescription)
+        XCTAssertEqual(
+            (terminal.scrollback + terminal.screen).filter { $0.contains("% [") || $0.hasPrefix("[") }, [],
+            drawn.debugDescription)
         XCTAssertTrue(drawn.contains("3 downloaded, 0 skipped, 0 failed"), drawn.debugDescription)
     }
 }

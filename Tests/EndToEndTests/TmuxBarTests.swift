@@ -1,0 +1,240 @@
+import Foundation
+import TestServer
+import XCTest
+
+/// The bars as a person sees them in tmux at 120, 80, 50 and 38 columns, one session per
+/// width running at the same time, the panes captured while afget runs and after: rows line
+/// up (the name column padded, the bar and each figure at the same column on every row), a
+/// row keeps its shape as its speed and ETA change, nothing wraps, and no frame is left on
+/// the screen or in the scrollback once the run is over.
+final class TmuxBarTests: ServerTestCase {
+    private var tmux: Tmux!
+    private let widths = [120, 80, 50, 38]
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        tmux = Tmux()
+    }
+
+    override func tearDownWithError() throws {
+        tmux.kill()
+        try super.tearDownWithError()
+    }
+
+    /// One download whose speed falls from MiB/s to under 100 KiB/s (its first 300 KB at
+    /// once, then dripped): at every width the row keeps its shape from the first frame to
+    /// the last.
+    func testOneTransferHoldsStillAsItsSpeedFalls() throws {
+        let url = server.url("/file/ubuntu-24.04-desktop-amd64.iso?size=720000&slowfrom=300000&chunk=6000&ms=100")
+        let runs = try runAtEveryWidth(rows: 10) { _ in shellWord(url) }
+        for (columns, run) in runs {
+            XCTAssertEqual(run.status, 0, "\(columns): \(run.final)")
+            let rows = run.frames.flatMap { $0.filter(isItemRow) }
+            XCTAssertGreaterThanOrEqual(rows.count, 3, "\(columns): \(run.frames)")
+            let speeds = rows.compactMap(speed)
+            XCTAssertTrue(speeds.contains { $0 >= 100 * 1024 }, "\(columns): seen fast: \(rows)")
+            XCTAssertTrue(speeds.contains { $0 < 100 * 1024 }, "\(columns): seen slow: \(rows)")
+            XCTAssertEqual(Set(rows.map(shape)).count, 1, "\(columns): one shape in every frame: \(rows)")
+            assertFits(run, columns: columns)
+            assertNothingLeft(run, columns: columns)
+            let joined = try tmux.capture("w\(columns)", history: true, joined: true)
+            XCTAssertTrue(joined.contains { $0.hasPrefix("ubuntu-24.04-desktop-amd64.iso: done, 703.1 KiB") }, "\(joined)")
+        }
+    }
+
+    /// Eight downloads with names of different lengths (one of wide characters), each at its
+    /// own speed, in a window too short to keep every line printed above the bars: every
+    /// frame's rows line up, a row keeps its shape while the same rows are shown, and after the
+    /// run the screen and the scrollback hold the done lines and the summary, no frame.
+    func testEightTransfersLineUp() throws {
+        let names = [
+            "a.bin", "b-1.iso", "photos-2026.zip", "quarterly-report-part-03.pdf", "c.tar.gz",
+            "%E6%95%B0%E6%8D%AE-2026.bin", "notes.txt", "d",
+        ]
+        let runs = try runAtEveryWidth(rows: 14) { columns in
+            names.enumerated().map { index, name in
+                // 20 KB/s to 320 KB/s: speeds of every width side by side.
+                let chunk = 2000 * (1 << (index % 5))
+                return shellWord(server.url("/file/\(columns)/\(name)?size=\(chunk * 40)&chunk=\(chunk)&ms=100"))
+            }.joined(separator: " ")
+        } arguments: { _ in
+            "-j 8"
+        }
+        for (columns, run) in runs {
+            XCTAssertEqual(run.status, 0, "\(columns): \(run.final)")
+            var shapes: [[String]: Set<Shape>] = [:]
+            for frame in run.frames {
+                let rows = frame.filter(isItemRow)
+                XCTAssertEqual(Set(rows.map(shape)).count, min(1, rows.count), "\(columns): lined up: \(frame)")
+                shapes[rows.map(name).sorted(), default: []].formUnion(rows.map(shape))
+            }
+            if columns >= 40 {
+                XCTAssertTrue(shapes.keys.contains { $0.count >= 6 }, "\(columns): the rows were seen: \(run.frames)")
+            }
+            for (rowNames, seen) in shapes {
+                XCTAssertLessThanOrEqual(seen.count, 1, "\(columns): the same rows, the same shape: \(rowNames) \(seen)")
+            }
+            assertFits(run, columns: columns)
+            assertNothingLeft(run, columns: columns)
+            let joined = try tmux.capture("w\(columns)", history: true, joined: true)
+            XCTAssertEqual(joined.filter { $0.contains(": done, ") }.count, 8, "\(columns): \(joined)")
+            XCTAssertTrue(joined.contains { $0.contains("8 downloaded, 0 skipped, 0 failed") }, "\(columns): \(joined)")
+        }
+    }
+
+    /// Items continuing where an earlier run stopped: at 120 and 38 columns each says so on
+    /// one line, its name whole: the URL is shortened in its middle, then left out, then the
+    /// sizes.
+    func testAContinueNoticeIsOneLine() throws {
+        let runs = try runAtEveryWidth(rows: 12, only: [120, 38]) { columns in
+            let urls = (0..<3).map { index in
+                server.url("/flaky/w\(columns)/quarterly-\(index).pdf?size=2400000&fail=1&mode=drop&chunk=60000&ms=100")
+            }
+            let first = try Afget.run(["-q", "--retry", "0"] + urls, in: directory.appendingPathComponent("w\(columns)"))
+            XCTAssertEqual(first.status, 4, first.stderr)
+            return urls.map(shellWord).joined(separator: " ")
+        } arguments: { _ in
+            "-j 3"
+        }
+        for (columns, run) in runs {
+            XCTAssertEqual(run.status, 0, "\(columns): \(run.final)")
+            let joined = try tmux.capture("w\(columns)", history: true, joined: true)
+            let notices = joined.filter { $0.contains(": continuing at") }
+            XCTAssertEqual(notices.count, 3, "\(columns): \(joined)")
+            for notice in notices {
+                XCTAssertNotNil(
+                    notice.range(of: #"^quarterly-\d\.pdf: continuing at 50%"#, options: .regularExpression),
+                    "\(columns): the name whole: \(notice)")
+                XCTAssertLessThanOrEqual(TerminalScreen.columns(of: notice), columns - 1, "\(columns): one line: \(notice)")
+            }
+            if columns >= 120 {
+                XCTAssertTrue(notices.allSatisfy { $0.contains(" from http://127.0.0.1:") && $0.contains("…") }, "\(notices)")
+            }
+            assertNothingLeft(run, columns: columns)
+        }
+    }
+
+    // MARK: Running
+
+    /// What one session showed: its screens while afget ran (each one seen twice in a row, so
+    /// never a frame tmux had only part of), the screen and scrollback it left, and afget's
+    /// exit status.
+    private struct Run {
+        var frames: [[String]] = []
+        var lastLook: [String] = []
+        var final: [String] = []
+        var status: Int32 = -1
+    }
+
+    /// Runs afget in a session per width at once (`only` widths, else every one), each in a
+    /// directory of its own (`wCOLUMNS`) with the URLs `urls` gives for its width and the
+    /// options `arguments` gives, capturing every pane until each run has ended. The session at
+    /// 80 columns has colour, the others NO_COLOR: the bar's colour must take no columns.
+    private func runAtEveryWidth(
+        rows: Int, only: [Int]? = nil, _ urls: (Int) throws -> String,
+        arguments: (Int) -> String = { _ in "" }
+    ) throws -> [(Int, Run)] {
+        let chosen = only ?? widths
+        for columns in chosen {
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent("w\(columns)"), withIntermediateDirectories: true)
+        }
+        for columns in chosen {
+            let command = "\(shellWord(Afget.binary.path)) \(arguments(columns)) \(try urls(columns))"
+            try tmux.start(
+                command, session: "w\(columns)", columns: columns, rows: rows,
+                in: directory.appendingPathComponent("w\(columns)"),
+                environment: columns == 80 ? [:] : ["NO_COLOR": "1"])
+        }
+        var runs = Dictionary(uniqueKeysWithValues: chosen.map { ($0, Run()) })
+        try waitUntil(timeout: 60, "every run to end") {
+            for columns in chosen where runs[columns]?.status == -1 {
+                let session = "w\(columns)"
+                // The status first: a capture taken after it is of the run's last screen.
+                let status = try tmux.exitStatus(session)
+                let screen = try tmux.capture(session)
+                if let status {
+                    runs[columns]?.status = status
+                    runs[columns]?.final = try tmux.capture(session, history: true)
+                } else if screen == runs[columns]?.lastLook, screen != runs[columns]?.frames.last {
+                    runs[columns]?.frames.append(screen)
+                }
+                runs[columns]?.lastLook = screen
+            }
+            return runs.values.allSatisfy { $0.status != -1 }
+        }
+        return chosen.map { ($0, runs[$0]!) }
+    }
+
+    // MARK: What a person looks at
+
+    /// A line of the live block for one item: a percent, then a speed.
+    private func isItemRow(_ line: String) -> Bool {
+        !line.contains(": ") && !line.hasPrefix("[")
+            && line.range(of: #"\d%.*/s"#, options: .regularExpression) != nil
+    }
+
+    /// Where a row's parts are, in columns: what a person sees staying put or moving.
+    private struct Shape: Hashable, CustomStringConvertible {
+        var percentEnd: Int
+        var barStart: Int?
+        var barEnd: Int?
+        var speedEnd: Int
+        var width: Int
+        var description: String { "%\(percentEnd) [\(barStart ?? -1) ]\(barEnd ?? -1) /s\(speedEnd) |\(width)" }
+    }
+
+    private func shape(_ row: String) -> Shape {
+        func column(_ index: String.Index) -> Int { TerminalScreen.columns(of: String(row[..<index])) }
+        let percent = row.range(of: #"\d%"#, options: .regularExpression)!
+        return Shape(
+            percentEnd: column(percent.upperBound),
+            barStart: row.range(of: "% [").map { column($0.upperBound) },
+            barEnd: row.range(of: "]").map { column($0.lowerBound) },
+            speedEnd: column(row.range(of: "/s", options: .backwards)!.upperBound),
+            width: TerminalScreen.columns(of: row))
+    }
+
+    /// The name a row starts with, as shown.
+    private func name(_ row: String) -> String {
+        let percent = row.range(of: #"\d+%"#, options: .regularExpression)!
+        return row[..<percent.lowerBound].trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Bytes per second a row shows.
+    private func speed(_ row: String) -> Double? {
+        guard let match = row.range(of: #"[0-9.]+ (B|KiB|MiB|GiB)/s"#, options: .regularExpression) else { return nil }
+        let parts = row[match].split(separator: " ")
+        let scales: [String: Double] = ["B/s": 1, "KiB/s": 1024, "MiB/s": 1_048_576, "GiB/s": 1_073_741_824]
+        let scale = scales[String(parts[1])] ?? 0
+        return Double(parts[0]).map { $0 * scale }
+    }
+
+    /// No line of the live block reaches the window's last column, and at 50 columns and wider
+    /// no line printed above the bars wrapped (the summary, said last under them, may; so may
+    /// a line at 38 columns whose item's name alone nearly fills it).
+    private func assertFits(_ run: Run, columns: Int, file: StaticString = #filePath, line: UInt = #line) {
+        for frame in run.frames {
+            for text in frame where isItemRow(text) || text.hasPrefix("[") {
+                XCTAssertLessThanOrEqual(
+                    TerminalScreen.columns(of: text), columns - 1, "\(columns): \(text)", file: file, line: line)
+            }
+        }
+        guard columns >= 50, let joined = try? tmux.capture("w\(columns)", history: true, joined: true) else { return }
+        for text in joined where !text.contains(" downloaded, ") {
+            XCTAssertLessThanOrEqual(
+                TerminalScreen.columns(of: text), columns - 1, "\(columns): wrapped: \(text)", file: file, line: line)
+        }
+    }
+
+    /// After the run neither the screen nor the scrollback holds a line of the live block.
+    private func assertNothingLeft(_ run: Run, columns: Int, file: StaticString = #filePath, line: UInt = #line) {
+        let left = run.final.filter { isItemRow($0) || $0.range(of: #"^\[\d+/\d+\]"#, options: .regularExpression) != nil }
+        XCTAssertEqual(left, [], "\(columns): a frame left behind: \(run.final)", file: file, line: line)
+    }
+}
+
+/// `text` as one shell word, in single quotes.
+private func shellWord(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
