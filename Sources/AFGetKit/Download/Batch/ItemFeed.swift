@@ -27,7 +27,7 @@ public final class ItemFeed: Sendable {
     /// Reading a list file to its end after a stop costs nothing worth sparing; a pipe might
     /// never end.
     private let listIsFile: Bool
-    private let state = Mutex(State())
+    private let state = PthreadMutex(State())
     /// Free places for the reader ahead of the runner. Made empty and then signalled: libdispatch
     /// traps when a semaphore is freed holding less than it was made with, as this one may
     /// (items read and never taken).
