@@ -34,7 +34,10 @@ public struct RedirectPolicy: Sendable, Equatable {
         // Bytes, not characters: ":" followed by a combining mark is one Character that is not
         // ":", and the whole target, password and all, would be taken for the scheme.
         let scheme = String(decoding: target.utf8.prefix { $0 != UInt8(ascii: ":") }, as: UTF8.self).lowercased()
-        let shownTarget = removingPassword(from: target)
+        // A target without "://" (malformed) has whatever looks like user:password@ removed.
+        let shownTarget =
+            Array(target.utf8).firstRange(of: Array("://".utf8)) == nil
+            ? removingPasswords(inText: target) : removingPassword(from: target)
         guard scheme == "http" || scheme == "https" else {
             return .refuse(TransferFailure(.protocolViolation, "refusing redirect to \(scheme): \(shownTarget)"))
         }

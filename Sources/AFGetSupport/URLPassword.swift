@@ -7,9 +7,7 @@ public func removingPassword(from url: String) -> String {
     // Bytes, not characters: "@" followed by a combining mark is one Character that is not "@",
     // and the password before it would be shown (found by the redirect fuzz target).
     let bytes = Array(url.utf8)
-    // Not of the form scheme://: whatever looks like user:password@ goes (a malformed redirect
-    // target is quoted in its refusal).
-    guard let schemeEnd = bytes.firstRange(of: Array("://".utf8)) else { return removingPasswords(inText: url) }
+    guard let schemeEnd = bytes.firstRange(of: Array("://".utf8)) else { return url }
     let authority = bytes[schemeEnd.upperBound...].prefix { !"/?#".utf8.contains($0) }
     guard let at = authority.lastIndex(of: UInt8(ascii: "@")),
         let colon = authority[..<at].firstIndex(of: UInt8(ascii: ":"))
