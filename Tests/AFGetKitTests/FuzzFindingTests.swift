@@ -99,6 +99,15 @@ final class FuzzFindingTests: XCTestCase {
         }
     }
 
+    /// request-item: a space before a combining mark was kept (one Character, and no space), so
+    /// a header written as "Name: value" read back with a space in front.
+    func testAHeaderValueStartingWithACombiningMarkReadsBackAsItself() throws {
+        let header = try HTTPHeader.parse("$C:\t\t\u{30A}")
+        XCTAssertEqual(header.value, "\u{30A}")
+        XCTAssertEqual(try HTTPHeader.parse(header.line), header)
+        XCTAssertEqual(try HTTPHeader.parse("X-A: \u{30A}b ").value, "\u{30A}b")
+    }
+
     /// resume-data: a byte that is not UTF-8 inside <integer> stopped the process in
     /// Foundation's XML reader; damaged resume data is refused, saying why.
     func testResumeDataThatIsNotUTF8IsRefused() {
