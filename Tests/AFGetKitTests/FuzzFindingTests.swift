@@ -108,6 +108,16 @@ final class FuzzFindingTests: XCTestCase {
         XCTAssertEqual(try HTTPHeader.parse("X-A: \u{30A}b ").value, "\u{30A}b")
     }
 
+    /// plist-text: an integer past 64 bits was written, and read back as no number at all.
+    func testAnIntegerTooLargeForAPropertyListIsRefused() throws {
+        XCTAssertThrowsError(try PropertyListText.xml(try JSONText.parse("[1.10, 12345678901234567890]"))) { error in
+            XCTAssertEqual(
+                (error as? PropertyListText.Unrepresentable)?.message,
+                "the integer 12345678901234567890 is too large for a property list")
+        }
+        XCTAssertNoThrow(try PropertyListText.xml(try JSONText.parse("[-9223372036854775808, 1.2e30]")))
+    }
+
     /// resume-data: a byte that is not UTF-8 inside <integer> stopped the process in
     /// Foundation's XML reader; damaged resume data is refused, saying why.
     func testResumeDataThatIsNotUTF8IsRefused() {
