@@ -72,6 +72,9 @@ swift_module() {
 }
 
 build_fuzzer() {
+    # One build at a time: a second fuzz.sh (another terminal, a long run) waits for it.
+    exec 9>"$build/build.lock"
+    flock 9
     c_object CCurl
     c_object CPlatform
     swift_module ArgumentParserToolInfo plain "$parser/ArgumentParserToolInfo"
@@ -86,8 +89,11 @@ build_fuzzer() {
             AFGetSession AFGetProgress AFGetKit AFGetCLI AFGetFuzz; do
             objects+=("$build/$module.o")
         done
-        swiftc -sanitize=fuzzer,address -use-ld=lld "${objects[@]}" -lcurl -lcrypto -lz -o "$build/afget-fuzz"
+        # Linked beside, then renamed: a run still going keeps the binary it started with.
+        swiftc -sanitize=fuzzer,address -use-ld=lld "${objects[@]}" -lcurl -lcrypto -lz -o "$build/afget-fuzz.new"
+        mv "$build/afget-fuzz.new" "$build/afget-fuzz"
     fi
+    exec 9>&-
 }
 
 # run TARGET SECONDS: libFuzzer on one target, its log kept in .build/fuzz/TARGET.log; one line
