@@ -118,6 +118,20 @@ final class FuzzFindingTests: XCTestCase {
         XCTAssertNoThrow(try PropertyListText.xml(try JSONText.parse("[-9223372036854775808, 1.2e30]")))
     }
 
+    /// input-list (by reading what its checksum check asks): Character.isHexDigit takes
+    /// fullwidth digits, so a checksum no digest can equal was accepted, and the download failed
+    /// only once the whole file had come.
+    func testAChecksumIsASCIIHexDigits() throws {
+        let fullwidth = String(repeating: "ab", count: 31) + "a\u{FF21}"
+        XCTAssertThrowsError(try Checksum.parse("sha-256=" + fullwidth)) { error in
+            XCTAssertEqual((error as? TransferFailure)?.message, "sha-256 checksum must be 64 hex digits")
+        }
+        let list = InputList(parsing: Array("https://files.example/a\n  checksum=sha-256=\(fullwidth)\n".utf8), name: "l")
+        XCTAssertEqual(list.entries, [])
+        XCTAssertEqual(list.problems.map(\.item), ["l:2"])
+        XCTAssertEqual(try Checksum.parse("SHA256=" + String(repeating: "aB", count: 32)).hex, String(repeating: "ab", count: 32))
+    }
+
     /// resume-data: a byte that is not UTF-8 inside <integer> stopped the process in
     /// Foundation's XML reader; damaged resume data is refused, saying why.
     func testResumeDataThatIsNotUTF8IsRefused() {
