@@ -103,13 +103,19 @@ run() {
     [ -d "Fuzz/Corpus/$target" ] || { echo "afget: no target $target (Scripts/fuzz.sh --list)" >&2; exit 2; }
     mkdir -p "$build/corpus/$target"
     local started=$SECONDS
+    # TMPDIR: files a target writes (the config file's) stay in the build directory.
+    rm -rf "$build/tmp/$target" && mkdir -p "$build/tmp/$target"
     # -timeout: an input taking 10 s is a hang; -rss_limit_mb: one using 2 GiB a bomb.
-    # shellcheck disable=SC2086 # AFGET_FUZZ_FLAGS is a list of flags
     # SWIFT_BACKTRACE: libFuzzer reports the failed check; Swift's own backtracer, run inside
     # AddressSanitizer, only adds a second, misleading report after it.
-    if ! AFGET_FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no "$build/afget-fuzz" -max_total_time="$seconds" -timeout=10 \
-        -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -artifact_prefix="$build/findings/$target-" \
-        ${AFGET_FUZZ_FLAGS:-} "$build/corpus/$target" "Fuzz/Corpus/$target" >"$log" 2>&1; then
+    local status=0
+    # shellcheck disable=SC2086 # AFGET_FUZZ_FLAGS is a list of flags
+    AFGET_FUZZ_TARGET="$target" SWIFT_BACKTRACE=enable=no TMPDIR="$build/tmp/$target" \
+        "$build/afget-fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+        -print_final_stats=1 -artifact_prefix="$build/findings/$target-" ${AFGET_FUZZ_FLAGS:-} \
+        "$build/corpus/$target" "Fuzz/Corpus/$target" >"$log" 2>&1 || status=$?
+    rm -rf "$build/tmp/$target"
+    if [ "$status" -ne 0 ]; then
         tail -n 40 "$log" >&2
         echo "afget: fuzz target $target failed; the input is in $build/findings/ (log: $log)" >&2
         exit 1

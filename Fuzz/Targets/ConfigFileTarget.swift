@@ -9,7 +9,8 @@ import Glibc
 enum ConfigFileTarget: FuzzTarget {
     static let name = "config-file"
 
-    private static let path = "/tmp/afget-fuzz-config-\(getpid())"
+    /// In TMPDIR, which Scripts/fuzz.sh points into .build/fuzz and empties after the run.
+    private static let path = (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/afget-fuzz-config-\(getpid())"
     private static let commandLine = ["--config", path, "https://files.example/f.iso"]
 
     static func fuzz(_ input: [UInt8]) {
