@@ -18,6 +18,15 @@ final class FuzzFindingTests: XCTestCase {
         XCTAssertFalse(name.hasPrefix(" ") || name.hasPrefix("."), name)
     }
 
+    /// content-disposition: a percent escape was read by UInt8(_:radix:), which takes a sign:
+    /// "%+F" was the byte 0x0F, and "%-0" a NUL in the name.
+    func testAPercentEscapeIsTwoHexDigits() {
+        XCTAssertNil(ContentDisposition.decodeExtended("UTF-8''cron.d%+Fx"))
+        XCTAssertNil(ContentDisposition.decodeExtended("UTF-8''a%-0b"))
+        XCTAssertEqual(ContentDisposition.decodeExtended("UTF-8''na%C3%afve%20x"), "naïve x")
+        XCTAssertEqual(ContentDisposition.filename(from: "attachment; filename=plain.txt; filename*=UTF-8''%+Fx"), "plain.txt")
+    }
+
     /// http-date: Retry-After "-0" (and "+5") was taken as delay-seconds, which are digits only.
     func testRetryAfterIsDigitsOrAnHTTPDate() {
         XCTAssertNil(RetryPolicy.seconds(retryAfter: "-0", now: 0))
