@@ -38,7 +38,10 @@ final class ContentDecoder {
             problem = feed(piece, stage: stage + 1, deliver: deliver)
             return problem == nil
         }
-        return failure ?? (problem == Self.stopped ? nil : problem)
+        // The later stage's problem (or its stop) came first in the body: it is the answer
+        // whatever the earlier stage found after it, as when the body comes in smaller pieces.
+        if let problem { return problem == Self.stopped ? nil : problem }
+        return failure
     }
 
     private static let stopped = ""

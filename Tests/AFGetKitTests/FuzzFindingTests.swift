@@ -141,6 +141,37 @@ final class FuzzFindingTests: XCTestCase {
         XCTAssertEqual(try Checksum.parse("SHA256=" + String(repeating: "aB", count: 32)).hex, String(repeating: "ab", count: 32))
     }
 
+    /// content-decoder: with stacked codings, the outer coding's error won over the inner one's
+    /// that came earlier in the body, so the verdict depended on the size of the pieces.
+    func testStackedCodingsReportTheFirstProblemWhateverThePieces() {
+        let body: [UInt8] = [
+            0x1F, 0x8B, 0x08, 0x00, 0xD2, 0x7C, 0x07, 0x6B, 0x02, 0xFF, 0xCB, 0xCF, 0xCF, 0x07, 0x00, 0x66, 0x8A, 0xCA,
+            0x11, 0x03, 0x00, 0x00, 0x4B, 0x05, 0x00, 0xF1, 0x86, 0x6C, 0x7A, 0x03, 0x00, 0x00, 0x00, 0x1F, 0x8B, 0x08,
+            0x00, 0xD2, 0x7C, 0x07, 0x6B, 0x02, 0xFF, 0x2B, 0x29, 0xCF, 0x07, 0x00, 0x66, 0x8A, 0xCA, 0x11, 0x03, 0x00,
+            0x00, 0x00,
+        ]
+        let whole = decode([body], codings: ["deflate", "gzip"])
+        for size in [1, 17] {
+            let pieces = stride(from: 0, to: body.count, by: size).map { Array(body[$0..<min($0 + size, body.count)]) }
+            let decoded = decode(pieces, codings: ["deflate", "gzip"])
+            XCTAssertEqual(decoded.problem, whole.problem, "pieces of \(size)")
+            XCTAssertEqual(decoded.output, whole.output, "pieces of \(size)")
+        }
+        XCTAssertEqual(whole.problem, "the body is not valid deflate")
+    }
+
+    /// resume-data: "&" followed by a combining mark is one Character, and was written raw into
+    /// the property list, which then could not be read back.
+    func testResumeDataWithAnAmpersandBeforeACombiningMarkReadsBack() throws {
+        XCTAssertEqual(try PropertyListText.xml(.string("a &\u{650}b <\u{301}")).contains("a &amp;\u{650}b &lt;\u{301}"), true)
+        let resume = ResumeData(
+            url: "https://files.example/f", bytesReceived: 1,
+            validators: EntityValidators(entityTag: "\"&\u{650}\"", lastModified: nil),
+            tempFileName: "f.afpart", destination: "f", expectedLength: 2,
+            headers: [HTTPHeader(name: "X-Team", value: "data &\u{650}p")])
+        XCTAssertEqual(try ResumeData(propertyList: resume.propertyList()), resume)
+    }
+
     /// resume-data: a byte that is not UTF-8 inside <integer> stopped the process in
     /// Foundation's XML reader; damaged resume data is refused, saying why.
     func testResumeDataThatIsNotUTF8IsRefused() {
