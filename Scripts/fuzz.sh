@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes afget's parsers of outside input with libFuzzer (docs/testing.md, "Fuzzing"):
-#   Scripts/fuzz.sh                   # every target, 2 seconds each (what Scripts/test.sh runs)
+#   Scripts/fuzz.sh                   # every target, 1 second each (what Scripts/test.sh runs)
 #   Scripts/fuzz.sh TARGET [SECONDS]  # one target (default 60 s); `all` for every one
 #   Scripts/fuzz.sh --list            # the targets
 # Extra libFuzzer flags go in AFGET_FUZZ_FLAGS (e.g. "-runs=1000000 -print_final_stats=1").
@@ -134,7 +134,7 @@ case "${1:-}" in
         ;;
     "" | all)
         build_fuzzer
-        for target in $(targets); do run "$target" "${2:-2}"; done
+        for target in $(targets); do run "$target" "${2:-1}"; done
         ;;
     -*)
         sed -n 2,5p "$0" >&2

@@ -16,8 +16,8 @@ cd "$root"
 if [ $# -eq 0 ]; then Scripts/format.sh --check; fi
 swift build --build-tests
 swift test --skip-build "$@"
-# Every fuzz target for a few seconds (docs/testing.md, "Fuzzing"): its corpus replayed, each
-# input a past finding or a seed, then new inputs; about a minute with the fuzzer's build.
+# Every fuzz target briefly (docs/testing.md, "Fuzzing"): its corpus replayed, each input a
+# past finding or a seed, then a second of new inputs; about a minute with the fuzzer's build.
 if [ $# -eq 0 ]; then Scripts/fuzz.sh; fi
 # The binary people run (Scripts/afget, install.sh) is the release build with the Swift runtime
 # linked in: the nginx smoke test and the signal and resume tests run against it as well
