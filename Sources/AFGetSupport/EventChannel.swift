@@ -54,6 +54,20 @@ package final class EventChannel<Element: Sendable>: Sendable {
         }
     }
 
+    /// Every event kept, waiting for one when there is none: a reader of many senders' events
+    /// wakes once for all that arrived meanwhile. Nil once finished and drained.
+    @inlinable package func nextBatch() async -> [Element]? {
+        let kept = state.withLock { state -> [Element]?? in
+            if !state.buffered.isEmpty {
+                defer { state.buffered = [] }
+                return state.buffered
+            }
+            return state.hasEnded ? .some(nil) : nil
+        }
+        if let kept { return kept }
+        return await next().map { [$0] }
+    }
+
     /// A kept event, `.some(nil)` at the end, or nil when there is none yet.
     @inlinable static func take(from state: inout State) -> Element?? {
         if !state.buffered.isEmpty { return state.buffered.removeFirst() }

@@ -1,5 +1,6 @@
 @testable import AFGetSession
 @testable import AFGetKit
+@testable import AFGetSupport
 import XCTest
 
 /// A task's events reach its one reader in order, whether the reader was already waiting or
@@ -8,21 +9,23 @@ final class TaskEventsTests: XCTestCase {
     private let id = TaskID(rawValue: 1)
 
     func testEventsKeptUntilReadThenEndAfterTheLast() async {
-        let events = TaskEvents()
+        let channel = EventChannel<TaskEvent>()
+        let events = TaskEvents.own(channel)
         events.send(.suspended(id))
         events.send(.resumed(id))
         events.send(.canceled(id, nil, TransferProgress()))
         events.send(.suspended(id))  // after the last: dropped
         var received: [TaskEvent] = []
-        for await event in TaskEventSequence(channel: events.channel) { received.append(event) }
+        for await event in TaskEventSequence(channel: channel) { received.append(event) }
         XCTAssertEqual(received, [.suspended(id), .resumed(id), .canceled(id, nil, TransferProgress())])
     }
 
     func testAWaitingReaderIsHandedEachEvent() async {
-        let events = TaskEvents()
+        let channel = EventChannel<TaskEvent>()
+        let events = TaskEvents.own(channel)
         let reader = Task {
             var received: [TaskEvent] = []
-            for await event in TaskEventSequence(channel: events.channel) { received.append(event) }
+            for await event in TaskEventSequence(channel: channel) { received.append(event) }
             return received
         }
         let sent = (0..<200).map { count in

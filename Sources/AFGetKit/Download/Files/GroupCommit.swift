@@ -34,7 +34,7 @@ public final class GroupCommit: Sendable {
         let descriptor: Int32
         let source: Source
         let destination: String
-        let finished: CheckedContinuation<TransferFailure?, Never>
+        let finished: @Sendable (TransferFailure?) -> Void
 
         /// What messages call the data: the part file, or the destination it is for.
         var path: String {
@@ -59,15 +59,23 @@ public final class GroupCommit: Sendable {
     /// makes that durable. On failure the data stays at `path` and the message says so.
     func move(_ descriptor: Int32, from source: Source, to destination: String) async -> TransferFailure? {
         await withCheckedContinuation { finished in
-            let startsRounds = queue.withLock { queue in
-                queue.moves.append(Move(descriptor: descriptor, source: source, destination: destination, finished: finished))
-                guard !queue.isRunning else { return false }
-                queue.isRunning = true
-                return true
-            }
-            if startsRounds {
-                disk.submit { self.runRounds() }
-            }
+            move(descriptor, from: source, to: destination) { finished.resume(returning: $0) }
+        }
+    }
+
+    /// As above, calling `finished` on the disk thread when done.
+    func move(
+        _ descriptor: Int32, from source: Source, to destination: String,
+        finished: @escaping @Sendable (TransferFailure?) -> Void
+    ) {
+        let startsRounds = queue.withLock { queue in
+            queue.moves.append(Move(descriptor: descriptor, source: source, destination: destination, finished: finished))
+            guard !queue.isRunning else { return false }
+            queue.isRunning = true
+            return true
+        }
+        if startsRounds {
+            disk.submit { self.runRounds() }
         }
     }
 
@@ -116,7 +124,7 @@ public final class GroupCommit: Sendable {
         }
         let renamed = round.indices.filter { failures[$0] == nil }
         for index in round.indices where failures[index] != nil {
-            round[index].finished.resume(returning: failures[index])
+            round[index].finished(failures[index])
         }
         if together { return renamed.map { round[$0] } }
         for directory in Set(renamed.map { splitPath(round[$0].destination).directory }) {
@@ -174,7 +182,7 @@ public final class GroupCommit: Sendable {
     }
 
     private func report(_ moves: [Move]) {
-        for move in moves { move.finished.resume(returning: nil) }
+        for move in moves { move.finished(nil) }
     }
 
     /// Whether the system holds less unwritten data than `unwrittenLimit`, read at most every

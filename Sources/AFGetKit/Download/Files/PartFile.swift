@@ -201,6 +201,19 @@ public final class PartFile {
     public func commit(lastModified: Int64?, as finalPath: String? = nil, through commits: GroupCommit)
         async throws(TransferFailure)
     {
+        let move = try prepareMove(lastModified: lastModified, as: finalPath)
+        try moved(failure: await commits.move(descriptor, from: move.source, to: move.destination))
+    }
+
+    /// What the group commit is handed to move this file into place.
+    struct Move {
+        let source: GroupCommit.Source
+        let destination: String
+    }
+
+    /// The first half of `commit`, on this thread: final mode and modification time set, and
+    /// where the group commit moves the file from and to. `moved(failure:)` is the second half.
+    func prepareMove(lastModified: Int64?, as finalPath: String? = nil) throws(TransferFailure) -> Move {
         let destination = finalPath ?? destination
         let replaces = mayReplace || finalPath != nil
         let mode = replaces ? Self.finalMode(replacing: destination) : Self.newFileMode
@@ -214,7 +227,13 @@ public final class PartFile {
         if holdsKeptResumeData { forgetKeptResumeData() }
         let source: GroupCommit.Source =
             isAnonymous ? .anonymous(partPath: path, replacing: mayReplace || finalPath != nil) : .named(path)
-        if let failure = await commits.move(descriptor, from: source, to: destination) {
+        return Move(source: source, destination: destination)
+    }
+
+    /// The group commit's answer to `prepareMove`: the file is in place (and closed), or the
+    /// failure is thrown.
+    func moved(failure: TransferFailure?) throws(TransferFailure) {
+        if let failure {
             // Left under its part file's name on its way over the destination: named now.
             if isAnonymous && isOwnFile(at: path) { isAnonymous = false }
             throw failure
