@@ -11,6 +11,8 @@ final class CurlLoop {
     private let cancellation: Cancellation
     private var tasks: [TaskID: TransferContext] = [:]
     private let sockets = ConnectionSockets()
+    /// Routed tasks' events of the current pass, delivered as it ends.
+    private let held = HeldEvents()
     /// `--limit-total-rate`: every transfer's received bytes, paced together.
     private let runRate: RunRate?
     /// Where in the task table housekeeping starts letting held transfers go.
@@ -68,11 +70,13 @@ final class CurlLoop {
             }
             housekeeping()
             admitWaiting()
+            held.deliver()
             multi.poll(timeoutMilliseconds: 100)
         }
         for context in tasks.values {
             cancel(context, because: cancellation.reason)
         }
+        held.deliver()
         for command in inbox.close() {
             command.refuse()
         }
@@ -84,7 +88,7 @@ final class CurlLoop {
         switch command {
         case .create(let id, let request, let body, let options, let events):
             tasks[id] = TransferContext(
-                id: id, request: request, body: body, options: options, events: events,
+                id: id, request: request, body: body, options: options, events: events, held: held,
                 cancellation: cancellation, sockets: sockets, runRate: runRate)
         case .resume(let id):
             guard let context = tasks[id], context.machine.state == .suspended else { return }

@@ -31,6 +31,22 @@ package final class EventChannel<Element: Sendable>: Sendable {
         waiter?.resume(returning: event)
     }
 
+    /// Hands `events` over in order, waking the reader once.
+    @inlinable package func send(contentsOf events: [Element]) {
+        guard let first = events.first else { return }
+        let waiter = state.withLock { state -> CheckedContinuation<Element?, Never>? in
+            guard !state.hasEnded else { return nil }
+            guard let waiter = state.waiter else {
+                state.buffered.append(contentsOf: events)
+                return nil
+            }
+            state.waiter = nil
+            state.buffered.append(contentsOf: events.dropFirst())
+            return waiter
+        }
+        waiter?.resume(returning: first)
+    }
+
     /// No more events: the reader gets those kept, then nil.
     @inlinable package func finish() {
         let waiter = state.withLock { state -> CheckedContinuation<Element?, Never>? in

@@ -31,7 +31,7 @@ final class DownloadDriver {
         self.environment = environment
         self.admission = admission
         self.recordEnded = recordEnded
-        route = TaskEventRoute { [events] in events.send(.task($0)) }
+        route = TaskEventRoute { [events] in events.send(contentsOf: $0.map(DriverEvent.task)) }
     }
 
     /// Wakes the driver, from any thread, to take more items or to stop (the feed has more, the

@@ -17,6 +17,7 @@ struct SoloDownload {
             for milestone in milestones.passed(job.phases) { events.send(.milestone(milestone)) }
             switch step {
             case .awaitingTask, .waiting:
+                // The job sets aside events of tasks it no longer awaits.
                 guard let event = await taskEvents.next() else { return }
                 step = job.handle(event)
             case .waitToRetry(let seconds):

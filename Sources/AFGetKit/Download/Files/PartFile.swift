@@ -88,9 +88,11 @@ public final class PartFile {
         guard lstat(path, &status) != 0, errno == ENOENT, lstat(resumeData, &status) != 0, errno == ENOENT else { return nil }
         let directory = splitPath(destination).directory
         guard !refusesAnonymousFiles, canLinkAnonymousFiles else { return nil }
-        let descriptor = spares.take(in: directory) ?? afp_open_anonymous(directory, newFileMode)
+        let spare = spares.take(in: directory)
+        let descriptor = spare ?? afp_open_anonymous(directory, newFileMode)
         guard descriptor >= 0 else { return nil }  // no such directory yet, or a file system without O_TMPFILE
         let part = PartFile(destination: destination, path: path, descriptor: descriptor, mayReplace: replacing)
+        part.isSpare = spare != nil
         part.isAnonymous = true
         part.hasNewFileMode = true
         part.spares = spares
@@ -99,6 +101,8 @@ public final class PartFile {
 
     /// Where this file, with no name and empty, goes when its download is given up.
     private var spares: SpareFiles?
+    /// Taken from `spares`: its times are an earlier item's until written.
+    private var isSpare = false
 
     /// `AFGET_NO_ANONYMOUS_FILES=1` makes every download take the named part file, as on a file
     /// system that refuses O_TMPFILE (some overlay and network file systems): how the tests
@@ -223,6 +227,8 @@ public final class PartFile {
         if let lastModified {
             var times = [timespec(tv_sec: Int(lastModified), tv_nsec: 0), timespec(tv_sec: Int(lastModified), tv_nsec: 0)]
             _ = futimens(descriptor, &times)
+        } else if isSpare {
+            _ = futimens(descriptor, nil)  // an empty body wrote nothing to set them
         }
         if holdsKeptResumeData { forgetKeptResumeData() }
         let source: GroupCommit.Source =

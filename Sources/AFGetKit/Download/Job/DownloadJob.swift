@@ -148,8 +148,10 @@ final class DownloadJob {
         return attempt(from: offset)
     }
 
-    /// One of this job's tasks sent `event`.
+    /// One of this job's tasks sent `event`: only the awaited task's events count (one handed
+    /// over to segments, or ended, may still have some on their way).
     func handle(_ event: TaskEvent) -> JobStep {
+        guard case .awaitingTask(event.taskID) = currentStep else { return currentStep }
         switch awaiting {
         case .attempt(var state):
             let result = attemptEvent(event, &state)
