@@ -39,7 +39,9 @@ final class DownloadJobStepTests: XCTestCase {
         let environment = DownloadEnvironment(
             manager: manager, renderer: SharedRenderer(Recorder(events)), settings: settings, itemsAhead: 1)
         let item = DownloadItem(index: 0, url: "http://example.invalid/\(name)", output: .path("\(directory)/\(name)"))
-        guard case .ready(let download) = PreparedDownload.prepare(item, settings: settings, spares: environment.spares)
+        guard
+            case .ready(let download) = PreparedDownload.prepare(
+                item, settings: settings, spares: environment.spares, listings: environment.listings)
         else { throw XCTSkip("the item could not be prepared") }
         return (DownloadJob(download, environment: environment, route: TaskEventRoute { _ in }), environment)
     }

@@ -70,7 +70,7 @@ final class DownloadDriver {
             }
             return
         }
-        switch PreparedDownload.prepare(item, settings: settings, spares: environment.spares) {
+        switch PreparedDownload.prepare(item, settings: settings, spares: environment.spares, listings: environment.listings) {
         case .skip(let info, let reason):
             renderer.handle(.skipped(info, reason: reason))
             ended(ItemRecord(info: info, outcome: .skipped), milestones)
@@ -176,7 +176,7 @@ extension DownloadDriver {
             return
         }
         let record: ItemRecord
-        switch PreparedDownload.prepare(item, settings: settings, spares: environment.spares) {
+        switch PreparedDownload.prepare(item, settings: settings, spares: environment.spares, listings: environment.listings) {
         case .skip(let info, let reason):
             renderer.handle(.skipped(info, reason: reason))
             record = ItemRecord(info: info, outcome: .skipped)

@@ -81,11 +81,14 @@ public final class PartFile {
     /// earlier run is there (no `DEST.afpart`, no `DEST.afresume`) and the file system makes
     /// such files; nil otherwise, and the caller opens the named part file.
     static func openAnonymous(
-        for destination: String, replacing: Bool, resumeData: String, spares: SpareFiles
+        for destination: String, replacing: Bool, resumeData: String, spares: SpareFiles, listings: DirectoryListings
     ) -> PartFile? {
         let path = FileNaming.workingFileStem(for: destination) + suffix
-        var status = stat()
-        guard lstat(path, &status) != 0, errno == ENOENT, lstat(resumeData, &status) != 0, errno == ENOENT else { return nil }
+        func isAbsent(_ path: String) -> Bool {
+            var status = stat()
+            return listings.isAbsent(path) || (lstat(path, &status) != 0 && errno == ENOENT)
+        }
+        guard isAbsent(path), isAbsent(resumeData) else { return nil }
         let directory = splitPath(destination).directory
         guard !refusesAnonymousFiles, canLinkAnonymousFiles else { return nil }
         let spare = spares.take(in: directory)
