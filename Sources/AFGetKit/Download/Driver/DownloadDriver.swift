@@ -41,8 +41,6 @@ final class DownloadDriver {
     /// Whether the next item may start.
     func mayStartAnother() -> Bool { admission.mayStartAnother() }
 
-    var isIdle: Bool { admission.isIdle }
-
     /// Runs until `takeItems` has started everything it will (it is called whenever a place may
     /// be free, and returns whether more may come) and every item has ended.
     func run(takeItems: (DownloadDriver) async -> Bool) async {

@@ -235,7 +235,7 @@ public final class PartFile {
         }
         if holdsKeptResumeData { forgetKeptResumeData() }
         let source: GroupCommit.Source =
-            isAnonymous ? .anonymous(partPath: path, replacing: mayReplace || finalPath != nil) : .named(path)
+            isAnonymous ? .anonymous(partPath: path, replacing: replaces) : .named(path, replacing: replaces)
         return Move(source: source, destination: destination)
     }
 
