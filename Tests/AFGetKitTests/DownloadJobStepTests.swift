@@ -30,6 +30,26 @@ final class DownloadJobStepTests: XCTestCase {
         ResponseHead(status: status, headers: headers.map { (name: $0.0, value: $0.1) })
     }
 
+    /// `name`'s part file holding `bytes`, with resume data counting them against ETag "v1".
+    private func leaveAPart(_ name: String, holding bytes: [UInt8], length: Int64?) throws {
+        let destination = "\(directory)/\(name)"
+        XCTAssertTrue(FileManager.default.createFile(atPath: destination + ".afpart", contents: Data(bytes)))
+        try ResumeStore(destination: destination).save(
+            ResumeData(
+                url: "http://example.invalid/\(name)", bytesReceived: Int64(bytes.count),
+                validators: EntityValidators(entityTag: Self.etag), tempFileName: name + ".afpart",
+                destination: destination, expectedLength: length))
+    }
+
+    /// Performs a commit step as the driver does, then tells the job.
+    private func commit(_ step: JobStep, of job: DownloadJob, in environment: DownloadEnvironment) async -> JobStep {
+        guard case .commit(let descriptor, let move) = step else {
+            XCTFail("expected the commit, got \(step)")
+            return step
+        }
+        return job.committed(await environment.commits.move(descriptor, from: move.source, to: move.destination))
+    }
+
     /// A job for a new file `name` in the test's directory, and the environment it runs in.
     private func job(_ name: String = "file.bin", settings: DownloadSettings = DownloadSettings()) throws -> (
         DownloadJob, DownloadEnvironment
@@ -120,6 +140,46 @@ final class DownloadJobStepTests: XCTestCase {
         guard case .awaitingTask(second) = job.handle(.progress(first, progress(1))) else {
             return XCTFail("a late event of the first task changes nothing")
         }
+    }
+}
+
+extension DownloadJobStepTests {
+    /// A part holding the recorded length, continued and answered 416 without the file's length:
+    /// a HEAD request (a task of its own) confirms the part is the whole file, which is moved
+    /// into place without a byte fetched.
+    func testA416WithoutALengthIsConfirmedByAHeadRequest() async throws {
+        try leaveAPart("whole.bin", holding: Array("hello".utf8), length: 5)
+        let (job, environment) = try job("whole.bin")
+        let ranged = try awaited(job.begin())
+        let refused = head(416, [])
+        let asked = job.handle(.completed(ranged, TaskResponse(head: refused, finalURL: "", progress: progress(0), body: [])))
+        let confirming = try awaited(asked)
+        XCTAssertNotEqual(confirming, ranged, "the HEAD request is a task of its own")
+        let headAnswer = head(200, [("Content-Length", "5"), ("ETag", Self.etag)])
+        let step = job.handle(
+            .completed(confirming, TaskResponse(head: headAnswer, finalURL: "", progress: TransferProgress(), body: [])))
+        guard case .ended(.done) = await commit(step, of: job, in: environment) else { return XCTFail("not done") }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/whole.bin")), Data("hello".utf8))
+        XCTAssertTrue(
+            events.contains { if case .notice(let line) = $0 { line.contains("a HEAD request confirmed it") } else { false } })
+    }
+
+    /// A continue answered with the whole file (200): the item says it starts over, and the
+    /// file is the new body from its first byte.
+    func testAContinueAnsweredWithTheWholeFileStartsOver() async throws {
+        try leaveAPart("again.bin", holding: Array("hello".utf8), length: 10)
+        let (job, environment) = try job("again.bin")
+        let ranged = try awaited(job.begin())
+        let whole = head(200, [("Content-Length", "10"), ("ETag", "\"v2\"")])
+        XCTAssertEqual(try awaited(job.handle(.started(ranged, whole))), ranged)
+        XCTAssertTrue(events.contains { if case .restarting = $0 { true } else { false } })
+        let body = Array("0123456789".utf8)
+        let part = try XCTUnwrap(job.download.part)
+        XCTAssertEqual(pwrite(part.descriptor, body, body.count, 0), body.count)
+        let step = job.handle(.completed(ranged, TaskResponse(head: whole, finalURL: "", progress: progress(10), body: [])))
+        guard case .ended(.done) = await commit(step, of: job, in: environment) else { return XCTFail("not done") }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/again.bin")), Data(body))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["again.bin"], "part and resume data gone")
     }
 }
 
