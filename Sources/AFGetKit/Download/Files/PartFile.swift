@@ -202,13 +202,11 @@ public final class PartFile {
     }
 
     /// Makes the data durable and moves it into place: final mode and modification time, then
-    /// the data synced, renamed over the destination (or `finalPath`, in the same directory)
-    /// and the rename synced, together with other files finishing at the same time (`commits`).
-    /// On failure the data stays in the part file and the message says so.
-    public func commit(lastModified: Int64?, as finalPath: String? = nil, through commits: GroupCommit)
-        async throws(TransferFailure)
-    {
-        let move = try prepareMove(lastModified: lastModified, as: finalPath)
+    /// the data synced, renamed to the destination and the rename synced, together with other
+    /// files finishing at the same time (`commits`). On failure the data stays in the part file
+    /// and the message says so.
+    public func commit(lastModified: Int64?, through commits: GroupCommit) async throws(TransferFailure) {
+        let move = try prepareMove(lastModified: lastModified)
         try moved(failure: await commits.move(descriptor, from: move.source, to: move.destination))
     }
 
@@ -218,11 +216,18 @@ public final class PartFile {
         let destination: String
     }
 
+    /// Another name in the destination's directory (`-J`), and whether a file there is replaced.
+    struct FinalName {
+        let path: String
+        let replacing: Bool
+    }
+
     /// The first half of `commit`, on this thread: final mode and modification time set, and
-    /// where the group commit moves the file from and to. `moved(failure:)` is the second half.
-    func prepareMove(lastModified: Int64?, as finalPath: String? = nil) throws(TransferFailure) -> Move {
-        let destination = finalPath ?? destination
-        let replaces = mayReplace || finalPath != nil
+    /// where the group commit moves the file from and to (`finalName` instead of the
+    /// destination). `moved(failure:)` is the second half.
+    func prepareMove(lastModified: Int64?, as finalName: FinalName? = nil) throws(TransferFailure) -> Move {
+        let destination = finalName?.path ?? destination
+        let replaces = finalName?.replacing ?? mayReplace
         let mode = replaces ? Self.finalMode(replacing: destination) : Self.newFileMode
         guard (hasNewFileMode && !replaces) || fchmod(descriptor, mode) == 0 else {
             throw TransferFailure(.localFile, "cannot set the mode of \(path): \(describeErrno(errno)); the data is kept there")

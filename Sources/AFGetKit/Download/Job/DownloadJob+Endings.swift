@@ -24,7 +24,7 @@ extension DownloadJob {
             guard let part = download.part else { return end(done(finished)) }
             let move: PartFile.Move
             do {
-                move = try part.prepareMove(lastModified: modified, as: info.path == download.info.path ? nil : info.path)
+                move = try part.prepareMove(lastModified: modified, as: hasServerName ? serverNamedMove : nil)
             } catch {
                 throw keptForTheNextRun(error, size: size)
             }
@@ -112,6 +112,12 @@ extension DownloadJob {
         return checkpoint(size, keepingSmallBody: true)
     }
 
+    /// `-J`'s destination as the move into place takes it: replaced if there, when the policy
+    /// replaces files.
+    private var serverNamedMove: PartFile.FinalName {
+        PartFile.FinalName(path: info.path, replacing: [.overwrite, .update].contains(settings.onExists))
+    }
+
     /// `-J`: where the server's Content-Disposition name puts the file (in the same directory),
     /// under `--on-exists`; nil when there is no such name or the file is named otherwise.
     private func serverNamedPath(_ head: ResponseHead) throws(TransferFailure) -> Destination? {
@@ -129,15 +135,19 @@ extension DownloadJob {
         return try Destination.resolve(.path(path), for: download.request.url, onExists: policy)
     }
 
-    /// `-J`, as a response starts: from here the item is shown under the server's name. A file
-    /// of that name that `--on-exists` keeps is returned (and an `error` policy throws), so the
-    /// body is not fetched for nothing; the move into place looks again.
+    /// `-J`, the first time a response names the file (as it starts, or as a continued split
+    /// download's segments end): from here the item is shown under the server's name, resolved
+    /// once. A file of that name that `--on-exists` keeps is returned (and an `error` policy
+    /// throws), so the body is not fetched for nothing; one that appears later is refused by the
+    /// move into place (unless the policy replaces files).
     func adoptServerName(_ head: ResponseHead) throws(TransferFailure) -> (path: String, reason: String)? {
+        guard !hasServerName else { return nil }
         switch try serverNamedPath(head) {
         case .some(.skip(let existing, let reason)):
             return (existing, reason)
         case .some(.file(let path)), .some(.update(let path, _)):
             record.info = ItemInfo(id: info.id, url: info.url, path: path)
+            hasServerName = true
             return nil
         case .some(.stream(let path)):
             throw TransferFailure(.localFile, "\(path) exists and is not a regular file")

@@ -60,6 +60,8 @@ final class DownloadJob {
     var splitRefused = false
     /// The renderer was told the body started.
     var bodyReported = false
+    /// `-J` named the file as the server does (`adoptServerName`): `info.path` is that name.
+    var hasServerName = false
     /// A resume data file exists for this destination (found, or written by this job).
     var hasResumeData = false
     /// Where the next attempt asks the body to start.
