@@ -96,6 +96,9 @@ final class SegmentedTransfer {
         case retryWaitEnded(Int64, RetryLoop.Next, RetryLoop)
     }
 
+    /// The bytes the segments hold, those of earlier runs included.
+    var bytesDone: Int64 { segments.bytesDone }
+
     private func index(of start: Int64) -> Int {
         segments.firstIndex { $0.start == start }!
     }
