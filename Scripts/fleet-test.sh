@@ -54,7 +54,10 @@ say() { echo "fleet-test: $*"; }
 # A recipe's checks append to $problems; the recipe's line says ok or lists them.
 problems=()
 problem() { problems+=("$*"); }
+phase_started=$SECONDS
 verdict() {
+    set -- "$1" "${2:+$2, }$((SECONDS - phase_started)) s"
+    phase_started=$SECONDS
     if [ ${#problems[@]} -eq 0 ]; then
         say "$1: ok${2:+ ($2)}"
     else
@@ -120,7 +123,7 @@ for ((i = 0; i < count; i++)); do
     head -c $size /dev/urandom > "$work/www/file-$i.bin"
 done
 (cd "$work/www" && sha256sum file-*.bin) > "$work/sums"
-read -r port ctld_port slurmd_port < <(free_ports 3)
+read -r port ctld_port slurmd_port late_port < <(free_ports 4)
 # /a/ for the job array, /b/ slowly for the cancelled task, /c/ for parallel, /d/ for Kubernetes:
 # one directory, so a shard takes the same file names whatever the location.
 cat > "$work/nginx/nginx.conf" << EOF
@@ -137,6 +140,7 @@ http {
         location /b/ { alias $work/www/; limit_rate 320k; }
         location /c/ { alias $work/www/; }
         location /d/ { alias $work/www/; }
+        location /e/ { alias $work/www/; }
     }
 }
 EOF
@@ -235,6 +239,13 @@ EOF
     }
 }
 jobs_gone() { [ -z "$(squeue -h -o %i 2> /dev/null)" ]; }
+# array_done PID: once no task is queued or running, stops the `sbatch --wait` PID: it polls at
+# growing intervals (up to 32 s) and would say late what squeue says at once.
+array_done() {
+    wait_for 60 "the array's tasks to end" jobs_gone || problem "tasks still queued: $(squeue -h -o '%i %T' | head -n 3 | tr '\n' ' ')"
+    kill "$1" 2> /dev/null || true
+    wait "$1" 2> /dev/null || true
+}
 job_state() { scontrol -o show job "$1" 2> /dev/null | grep -o 'JobState=[A-Z_]*' | cut -d= -f2; }
 
 # job_script DIR: the doc's job script with /shared moved to DIR.
@@ -284,7 +295,7 @@ slurm_cancel() {
     local job
     job="$(squeue -h -o '%F' | head -n 1)"
     scancel "${job}_$task"
-    wait "$waiter" || true # sbatch --wait: a cancelled task makes it exit non-zero
+    array_done "$waiter"
     [ "$(job_state "${job}_$task")" = CANCELLED ] || problem "task $task is $(job_state "${job}_$task"), not CANCELLED"
     local partial
     partial="$(grep -c "^/b/$large 200 " "$log" || true)"
@@ -311,6 +322,44 @@ slurm_cancel() {
     (cd "$dir/data" && sha256sum --quiet -c "$work/sums") > "$work/sha.out" 2>&1 || problem "files differ: $(head -c 300 "$work/sha.out")"
     check_merge "$dir/reports" ""
     verdict "slurm scancel midway then requeue (task $task)" "$small whole, $large continued with a 206, nothing fetched twice"
+}
+
+# The job script's own requeue: a task whose afget exits 4 (here: one file's server refuses
+# connections) requeues itself and, run again once that server is up, finishes its share.
+slurm_requeue() {
+    local dir=$work/slurm-c a=$work/slurm-a
+    mkdir -p "$dir/reports" "$dir/data" "$work/late"
+    list e | sed "s|:$port/e/file-0.bin|:$late_port/e/file-0.bin|" > "$dir/urls.txt"
+    job_script "$dir"
+    local task
+    task="$(grep -l '/file-0.bin"' "$a"/reports/shard-*.json | sed 's/.*shard-\([0-9]*\).json/\1/')"
+    (cd "$dir" && exec sbatch --wait --parsable job.sh > "$dir/sbatch.out" 2>&1) &
+    local waiter=$!
+    local job=""
+    job_id() { job="$(squeue -h -o '%F' | head -n 1)"; [ -n "$job" ]; }
+    wait_for 20 "the array to be queued" job_id || problem "no job in the queue"
+    requeued() { scontrol -o show job "${job}_$task" 2> /dev/null | grep -q 'Restarts=1 '; }
+    wait_for 30 "task $task to requeue itself" requeued || problem "task $task did not requeue itself: $(job_state "${job}_$task"), $(cat "$dir"/slurm-*_"$task".out 2> /dev/null | tail -n 1)"
+    # The server comes up while the task waits to run again.
+    cat > "$work/late/nginx.conf" << EOF
+daemon off; master_process off; worker_processes 1; pid $work/late/nginx.pid; error_log $work/late/error.log;
+events { worker_connections 64; }
+http {
+    log_format fleet '\$uri \$status \$body_bytes_sent "\$http_range"';
+    access_log $work/late/access.log fleet; client_body_temp_path $work/late; default_type application/octet-stream;
+    server { listen 127.0.0.1:$late_port; location /e/ { alias $work/www/; } }
+}
+EOF
+    nginx -c "$work/late/nginx.conf" -e "$work/late/error.log" &
+    pids+=($!)
+    array_done "$waiter"
+    local states
+    states="$(scontrol -o show job "$job" | grep -o 'JobState=[A-Z_]*' | sort | uniq -c | tr -s ' \n' '  ')"
+    [ "$states" = " $slurm_count JobState=COMPLETED " ] || problem "the tasks' states: $states"
+    [ "$(cat "$work/late/access.log" 2> /dev/null)" = "/e/file-0.bin 200 4096 \"-\"" ] || problem "the late server saw: $(cat "$work/late/access.log" 2> /dev/null)"
+    (cd "$dir/data" && sha256sum --quiet -c "$work/sums") > "$work/sha.out" 2>&1 || problem "files differ: $(head -c 300 "$work/sha.out")"
+    check_merge "$dir/reports" ""
+    verdict "slurm job script requeueing itself on exit 4 (task $task)" "requeued once, then complete"
 }
 
 # ---- GNU parallel ----
@@ -364,11 +413,14 @@ kubernetes() {
 
 start_slurm
 if [ -n "$slurm_skip" ]; then
+    phase_started=$SECONDS
     say "slurm job array: skipped: $slurm_skip"
     say "slurm scancel midway then requeue: skipped: $slurm_skip"
+    say "slurm job script requeueing itself: skipped: $slurm_skip"
 else
     slurm_array
     slurm_cancel
+    slurm_requeue
 fi
 gnu_parallel
 kubernetes
