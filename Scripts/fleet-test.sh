@@ -258,7 +258,6 @@ slurm_array() {
     job_script "$dir"
     local out
     out="$(cd "$dir" && timeout 60 sbatch --wait --parsable job.sh 2>&1)" || problem "sbatch --wait: $out"
-    array_job=${out%%[;$'\n']*}
     local reports
     reports=$(find "$dir/reports" -name 'shard-*.json' | wc -l)
     [ "$reports" -eq "$slurm_count" ] || problem "$reports reports from $slurm_count tasks"
@@ -294,7 +293,7 @@ slurm_cancel() {
     grep -q "^/b/$large " "$log" && problem "/b/$large ended before the cancel: no midway"
     local job
     job="$(squeue -h -o '%F' | head -n 1)"
-    scancel "${job}_$task"
+    scancel "${job}_$task" || problem "scancel ${job}_$task failed"
     array_done "$waiter"
     [ "$(job_state "${job}_$task")" = CANCELLED ] || problem "task $task is $(job_state "${job}_$task"), not CANCELLED"
     local partial
@@ -332,7 +331,8 @@ slurm_requeue() {
     list e | sed "s|:$port/e/file-0.bin|:$late_port/e/file-0.bin|" > "$dir/urls.txt"
     job_script "$dir"
     local task
-    task="$(grep -l '/file-0.bin"' "$a"/reports/shard-*.json | sed 's/.*shard-\([0-9]*\).json/\1/')"
+    task="$(grep -l '/file-0.bin"' "$a"/reports/shard-*.json | sed 's/.*shard-\([0-9]*\).json/\1/')" || true
+    [ -n "$task" ] || { problem "no report of the first run has file-0.bin"; verdict "slurm job script requeueing itself"; return; }
     (cd "$dir" && exec sbatch --wait --parsable job.sh > "$dir/sbatch.out" 2>&1) &
     local waiter=$!
     local job=""
