@@ -22,6 +22,8 @@ if [ -z "${AFGET_BINARY:-}" ]; then
     (cd "$root" && swift build --product afget >&2)
     AFGET_BINARY="$(cd "$root" && swift build --show-bin-path)/afget"
 fi
+AFGET_BINARY="$(realpath "$AFGET_BINARY")"
+[ -x "$AFGET_BINARY" ] || { echo "fleet-test: no afget binary at $AFGET_BINARY" >&2; exit 1; }
 started=$SECONDS
 
 work="$(mktemp -d /tmp/afget-fleet.XXXXXX)"
@@ -124,8 +126,10 @@ for ((i = 0; i < count; i++)); do
 done
 (cd "$work/www" && sha256sum file-*.bin) > "$work/sums"
 read -r port ctld_port slurmd_port late_port < <(free_ports 4)
-# /a/ for the job array, /b/ slowly for the cancelled task, /c/ for parallel, /d/ for Kubernetes:
-# one directory, so a shard takes the same file names whatever the location.
+# /a/ for the job array, /b/ slowly for the cancelled task, /c/ for parallel, /d/ for Kubernetes,
+# /e/ for the task that requeues itself: one directory, so a shard takes the same file names
+# whatever the location (the shard is the destination's hash), and each recipe has its own lines
+# in the access log.
 cat > "$work/nginx/nginx.conf" << EOF
 daemon off; master_process off; worker_processes 1; pid $work/nginx/nginx.pid; error_log $work/nginx/error.log;
 events { worker_connections 512; }
