@@ -233,14 +233,21 @@ PartitionName=fleet Nodes=fleet Default=YES MaxTime=INFINITE State=UP
 EOF
     export SLURM_CONF="$work/slurm/slurm.conf"
     slurmctld -D -c -f "$SLURM_CONF" > "$work/slurm/log/slurmctld.out" 2>&1 &
-    pids+=($!)
+    local ctld=$!
+    pids+=($ctld)
     slurmd -D -N fleet -f "$SLURM_CONF" > "$work/slurm/log/slurmd.out" 2>&1 &
-    pids+=($!)
+    local slurmd=$!
+    pids+=($slurmd)
     slurm_up=1
-    node_idle() { [ "$(sinfo -h -n fleet -o %T 2> /dev/null)" = idle ]; }
-    wait_for 30 "the Slurm node to be idle" node_idle || {
-        slurm_skip="the node did not come up: $(sinfo -h -o '%T %E' 2>&1 | head -n 1); $(grep -hi error "$work"/slurm/log/* | tail -n 1)"
+    # Idle, or a daemon gone (its last words are the reason to skip): no waiting out the timeout.
+    node_settled() {
+        [ "$(sinfo -h -n fleet -o %T 2> /dev/null)" = idle ] || ! kill -0 "$ctld" 2> /dev/null || ! kill -0 "$slurmd" 2> /dev/null
     }
+    if ! wait_for 30 "the Slurm node to be idle" node_settled || [ "$(sinfo -h -n fleet -o %T 2> /dev/null)" != idle ]; then
+        local said
+        said="$(grep -hiE 'error|fatal' "$work"/slurm/log/* 2> /dev/null | tail -n 1)"
+        slurm_skip="the node did not come up (${said:-$(sinfo -h -o '%T %E' 2>&1 | head -n 1)})"
+    fi
 }
 jobs_gone() { [ -z "$(squeue -h -o %i 2> /dev/null)" ]; }
 # array_done PID: once no task is queued or running, stops the `sbatch --wait` PID: it polls at
