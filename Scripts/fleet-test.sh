@@ -17,7 +17,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 doc="$root/docs/fleet.md"
 source "$root/Scripts/packages.sh"
-ensure_packages slurm-wlm munge parallel nginx-light jq
+ensure_packages slurm-wlm munge parallel nginx-light jq python3
 if [ -z "${AFGET_BINARY:-}" ]; then
     (cd "$root" && swift build --product afget >&2)
     AFGET_BINARY="$(cd "$root" && swift build --show-bin-path)/afget"
