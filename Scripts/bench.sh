@@ -3,7 +3,8 @@
 # nginx, every case of DESIGN.md §7:
 #   large   one file (SIZE_MIB, default 1024) to disk: afget, curl, wget2, aria2c, axel, dd, dd+fsync
 #   small   1000 files of 16 KiB, 8 at once: afget, curl -Z, wget2, aria2c (and curl+sync: curl -Z
-#           then syncfs, making the files durable as afget does; a reference, not a peer)
+#           then syncfs, making the files durable as afget does; and h2load, the floor: the same
+#           requests over as many connections, writing nothing; references, not peers)
 #   small-1k   10 000 files of 1 KiB, 16 at once, the same tools: the cost per item, with
 #              almost no body to carry
 #   small-tls  small's files over HTTPS from the same nginx (HTTP/2 offered), 8 at once, the
@@ -16,15 +17,16 @@
 #              is too long for its command line), wget2, aria2c
 #   rerun-100k the same list over a directory of the complete files: afget, wget2 -nc, aria2c
 #              --conditional-get, items/s
-#   list-404   peak memory over a list's length: 10 000 and 1 000 000 URLs nginx answers 404
-#              (no files made), 16 at once, one run each: afget, curl -Z, wget2
+#   list-404   100 000 and 1 000 000 URLs nginx answers 404 (no files made), 16 at once, one run
+#              each: afget, curl -Z, wget2, h2load (the floor); and afget's peak memory over them
 #   memory  peak memory of afget, curl and aria2c for a 1 GiB and a 4 GiB file (one run each)
 # Usage: Scripts/bench.sh | CASES="large split" RUNS=3 Scripts/bench.sh | SIZE_MIB=256 Scripts/bench.sh
 #        BASELINE=/path/to/afget Scripts/bench.sh
 # Prints one table: median wall time, CPU time (user+sys) and peak memory per tool and case,
 # afget's wall time divided by the best peer's (afget/best), and by the limit's where a case has
 # one (afget/limit: dd+fsync for large, curl+sync for the small cases, the bound nginx's rate
-# sets for split; dd and curl+sync are not peers). Timing lives here, never in tests. The split
+# sets for split; dd and curl+sync are not peers), and by the floor's (afget/floor: h2load, the
+# requests alone, for the small and 404 cases). Timing lives here, never in tests. The split
 # cases add, per tool, the bytes nginx sent over the counted runs' files (wire: bytes asked for
 # twice, or sent and never read, cost the server and the network though the clock may not show
 # them) and the connections a run used (conns: whether -s 8 opened 8).
@@ -37,7 +39,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/Scripts/packages.sh"
-ensure_packages "${BUILD_PACKAGES[@]}" nginx-light curl wget2 aria2 axel time python3
+ensure_packages "${BUILD_PACKAGES[@]}" nginx-light curl wget2 aria2 axel time python3 nghttp2-client
 
 size_mib="${SIZE_MIB:-1024}"
 runs="${RUNS:-5}"
@@ -203,11 +205,13 @@ for i in range(1, int(sys.argv[2]) + 1):
     with open(f"{sys.argv[1]}/f{i}.bin", "wb") as f: f.write(os.urandom(int(sys.argv[3])))' "$files" "$count" "$bytes"
             chmod 755 "$files" && chmod 644 "$files"/*
         fi
+        # h2load (which does not check certificates) speaks what the others do: HTTP/1.1 in
+        # the clear, HTTP/2 over TLS.
         if [ "$case" = small-tls ]; then
             url="$tls_base" afget_tls="--cacert $work/cert.pem" curl_tls="--cacert $work/cert.pem" \
-                wget2_tls="--ca-certificate=$work/cert.pem" aria2c_tls="--ca-certificate=$work/cert.pem"
+                wget2_tls="--ca-certificate=$work/cert.pem" aria2c_tls="--ca-certificate=$work/cert.pem" h2load_proto=""
         else
-            url="$base" afget_tls="" curl_tls="" wget2_tls="" aria2c_tls=""
+            url="$base" afget_tls="" curl_tls="" wget2_tls="" aria2c_tls="" h2load_proto="--h1"
         fi
         list="$work/$case.txt"
         seq "$count" | sed "s|.*|$url/small/$count-$bytes/f&.bin|" > "$list"
@@ -222,7 +226,8 @@ for i in range(1, int(sys.argv[2]) + 1):
             "curl=cd $out && curl -s $curl_tls -Z --parallel-max $jobs --remote-name-all \$(cat $list)" \
             "wget2=wget2 -q $wget2_tls --max-threads=$jobs -P $out -i $list" \
             "aria2c=aria2c -q $aria2c_tls -j $jobs -d $out -i $list" \
-            "curl+sync=cd $out && curl -s $curl_tls -Z --parallel-max $jobs --remote-name-all \$(cat $list) && sync -f ."
+            "curl+sync=cd $out && curl -s $curl_tls -Z --parallel-max $jobs --remote-name-all \$(cat $list) && sync -f ." \
+            "h2load=h2load $h2load_proto -n $count -c $jobs -m 1 -i $list >/dev/null"
         mv "$out" "$work/aside/$(date +%s%N)" && mkdir -p "$out"
         ;;
     list-100k | rerun-100k)
@@ -263,10 +268,11 @@ for i in range(1, int(sys.argv[2]) + 1):
         mv "$out" "$work/aside/$(date +%s%N)" && mkdir -p "$out"
         ;;
     list-404)
-        # Peak memory over a list's length: 10 000 and 1 000 000 items nginx answers 404, so
-        # that no file is made (a million files of 1 KiB would be 4 GiB), 16 at once, one run each.
-        # Every tool exits non-zero for a 404, which is expected here.
-        for count in 10000 1000000; do
+        # The cost of an item with nothing to write, and peak memory over a list's length:
+        # 100 000 and 1 000 000 items nginx answers 404, so that no file is made (a million
+        # files of 1 KiB would be 4 GiB), 16 at once, one run each. Every tool exits non-zero
+        # for a 404, which is expected here.
+        for count in 100000 1000000; do
             list="$work/list-404-$count.txt"
             seq "$count" | sed "s|.*|$base/missing/f&.bin|" > "$list"
             sed 's|.*|url = "&"|' "$list" > "$list.curl"
@@ -274,7 +280,8 @@ for i in range(1, int(sys.argv[2]) + 1):
             python3 "$root/Scripts/interleave.py" "$results" "$label" 1 0 "true" \
                 "afget=$afget -q -j 16 -d $out -i $list 2>/dev/null; [ \$? = 8 ]" \
                 "curl=cd $out && curl -s -Z --parallel-max 16 --remote-name-all -K $list.curl; true" \
-                "wget2=wget2 -q --max-threads=16 -P $out -i $list; true"
+                "wget2=wget2 -q --max-threads=16 -P $out -i $list; true" \
+                "h2load=h2load --h1 -n $count -c 16 -m 1 -i $list >/dev/null"
         done
         ;;
     split)
@@ -349,25 +356,32 @@ with_base = any(r[1] == "baseline" for r in rows)
 with_wire = bool(wire)
 # What a case's afget/limit divides by: a tool's time where the case times one, not a peer.
 references = ("dd+fsync", "curl+sync")
+# The floor: the requests alone, written nowhere.
+floors = ("h2load",)
+with_floor = any(r[1] in floors for r in rows)
 print(f"{'case':<14}{'tool':<10}{'wall s':>9}{'cpu s':>9}{'peak MiB':>10}"
       + (f"{'wire':>7}{'conns':>7}" if with_wire else "") + f"{'afget/best':>12}"
-      + (f"{'afget/base':>12}" if with_base else "") + f"{'afget/limit':>12}")
+      + (f"{'afget/base':>12}" if with_base else "") + f"{'afget/limit':>12}"
+      + (f"{'afget/floor':>12}" if with_floor else ""))
 for case in dict.fromkeys(r[0] for r in rows):
     mine = [r for r in rows if r[0] == case]
     afget = next(r[2] for r in mine if r[1] == "afget")
-    peers = [r[2] for r in mine if r[1] not in ("afget", "baseline", "dd") + references]
+    peers = [r[2] for r in mine if r[1] not in ("afget", "baseline", "dd") + references + floors]
     ratio = f"{afget / min(peers):>12.2f}" if peers and not case.startswith("memory") else ""
     base = next((r[2] for r in mine if r[1] == "baseline"), None)
     base_ratio = f"{afget / base:>12.2f}" if base and not case.startswith("memory") else ""
     limit = bound if case.startswith("split") else next((r[2] for r in mine if r[1] in references), None)
     limit_ratio = f"{afget / limit:>12.2f}" if limit and not case.startswith("memory") else ""
+    floor = next((r[2] for r in mine if r[1] in floors), None)
+    floor_ratio = f"{afget / floor:>12.2f}" if floor else ""
     for index, (_, tool, wall, cpu, peak) in enumerate(mine):
         counted = wire.get((case, tool))
         print(f"{case:<14}{tool:<10}{wall:>9.3f}{cpu:>9.3f}{peak:>10.1f}"
               + ((f"{counted[0]:>7.3f}{counted[1]:>7g}" if counted else f"{'':>14}") if with_wire else "")
               + f"{ratio if index == 0 else '':>12}"
               + (f"{base_ratio if index == 0 else '':>12}" if with_base else "")
-              + f"{limit_ratio if index == 0 else '':>12}")
+              + f"{limit_ratio if index == 0 else '':>12}"
+              + (f"{floor_ratio if index == 0 else '':>12}" if with_floor else ""))
 rerun = [f"{r[1]} {100000 / r[2]:,.0f}" for r in rows if r[0] == "rerun-100k"]
 if rerun:
     print(f"re-run of 100 000 complete items, items/s: {', '.join(rerun)}")

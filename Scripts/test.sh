@@ -2,8 +2,9 @@
 # Runs the whole test suite: the format check (Scripts/format.sh --check), unit, integration
 # (a test server in the test process), end-to-end (the built afget binary) and the nginx smoke
 # test; every fuzz target briefly (Scripts/fuzz.sh); then the release build as Scripts/afget
-# makes it and the Debian package installed and removed (Scripts/test-install.sh), and the
-# smoke, signal and resume tests again against the release binary. Installs what they need.
+# makes it and the Debian package installed and removed (Scripts/test-install.sh), the smoke,
+# signal and resume tests again against the release binary, and docs/fleet.md's recipes run for
+# real (Scripts/fleet-test.sh). Installs what they need.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/Scripts/packages.sh"
@@ -26,6 +27,10 @@ if [ $# -eq 0 ]; then
     # `swift build -c release --static-swift-stdlib --product afget`, made by Scripts/afget as a
     # user's first run makes it; then Scripts/package.sh's package, installed, used and removed.
     Scripts/test-install.sh
-    AFGET_BINARY="$(swift build -c release --static-swift-stdlib --show-bin-path)/afget" \
-        swift test --skip-build --filter 'NginxSmokeTests|InterruptTests'
+    release="$(swift build -c release --static-swift-stdlib --show-bin-path)/afget"
+    AFGET_BINARY="$release" swift test --skip-build --filter 'NginxSmokeTests|InterruptTests'
+    # docs/fleet.md's recipes run for real (a one-node Slurm cluster, GNU parallel, the
+    # Kubernetes Job's command), about 50 s, with the binary a fleet would be given: the release
+    # build, made above, so nothing more is built.
+    AFGET_BINARY="$release" Scripts/fleet-test.sh
 fi

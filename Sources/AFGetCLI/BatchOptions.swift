@@ -1,6 +1,7 @@
 import AFGetSupport
 import AFGetKit
 import ArgumentParser
+import Glibc
 
 /// Lists of URLs and what each item must check (the download command).
 struct BatchOptions: ParsableArguments {
@@ -21,17 +22,37 @@ struct BatchOptions: ParsableArguments {
     @Option(
         name: .customLong("shard"),
         help: ArgumentHelp(
-            "Take only the items whose destination hashes to K modulo N: N runs with K = 0 to N-1 share the work.",
+            "Take only the items whose destination hashes to K modulo N: N runs with K = 0 to N-1 share the work; "
+                + "auto (or auto/N) takes K and N from a Slurm job array or a Kubernetes Indexed Job.",
             valueName: "k/n"))
     var shardText: String?
 
-    var shard: Shard? { shardText.flatMap(Shard.init) }
+    /// The shard `--shard` names; nil without one (`validate` refuses one that names none).
+    var shard: Shard? { try? resolvedShard() }
+
+    private func resolvedShard() throws -> Shard? {
+        guard let shardText else { return nil }
+        if shardText == "auto" || shardText.hasPrefix("auto/") {
+            let count = shardText == "auto" ? nil : Int(shardText.dropFirst("auto/".count))
+            if shardText != "auto" && (count ?? 0) < 1 {
+                throw ValidationError("--shard \(shardText): give auto/N with N of 1 or more")
+            }
+            do {
+                return try Shard.fromEngine(count: count) { name in getenv(name).map { String(cString: $0) } }
+            } catch {
+                throw ValidationError("--shard \(shardText): \(error)")
+            }
+        }
+        guard let shard = Shard(shardText) else {
+            throw ValidationError(
+                "--shard \(shardText): give K/N with N of 1 or more and K from 0 to N-1 (0/4, 1/4, 2/4, 3/4), or auto")
+        }
+        return shard
+    }
 
     func validate() throws {
         if inputFile == "" { throw ValidationError("--input-file needs a file name (- reads standard input)") }
-        if let shardText, Shard(shardText) == nil {
-            throw ValidationError("--shard \(shardText): give K/N with N of 1 or more and K from 0 to N-1 (0/4, 1/4, 2/4, 3/4)")
-        }
+        _ = try resolvedShard()
     }
 
     func parsedChecksum() throws(TransferFailure) -> Checksum? {

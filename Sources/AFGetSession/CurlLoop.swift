@@ -11,6 +11,8 @@ final class CurlLoop {
     private let cancellation: Cancellation
     private var tasks: [TaskID: TransferContext] = [:]
     private let sockets = ConnectionSockets()
+    /// Routed tasks' events of the current pass, delivered as it ends.
+    private let held = HeldEvents()
     /// `--limit-total-rate`: every transfer's received bytes, paced together.
     private let runRate: RunRate?
     /// Where in the task table housekeeping starts letting held transfers go.
@@ -68,11 +70,13 @@ final class CurlLoop {
             }
             housekeeping()
             admitWaiting()
+            held.deliver()
             multi.poll(timeoutMilliseconds: 100)
         }
         for context in tasks.values {
             cancel(context, because: cancellation.reason)
         }
+        held.deliver()
         for command in inbox.close() {
             command.refuse()
         }
@@ -84,7 +88,7 @@ final class CurlLoop {
         switch command {
         case .create(let id, let request, let body, let options, let events):
             tasks[id] = TransferContext(
-                id: id, request: request, body: body, options: options, events: events,
+                id: id, request: request, body: body, options: options, events: events, held: held,
                 cancellation: cancellation, sockets: sockets, runRate: runRate)
         case .resume(let id):
             guard let context = tasks[id], context.machine.state == .suspended else { return }
@@ -202,41 +206,44 @@ final class CurlLoop {
         detach(context)
         if context.headersComplete { originsThatAnswered.insert(context.request.url.origin) }
         // Received data reaches the file whatever the outcome: a failed transfer keeps its bytes.
-        let flushFailure = context.consumer?.flush()
-
-        if context.wasStopped {
+        var ending = TransferEnding()
+        ending.flushFailure = context.consumer?.flush()
+        ending.wasStopped = context.wasStopped
+        ending.consumerHasEnough = context.consumerHasEnough
+        ending.abortReason = context.abortReason
+        ending.refusedHTTP1 = refusedHTTP1(context, result)
+        if result != CURLE_OK { ending.curlFailure = failure(of: context, result) }
+        if context.head.redirectLocation != nil { ending.redirectTarget = context.easy.info(string: CURLINFO_REDIRECT_URL) }
+        ending.bodyEnd = { context.bodyEndFailure() }
+        switch ending.outcome {
+        case .canceled:
             cancel(context, because: cancellation.reason)  // ended by its callbacks as the run stopped
-        } else if context.consumerHasEnough && flushFailure == nil && context.abortReason == nil {
-            complete(context)  // ended on purpose: the consumer has all it wants
-        } else if let reason = context.abortReason {
-            fail(context, reason)
-        } else if let flushFailure {
-            fail(context, flushFailure)
-        } else if refusedHTTP1(context, result) {
-            // Nothing of the response arrived: the same request again, over HTTP/2.
+        case .completed:
+            complete(context)
+        case .failed(let failure):
+            fail(context, failure)
+        case .resendOverHTTP2:
             originsWithoutHTTP1.insert(context.request.url.origin)
             start(context)
-        } else if result != CURLE_OK {
-            let error = CurlError(code: result, detail: context.easy.lastErrorDetail)
-            let failure = CurlFailureClassifier.failure(
-                for: error, host: context.request.url.host,
-                readingHeaders: !context.headersComplete, limits: context.options.limits,
-                requestUnsent: context.easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) == 0,
-                proxies: context.options.proxy, proxy: context.options.proxy.proxy(forRequestTo: context.request.url),
-                tunnelStatus: context.easy.info(CURLINFO_HTTP_CONNECTCODE))
-            if result == CURLE_OPERATION_TIMEDOUT, let deadline = context.options.deadline, monotonicSeconds() >= deadline - 0.01
-            {
-                fail(context, context.options.maxTimeFailure)
-            } else {
-                fail(context, refusedOnFirstContact(context, result) ? failure.refusedOnFirstContact() : failure)
-            }
-        } else if context.head.redirectLocation != nil, let target = context.easy.info(string: CURLINFO_REDIRECT_URL) {
+        case .redirect(let target):
             followRedirect(context, to: target)
-        } else if let failure = context.bodyEndFailure() {
-            fail(context, failure)
-        } else {
-            complete(context)
         }
+    }
+
+    /// libcurl's failure `result` in afget's words: past the item's `--max-time`, a refused
+    /// first contact, or as `CurlFailureClassifier` words it.
+    private func failure(of context: TransferContext, _ result: CURLcode) -> TransferFailure {
+        if result == CURLE_OPERATION_TIMEDOUT, let deadline = context.options.deadline, monotonicSeconds() >= deadline - 0.01 {
+            return context.options.maxTimeFailure
+        }
+        let error = CurlError(code: result, detail: context.easy.lastErrorDetail)
+        let failure = CurlFailureClassifier.failure(
+            for: error, host: context.request.url.host,
+            readingHeaders: !context.headersComplete, limits: context.options.limits,
+            requestUnsent: context.easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) == 0,
+            proxies: context.options.proxy, proxy: context.options.proxy.proxy(forRequestTo: context.request.url),
+            tunnelStatus: context.easy.info(CURLINFO_HTTP_CONNECTCODE))
+        return refusedOnFirstContact(context, result) ? failure.refusedOnFirstContact() : failure
     }
 
     /// A connection of the transfer's own that offered only HTTP/1.1 over TLS ended before a

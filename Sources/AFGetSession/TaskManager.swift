@@ -51,6 +51,14 @@ public final class TaskManager: Sendable {
         task(with: request, body: CollectedBody(limit: bodyLimit), options: options)
     }
 
+    /// As above, with the task's events sent along `route`.
+    public func dataTask(
+        with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions(),
+        route: TaskEventRoute
+    ) -> TaskID {
+        task(with: request, body: CollectedBody(limit: bodyLimit), options: options, route: route)
+    }
+
     /// A task that sends `request.body` and collects the response body: a data task, named for
     /// what it is for (any task sends the body its request has).
     public func uploadTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions())
@@ -65,9 +73,20 @@ public final class TaskManager: Sendable {
         -> SessionTask
     {
         let id = inbox.makeID()
-        let events = TaskEvents()
-        inbox.post(.create(id, request, body, options, events))
-        return SessionTask(id: id, events: TaskEventSequence(channel: events.channel))
+        let channel = EventChannel<TaskEvent>()
+        inbox.post(.create(id, request, body, options, .own(channel)))
+        return SessionTask(id: id, events: TaskEventSequence(channel: channel))
+    }
+
+    /// As above, with the task's events sent along `route` (shared with other tasks) instead of
+    /// a channel of its own.
+    public func task(
+        with request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions = TransferOptions(),
+        route: TaskEventRoute
+    ) -> TaskID {
+        let id = inbox.makeID()
+        inbox.post(.create(id, request, body, options, .routed(route)))
+        return id
     }
 
     /// Starts a new task or continues a suspended one.

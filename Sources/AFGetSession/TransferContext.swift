@@ -15,6 +15,8 @@ final class TransferContext {
     private let bodyHandler: any ResponseBodyHandler
     let easy = EasyHandle()
     private let events: TaskEvents
+    /// The loop's events held for their routes.
+    private let held: HeldEvents
 
     var machine = TaskStateMachine()
     var request: HTTPRequest
@@ -68,8 +70,9 @@ final class TransferContext {
 
     init(
         id: TaskID, request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions,
-        events: TaskEvents, cancellation: Cancellation, sockets: ConnectionSockets, runRate: RunRate?
+        events: TaskEvents, held: HeldEvents, cancellation: Cancellation, sockets: ConnectionSockets, runRate: RunRate?
     ) {
+        self.held = held
         self.id = id
         self.sockets = sockets
         self.runRate = runRate
@@ -83,8 +86,12 @@ final class TransferContext {
         stallWatch = StallWatch(limit: options.stallTimeout, startedAt: monotonicSeconds())
     }
 
+    /// Sends `event` to the task's channel, or holds it for its route until the loop's pass ends.
     func emit(_ event: TaskEvent) {
-        events.send(event)
+        switch events {
+        case .own: events.send(event)
+        case .routed(let route): held.add(event, to: route)
+        }
     }
 
     /// The counters with what has reached the file so far.

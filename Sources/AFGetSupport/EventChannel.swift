@@ -31,6 +31,22 @@ package final class EventChannel<Element: Sendable>: Sendable {
         waiter?.resume(returning: event)
     }
 
+    /// Hands `events` over in order, waking the reader once.
+    @inlinable package func send(contentsOf events: [Element]) {
+        guard let first = events.first else { return }
+        let waiter = state.withLock { state -> CheckedContinuation<Element?, Never>? in
+            guard !state.hasEnded else { return nil }
+            guard let waiter = state.waiter else {
+                state.buffered.append(contentsOf: events)
+                return nil
+            }
+            state.waiter = nil
+            state.buffered.append(contentsOf: events.dropFirst())
+            return waiter
+        }
+        waiter?.resume(returning: first)
+    }
+
     /// No more events: the reader gets those kept, then nil.
     @inlinable package func finish() {
         let waiter = state.withLock { state -> CheckedContinuation<Element?, Never>? in
@@ -52,6 +68,20 @@ package final class EventChannel<Element: Sendable>: Sendable {
             }
             if let ready { waiter.resume(returning: ready) }
         }
+    }
+
+    /// Every event kept, waiting for one when there is none: a reader of many senders' events
+    /// wakes once for all that arrived meanwhile. Nil once finished and drained.
+    @inlinable package func nextBatch() async -> [Element]? {
+        let kept = state.withLock { state -> [Element]?? in
+            if !state.buffered.isEmpty {
+                defer { state.buffered = [] }
+                return state.buffered
+            }
+            return state.hasEnded ? .some(nil) : nil
+        }
+        if let kept { return kept }
+        return await next().map { [$0] }
     }
 
     /// A kept event, `.some(nil)` at the end, or nil when there is none yet.

@@ -18,9 +18,12 @@ package func joinPath(_ directory: String, _ name: String) -> String {
 
 /// ("dir", "name") for "dir/name"; (".", "name") for "name".
 package func splitPath(_ path: String) -> (directory: String, name: String) {
-    guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-    let directory = path[..<slash]
-    return (directory.isEmpty ? "/" : String(directory), String(path[path.index(after: slash)...]))
+    // By bytes: "/" is never part of another character in UTF-8, and searching the string's
+    // characters instead was a few per cent of a batch of small files.
+    let bytes = path.utf8
+    guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
+    let directory = Substring(bytes[..<slash])
+    return (directory.isEmpty ? "/" : String(directory), String(Substring(bytes[bytes.index(after: slash)...])))
 }
 
 /// `mkdir -p`: creates `path` and its missing parents.

@@ -4,7 +4,9 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <errno.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "CPlatform.h"
 
@@ -37,6 +39,19 @@ int afp_link_anonymous(int descriptor, const char *path) {
     char source[64];
     snprintf(source, sizeof source, "/proc/self/fd/%d", descriptor);
     return linkat(AT_FDCWD, source, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+}
+
+int afp_rename_noreplace(const char *from, const char *to) {
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS) return -1;
+    // A file system without RENAME_NOREPLACE: a look, then the rename (a name that appears
+    // between the two is replaced, as by rename alone).
+    struct stat status;
+    if (lstat(to, &status) == 0) {
+        errno = EEXIST;
+        return -1;
+    }
+    return rename(from, to);
 }
 
 int afp_unsent_bytes(int socket) {

@@ -104,13 +104,13 @@ final class EngineTests: XCTestCase {
         XCTAssertFalse(DownloadPhase.ended.canTransition(to: .preparing))
 
         var heard: [DownloadPhase] = []
-        var machine = DownloadPhaseMachine { heard.append($0) }
+        var machine = DownloadPhaseMachine()
         machine.startAttempt()
-        machine.move(to: .waitingToRetry)
-        machine.startAttempt()
-        machine.move(to: .verifying)
-        machine.move(to: .moving)
-        machine.move(to: .ended)
+        heard.append(machine.phase)
+        for next in [DownloadPhase.waitingToRetry, nil, .verifying, .moving, .ended] {
+            if let next { machine.move(to: next) } else { machine.startAttempt() }
+            heard.append(machine.phase)
+        }
         XCTAssertEqual(
             heard, [.transferring(attempt: 1), .waitingToRetry, .transferring(attempt: 2), .verifying, .moving, .ended])
         XCTAssertEqual(machine.attempts, 2)

@@ -31,6 +31,28 @@ final class BatchNumbersTests: ServerTestCase {
         XCTAssertTrue(summary.contains("\"bytes\":400000,"), summary)
     }
 
+    /// A split download stopped by Ctrl-C counts what its segments received: the first range
+    /// held at 100 000 bytes, the other segments whole.
+    func testTheSummaryCountsTheBytesOfAnInterruptedSplitDownload() throws {
+        let size = 2_000_000
+        let firstRange = 4 * 128 * 1024
+        let received = 100_000 + (size - firstRange)
+        let url = server.url("/file/split.bin?size=\(size)&holdafter=100000")
+        let (process, stdout, _) = try Afget.start(
+            ["--progress", "json", "-s", "4", "--min-split-size", "128K", url], in: directory)
+        defer { if process.isRunning { process.terminate() } }
+        waitUntil("the segments hold every byte but the first range's held rest") {
+            ((try? String(contentsOf: stdout, encoding: .utf8)) ?? "").contains("\"bytes\":\(received),")
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        let events = try String(contentsOf: stdout, encoding: .utf8)
+        let summary = events.split(separator: "\n").last.map(String.init) ?? ""
+        XCTAssertTrue(summary.contains("\"interrupted\":1,"), summary)
+        XCTAssertTrue(summary.contains("\"bytes\":\(received),"), summary)
+    }
+
     /// With one place (`-j 1`) the second item waits for the first, which takes a second and a
     /// half; its done line counted that wait ("in 1.5 s, 65 KiB/s" for a body that took none).
     func testAnItemIsTimedFromItsRequestNotFromItsWaitForAPlace() throws {

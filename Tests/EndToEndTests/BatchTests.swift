@@ -143,6 +143,41 @@ final class BatchTests: ServerTestCase {
         XCTAssertTrue(told.first?.hasSuffix("; 3 items were being downloaded by another afget") == true, second.stderr)
     }
 
+    /// `--shard auto` takes the shard from the engine that started the run: a Slurm job array
+    /// counted from 1 and a Kubernetes Indexed Job (told the count) take exactly the items
+    /// `--shard K/N` takes; with no engine, or none that gives a count, it is a usage error.
+    func testTheShardComesFromTheSchedulersEnvironment() throws {
+        let lines = (0..<30).map { server.url("/file/e\($0).bin?size=100") }
+        try writeList(lines.joined(separator: "\n"))
+        let none = ["SLURM_ARRAY_TASK_ID": "", "JOB_COMPLETION_INDEX": ""]
+        let given = try Afget.run(["-q", "--shard", "1/3", "-d", "given", "-i", "urls.txt"], in: directory)
+        XCTAssertEqual(given.status, 0, given.stderr)
+        let expected = Set(listing(directory.appendingPathComponent("given")))
+        let slurm = [
+            "SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "3",
+            "SLURM_ARRAY_TASK_STEP": "1", "JOB_COMPLETION_INDEX": "",
+        ]
+        let fromSlurm = try Afget.run(
+            ["--progress", "line", "--shard", "auto", "-d", "slurm", "-i", "urls.txt"], in: directory, environment: slurm)
+        XCTAssertEqual(fromSlurm.status, 0, fromSlurm.stderr)
+        XCTAssertTrue(fromSlurm.stderr.contains("; shard 1/3: \(expected.count) of 30 items"), fromSlurm.stderr)
+        XCTAssertEqual(Set(listing(directory.appendingPathComponent("slurm"))), expected)
+        let fromKubernetes = try Afget.run(
+            ["-q", "--shard", "auto/3", "-d", "k8s", "-i", "urls.txt"], in: directory,
+            environment: none.merging(["JOB_COMPLETION_INDEX": "1"]) { $1 })
+        XCTAssertEqual(fromKubernetes.status, 0, fromKubernetes.stderr)
+        XCTAssertEqual(Set(listing(directory.appendingPathComponent("k8s"))), expected)
+
+        let noEngine = try Afget.run(["-q", "--shard", "auto", "-i", "urls.txt"], in: directory, environment: none)
+        XCTAssertEqual(noEngine.status, 2, noEngine.stderr)
+        XCTAssertTrue(noEngine.stderr.contains("neither JOB_COMPLETION_INDEX"), noEngine.stderr)
+        let noCount = try Afget.run(
+            ["-q", "--shard", "auto", "-i", "urls.txt"], in: directory,
+            environment: none.merging(["JOB_COMPLETION_INDEX": "1"]) { $1 })
+        XCTAssertEqual(noCount.status, 2, noCount.stderr)
+        XCTAssertTrue(noCount.stderr.contains("give --shard auto/N"), noCount.stderr)
+    }
+
     /// Three shards, each into a directory of its own, download every item of a list exactly
     /// once, and a shard takes the same items from the list in another order.
     func testShardsCoverAListExactlyOnceWhateverItsOrder() throws {

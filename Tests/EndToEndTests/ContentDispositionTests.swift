@@ -125,6 +125,25 @@ final class ContentDispositionTests: ServerTestCase {
         XCTAssertEqual(try String(contentsOf: work.appendingPathComponent("taken.txt"), encoding: .utf8), "mine")
     }
 
+    /// The server's name is resolved once, as the response starts; a file that takes that name
+    /// while the body arrives is refused by the move into place, never replaced.
+    func testAFileThatTakesTheServersNameMeanwhileIsLeftAsItIs() throws {
+        let cd = "attachment; filename=late.txt".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let url = server.url("/file/u.bin?size=400000&chunk=40000&ms=50&cd=\(cd)")
+        let (process, _, stderr) = try Afget.start(["-J", "--progress", "line", url], in: directory)
+        waitUntil("the item is shown under the server's name") {
+            ((try? String(contentsOf: stderr, encoding: .utf8)) ?? "").contains("late.txt: started")
+        }
+        let theirs = directory.appendingPathComponent("late.txt")
+        try Data("mine".utf8).write(to: theirs)
+        process.waitUntilExit()
+        let messages = try String(contentsOf: stderr, encoding: .utf8)
+        XCTAssertEqual(process.terminationStatus, 0, messages)
+        XCTAssertEqual(try String(contentsOf: theirs, encoding: .utf8), "mine", messages)
+        XCTAssertTrue(messages.contains("skipping late.txt"), messages)
+        XCTAssertEqual(listing(directory), ["late.txt"], "nothing else left for a small body")
+    }
+
     func testTheItemIsShownUnderTheServersNameOnceTheResponseStarts() throws {
         let cd = "attachment; filename=server.txt".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
         let result = try Afget.run(

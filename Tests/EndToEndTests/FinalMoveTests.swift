@@ -8,6 +8,24 @@ final class FinalMoveTests: ServerTestCase {
     /// A small file (no resume data while it downloads) whose destination is taken by a
     /// directory while the body arrives: exit 3 with the data kept, and once the directory is
     /// gone the next run asks only for what is past the end (416) and moves the file into place.
+    /// A file that appears at the destination while a large download (a named part file) runs
+    /// is someone else's: the move into place leaves it as it is, the data stays in the part file.
+    func testAFileThatAppearsWhileALargeDownloadRunsIsLeftAsItIs() throws {
+        let url = server.url("/file/big.bin?size=2000000&chunk=100000&ms=50")
+        let (process, _, stderr) = try Afget.start(["--progress", "line", url], in: directory)
+        waitUntil("the part file has its name") { listing(self.directory).contains("big.bin.afpart") }
+        let theirs = directory.appendingPathComponent("big.bin")
+        try Data("someone else's".utf8).write(to: theirs)
+        process.waitUntilExit()
+        let messages = try String(contentsOf: stderr, encoding: .utf8)
+        XCTAssertEqual(process.terminationStatus, 0, messages)
+        XCTAssertEqual(try Data(contentsOf: theirs), Data("someone else's".utf8), "never replaced")
+        XCTAssertTrue(messages.contains("afget: skipping big.bin: another download put it in place first"), messages)
+        XCTAssertEqual(
+            sha256Hex(ofFile: directory.appendingPathComponent("big.bin.afpart").path), TestPayload.sha256(count: 2_000_000),
+            "the download is kept in its part file")
+    }
+
     func testASmallFileWhoseMoveFailsIsOnlyMovedIntoPlaceByTheNextRun() throws {
         let size = 100_000
         // The first quarter at once, the rest over about a second.

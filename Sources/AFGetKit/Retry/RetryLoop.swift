@@ -64,17 +64,35 @@ struct RetryLoop: Sendable {
     /// Counts a failed attempt, then waits before the next one (telling the renderer why and
     /// for how long), or gives up.
     mutating func next(after problem: Problem, item info: ItemInfo) async -> Next {
+        switch decide(after: problem, item: info) {
+        case .wait(let seconds):
+            if let reason = await cancellation.wait(seconds: seconds) { return .stopped(reason) }
+            return .retry
+        case .giveUp(let next):
+            return next
+        }
+    }
+
+    /// What `next` waits for, or why it gives up.
+    enum Decision {
+        /// Seconds to wait before the next attempt (the renderer was told).
+        case wait(seconds: Double)
+        case giveUp(Next)
+    }
+
+    /// `next` without the wait, for a driver that waits for many downloads at once: counts the
+    /// failed attempt and tells the renderer of the wait, or gives up.
+    mutating func decide(after problem: Problem, item info: ItemInfo) -> Decision {
         failedAttempts += 1
         switch policy.decision(afterFailedAttempts: failedAttempts, retryAfter: problem.retryAfter, now: Int64(time(nil))) {
         case .giveUp:
-            return .exhausted(finalFailure(problem.failure))
+            return .giveUp(.exhausted(finalFailure(problem.failure)))
         case .tooLongToWait(let message):
-            return .waitTooLong(TransferFailure(.httpStatus, "\(problem.failure.message): \(message)"))
+            return .giveUp(.waitTooLong(TransferFailure(.httpStatus, "\(problem.failure.message): \(message)")))
         case .retry(var delay):
             if let deadline { delay = min(delay, max(0, deadline - monotonicSeconds())) }
             renderer.handle(.retrying(info, attempt: failedAttempts, delay: delay, reason: problem.failure.message))
-            if let reason = await cancellation.wait(seconds: delay) { return .stopped(reason) }
-            return .retry
+            return .wait(seconds: delay)
         }
     }
 

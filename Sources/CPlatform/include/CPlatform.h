@@ -28,6 +28,9 @@ int afp_mark_thread_batch(void);
 /// errno when the file system cannot make one.
 int afp_open_anonymous(const char *directory, mode_t mode);
 
+/// Renames `from` to `to` unless `to` exists (then fails with EEXIST, leaving both as they are).
+int afp_rename_noreplace(const char *from, const char *to);
+
 /// Gives the anonymous file open as `descriptor` the name `path` (linkat through /proc, which
 /// needs no privilege); fails with EEXIST when `path` exists, leaving it as it is.
 int afp_link_anonymous(int descriptor, const char *path);

@@ -4,7 +4,7 @@ import AFGetSupport
 import Glibc
 
 /// Runs download items through the task manager, up to `concurrency` at a time, and adds up
-/// the results. Each item is a job in a child task; the renderer is shared between them.
+/// the results. The items' jobs run in one `DownloadDriver`.
 public final class DownloadRunner: Sendable {
     private let environment: DownloadEnvironment
     private var renderer: SharedRenderer { environment.renderer }
@@ -53,65 +53,45 @@ public final class DownloadRunner: Sendable {
         alreadyFailed.forEach(unusable)
         // The total line counts the whole batch ("[37/120]") when its size is known.
         if let count = feed.knownCount { renderer.handle(.expecting(items: count + alreadyFailed.count)) }
-        // Items report the end of their transfer and their result on one stream: the next item
-        // starts when a transfer ends, while finished files are still being moved into place
-        // (a batch of small files then waits on the disk and the network at the same time).
-        let events = EventChannel<ItemMilestone>()
         if concurrency < settings.concurrency && settings.transfer.verbose {
             renderer.handle(
                 .notice(
                     "* \(concurrency) transfers at once, not \(settings.concurrency): the limit on open files is \(budget.limit)")
             )
         }
-        // The feed wakes the runner when it has more after saying it had nothing yet; a stop
+        var stopping = false
+        // The next item starts when a transfer ends, while finished files are still being moved
+        // into place (a batch of small files then waits on the disk and the network at once).
+        let driver = DownloadDriver(
+            environment: environment,
+            admission: ItemAdmission(concurrency: concurrency, waitingAtGate: waitingAtGate, extraCommits: budget.extraCommits)
+        ) { record in
+            tally.add(record)
+            if case .failed = record.outcome, self.settings.failsFast { stopping = true }
+        }
+        // The feed wakes the driver when it has more after saying it had nothing yet; a stop
         // wakes it too, also while it waits for a list's next line with nothing running.
-        feed.onMore { events.send(.checkAgain) }
-        cancellation.onStop { _ in events.send(.checkAgain) }
+        let checkAgain = driver.checkAgain
+        feed.onMore { checkAgain() }
+        cancellation.onStop { _ in checkAgain() }
         defer { feed.close() }
-        var admission = ItemAdmission(concurrency: concurrency, waitingAtGate: waitingAtGate, extraCommits: budget.extraCommits)
-        // Discarding: finished children are freed at once (their results come on `events`).
-        await withDiscardingTaskGroup { group in
-            var stopping = false
-            var feedEnded = false
-            func startNext() {
-                while !stopping, !cancellation.isRequested, admission.mayStartAnother() {
-                    switch feed.next() {
-                    case .item(let item):
-                        lastItemID = item.plannedInfo.id
-                        renderer.handle(.queued(item.plannedInfo))
-                        let reportsPost = admission.needsPostReports
-                        admission.started(reportingPost: reportsPost)
-                        group.addTask { [self] in await download(item, reportingPost: reportsPost, to: events) }
-                    case .unusable(let failure):
-                        unusable(failure)
-                    case .notice(let line):
-                        renderer.handle(.notice(line))
-                    case .notYet:
-                        return
-                    case .end:
-                        feedEnded = true
-                        return
-                    }
+        await driver.run { driver in
+            while !stopping, !cancellation.isRequested, driver.mayStartAnother() {
+                switch feed.next() {
+                case .item(let item):
+                    lastItemID = item.plannedInfo.id
+                    await driver.start(item)
+                case .unusable(let failure):
+                    unusable(failure)
+                case .notice(let line):
+                    renderer.handle(.notice(line))
+                case .notYet:
+                    return true
+                case .end:
+                    return false
                 }
             }
-            startNext()
-            guard !(admission.isIdle && (feedEnded || stopping || cancellation.isRequested)) else { return }
-            for await event in events {
-                switch event {
-                case .checkAgain:
-                    break
-                case .requestPosted:
-                    admission.requestPosted()
-                case .transferEnded:
-                    admission.transferEnded()
-                case .finished(let record, let requestWasUnposted, let transferWasOpen):
-                    admission.finished(requestWasUnposted: requestWasUnposted, transferWasOpen: transferWasOpen)
-                    tally.add(record)
-                    if case .failed = record.outcome, settings.failsFast { stopping = true }
-                }
-                startNext()
-                if admission.isIdle && (feedEnded || stopping || cancellation.isRequested) { break }
-            }
+            return !(stopping || cancellation.isRequested)
         }
         // Items a signal or --fail-fast kept from starting are in the report too.
         notStarted: while true {
@@ -158,91 +138,6 @@ public final class DownloadRunner: Sendable {
         record.outcome = .failed(failure)
         return record
     }
-
-    /// Runs one item, telling the runner its milestones: its first request posted (its first
-    /// attempt began; when `reportingPost`), its transfer over (the move into place began), and
-    /// its record at the end.
-    private func download(_ item: DownloadItem, reportingPost: Bool, to events: EventChannel<ItemMilestone>) async {
-        var postReported = !reportingPost
-        var transferReported = false
-        let record = await run(item) { phase in
-            switch phase {
-            case .transferring where !postReported:
-                postReported = true
-                events.send(.requestPosted)
-            case .moving:
-                transferReported = true
-                events.send(.transferEnded)
-            default:
-                break
-            }
-        }
-        events.send(.finished(record, requestWasUnposted: !postReported, transferWasOpen: !transferReported))
-    }
-
-    private func run(_ item: DownloadItem, onPhaseChange: @escaping (DownloadPhase) -> Void) async -> ItemRecord {
-        if settings.continuesExistingFiles && settings.onExists == .skip,
-            let ended = await continueExistingFile(item)
-        {
-            return ended
-        }
-        switch PreparedDownload.prepare(item, settings: settings, spares: environment.spares) {
-        case .skip(let info, let reason):
-            renderer.handle(.skipped(info, reason: reason))
-            var record = ItemRecord(info: info)
-            record.outcome = .skipped
-            return record
-        case .fail(let info, let failure):
-            renderer.handle(.failed(info, failure))
-            var record = ItemRecord(info: info)
-            record.outcome = .failed(failure)
-            return record
-        case .ready(let download):
-            let job = DownloadJob(download, environment: environment, onPhaseChange: onPhaseChange)
-            _ = await job.run()
-            return job.record
-        }
-    }
-}
-
-extension DownloadRunner {
-    /// `-c`: a file of the item's name without resume data is checked against the server and
-    /// made afget's own part file, or ends the item (complete, or left alone); nil to go on.
-    private func continueExistingFile(_ item: DownloadItem) async -> ItemRecord? {
-        var record: ItemRecord
-        switch await ForeignPart.adopt(item, environment: environment) {
-        case .notApplicable:
-            return nil
-        case .adopted(let notice):
-            if !notice.isEmpty { renderer.handle(.notice(notice)) }
-            return nil
-        case .complete(let path, let reason):
-            record = ItemRecord(info: item.info(path: path))
-            record.outcome = .skipped
-            renderer.handle(.skipped(record.info, reason: reason))
-        case .leftAlone(let path, let failure):
-            record = ItemRecord(info: item.info(path: path))
-            let failure = ItemFailure(item: path, failure)
-            record.outcome = .failed(failure)
-            renderer.handle(.failed(record.info, failure))
-        case .stopped(let path):
-            record = ItemRecord(info: item.info(path: path))
-            record.stoppedEarly = ItemRecord.EarlyStop(
-                cause: .interrupted, message: "stopped before it was continued: the file is left as it is")
-        }
-        return record
-    }
-}
-
-/// The milestones of an item the runner admits others by: its first request is posted (the
-/// next may queue behind it), its transfer ended (the next may start) while its file is moved
-/// into place, and its record at the end (also saying the first two if that was not done before).
-private enum ItemMilestone: Sendable {
-    /// Not an item's: the feed has items again after it had none, or the run is stopping.
-    case checkAgain
-    case requestPosted
-    case transferEnded
-    case finished(ItemRecord, requestWasUnposted: Bool, transferWasOpen: Bool)
 }
 
 /// Running totals of a run: counts only, so a run of any length costs the same memory. Each

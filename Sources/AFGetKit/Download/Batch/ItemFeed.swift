@@ -28,9 +28,9 @@ public final class ItemFeed: Sendable {
     /// never end.
     private let listIsFile: Bool
     private let state = PthreadMutex(State())
-    /// Free places for the reader ahead of the runner. Made empty and then signalled: libdispatch
-    /// traps when a semaphore is freed holding less than it was made with, as this one may
-    /// (items read and never taken).
+    /// Signalled when the reader, `readAhead` items ahead of the runner, may read again: once
+    /// the runner has taken half of them, so the reader wakes once per half a buffer rather than
+    /// once per item.
     private let room = DispatchSemaphore(value: 0)
     /// Signalled once per item the reader adds, and at the end.
     private let added = DispatchSemaphore(value: 0)
@@ -44,6 +44,8 @@ public final class ItemFeed: Sendable {
         var closed = false
         /// The runner was told `.notYet`: wake it with the next item.
         var starving = false
+        /// The reader is `readAhead` items ahead and waits for `room`.
+        var readerWaits = false
         var wake: (@Sendable () -> Void)?
         /// With a shard: the list's items seen and taken so far.
         var seen = 0
@@ -87,7 +89,6 @@ public final class ItemFeed: Sendable {
         self.shard = shard
         leadingSeen = all.count
         listIsFile = opened.isRegularFile
-        for _ in 0..<Self.readAhead { room.signal() }
         state.withLock { $0.leading = items }
         var arrivalClaims: DestinationClaims?
         var reportKey: UInt64?
@@ -171,7 +172,7 @@ public final class ItemFeed: Sendable {
 
     /// The next item, from the runner's task.
     func next() -> NextItem {
-        let (next, fromReader) = state.withLock { state -> (NextItem, Bool) in
+        let (next, wakesReader) = state.withLock { state -> (NextItem, Bool) in
             if state.leadingTaken < state.leading.count {
                 state.leadingTaken += 1
                 return (.item(state.leading[state.leadingTaken - 1]), false)
@@ -184,13 +185,17 @@ public final class ItemFeed: Sendable {
                     state.read.removeFirst(state.readTaken)
                     state.readTaken = 0
                 }
+                guard state.readerWaits, state.read.count - state.readTaken <= Self.readAhead / 2 else {
+                    return (next, false)
+                }
+                state.readerWaits = false
                 return (next, true)
             }
             if state.ended { return (.end, false) }
             state.starving = true
             return (.notYet, false)
         }
-        if fromReader { room.signal() }
+        if wakesReader { room.signal() }
         return next
     }
 
@@ -213,18 +218,20 @@ public final class ItemFeed: Sendable {
         room.signal()
     }
 
-    /// Adds an item the reader read, waiting for room; false once the run is over.
+    /// Adds an item the reader read, then waits while the reader is far enough ahead; false
+    /// once the run is over.
     private func add(_ next: NextItem) -> Bool {
-        room.wait()
-        let (closed, wake) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
-            if state.closed { return (true, nil) }
+        let (closed, wake, isAhead) = state.withLock { state -> (Bool, (@Sendable () -> Void)?, Bool) in
+            if state.closed { return (true, nil, false) }
             state.read.append(next)
+            state.readerWaits = state.read.count - state.readTaken >= Self.readAhead
             defer { state.starving = false }
-            return (false, state.starving ? state.wake : nil)
+            return (false, state.starving ? state.wake : nil, state.readerWaits)
         }
         if closed { return false }
         added.signal()
         wake?()
+        if isAhead { room.wait() }
         return true
     }
 

@@ -34,6 +34,11 @@ public struct ItemRecord: Sendable {
         self.info = info
     }
 
+    init(info: ItemInfo, outcome: ItemOutcome) {
+        self.info = info
+        self.outcome = outcome
+    }
+
     public var failure: ItemFailure? { outcome.failure }
 
     /// Stopped by a signal, before or after it started: counted under its own name.

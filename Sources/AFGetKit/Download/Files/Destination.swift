@@ -14,10 +14,11 @@ public enum Destination: Sendable, Equatable {
     /// The file is there; replace it only if the server's copy changed after `modifiedAt`.
     case update(path: String, modifiedAt: Int64)
 
-    /// Resolves `target` for `url`. Only looks; creates nothing.
-    public static func resolve(_ target: OutputTarget, for url: CurlURL, onExists policy: OnExistsPolicy)
-        throws(TransferFailure) -> Destination
-    {
+    /// Resolves `target` for `url`. Only looks; creates nothing. `listings` may say the path
+    /// was not there without a look-up.
+    static func resolve(
+        _ target: OutputTarget, for url: CurlURL, onExists policy: OnExistsPolicy, listings: DirectoryListings? = nil
+    ) throws(TransferFailure) -> Destination {
         let path: String
         switch target {
         case .standardOutput:
@@ -43,7 +44,7 @@ public enum Destination: Sendable, Equatable {
                 "\(splitPath(path).name): a name ending in .afpart, .afresume or .aftmp "
                     + "would be taken for afget's own files of another download; choose another name with -o or out=")
         }
-        guard let kind = fileKind(at: path, followingSymlinks: true) else {
+        guard listings?.isAbsent(path) != true, let kind = fileKind(at: path, followingSymlinks: true) else {
             return .file(path: path)
         }
         switch kind {

@@ -142,6 +142,22 @@ extension TaskManager {
         with request: HTTPRequest, to sink: FileDescriptorSink, resume: ResumeExpectation?,
         segment: LiveSegment?, options: TransferOptions, disk: DiskThread?
     ) -> SessionTask {
+        task(
+            with: request, body: FileBody(sink: sink, resume: resume, segment: segment, disk: disk),
+            options: Self.options(options, segment: segment))
+    }
+
+    /// As above, with the task's events sent along `route`.
+    func downloadTask(
+        with request: HTTPRequest, to sink: FileDescriptorSink, resume: ResumeExpectation?,
+        segment: LiveSegment?, options: TransferOptions, disk: DiskThread?, route: TaskEventRoute
+    ) -> TaskID {
+        task(
+            with: request, body: FileBody(sink: sink, resume: resume, segment: segment, disk: disk),
+            options: Self.options(options, segment: segment), route: route)
+    }
+
+    private static func options(_ options: TransferOptions, segment: LiveSegment?) -> TransferOptions {
         var options = options
         if segment != nil {
             // Several segments share the network: each takes a smaller receive buffer, and a
@@ -149,8 +165,6 @@ extension TaskManager {
             options.receiveBufferBytes = 128 << 10
             options.connectionOfItsOwn = true
         }
-        return task(
-            with: request, body: FileBody(sink: sink, resume: resume, segment: segment, disk: disk),
-            options: options)
+        return options
     }
 }

@@ -21,11 +21,12 @@ public final class GroupCommit: Sendable {
         self.disk = disk
     }
 
-    /// What is moved into place: a named part file, renamed over the destination, or a file
-    /// with no name, linked to it (`replacing`: through its part file's name, renamed over an
-    /// existing destination; otherwise a destination that appeared meanwhile is left alone).
+    /// What is moved into place: a named part file, renamed to the destination, or a file with
+    /// no name, linked to it (through its part file's name when replacing). `replacing`: an
+    /// existing destination is replaced; otherwise a destination that appeared meanwhile is
+    /// left alone, the data kept.
     enum Source: Sendable {
-        case named(String)
+        case named(String, replacing: Bool)
         /// `partPath`: the name it takes when kept, or on its way over an existing file.
         case anonymous(partPath: String, replacing: Bool)
     }
@@ -34,11 +35,11 @@ public final class GroupCommit: Sendable {
         let descriptor: Int32
         let source: Source
         let destination: String
-        let finished: CheckedContinuation<TransferFailure?, Never>
+        let finished: @Sendable (TransferFailure?) -> Void
 
         /// What messages call the data: the part file, or the destination it is for.
         var path: String {
-            if case .named(let path) = source { path } else { destination }
+            if case .named(let path, _) = source { path } else { destination }
         }
     }
 
@@ -59,15 +60,23 @@ public final class GroupCommit: Sendable {
     /// makes that durable. On failure the data stays at `path` and the message says so.
     func move(_ descriptor: Int32, from source: Source, to destination: String) async -> TransferFailure? {
         await withCheckedContinuation { finished in
-            let startsRounds = queue.withLock { queue in
-                queue.moves.append(Move(descriptor: descriptor, source: source, destination: destination, finished: finished))
-                guard !queue.isRunning else { return false }
-                queue.isRunning = true
-                return true
-            }
-            if startsRounds {
-                disk.submit { self.runRounds() }
-            }
+            move(descriptor, from: source, to: destination) { finished.resume(returning: $0) }
+        }
+    }
+
+    /// As above, calling `finished` on the disk thread when done.
+    func move(
+        _ descriptor: Int32, from source: Source, to destination: String,
+        finished: @escaping @Sendable (TransferFailure?) -> Void
+    ) {
+        let startsRounds = queue.withLock { queue in
+            queue.moves.append(Move(descriptor: descriptor, source: source, destination: destination, finished: finished))
+            guard !queue.isRunning else { return false }
+            queue.isRunning = true
+            return true
+        }
+        if startsRounds {
+            disk.submit { self.runRounds() }
         }
     }
 
@@ -116,7 +125,7 @@ public final class GroupCommit: Sendable {
         }
         let renamed = round.indices.filter { failures[$0] == nil }
         for index in round.indices where failures[index] != nil {
-            round[index].finished.resume(returning: failures[index])
+            round[index].finished(failures[index])
         }
         if together { return renamed.map { round[$0] } }
         for directory in Set(renamed.map { splitPath(round[$0].destination).directory }) {
@@ -129,20 +138,17 @@ public final class GroupCommit: Sendable {
     /// Gives the data its destination's name: a rename, or a link for a file with no name.
     private static func place(_ move: Move) -> TransferFailure? {
         switch move.source {
-        case .named(let path):
-            guard rename(path, move.destination) != 0 else { return nil }
-            return cannotMove(path, to: move.destination, errno)
+        case .named(let path, let replacing):
+            if replacing {
+                guard rename(path, move.destination) != 0 else { return nil }
+                return cannotMove(path, to: move.destination, errno)
+            }
+            guard afp_rename_noreplace(path, move.destination) != 0 else { return nil }
+            return errno == EEXIST ? appeared(move.destination, keptIn: path) : cannotMove(path, to: move.destination, errno)
         case .anonymous(let partPath, let replacing):
             if afp_link_anonymous(move.descriptor, move.destination) == 0 { return nil }
             let code = errno
-            if code == EEXIST && !replacing {
-                guard let kind = fileKind(at: move.destination), kind != S_IFREG else {
-                    return TransferFailure(
-                        .destinationExists, "\(move.destination) appeared while it was downloaded; it is left as it is")
-                }
-                // Not a file another run put there: what a rename would have said.
-                return cannotMove(partPath, to: move.destination, kind == S_IFDIR ? EISDIR : EEXIST)
-            }
+            if code == EEXIST && !replacing { return appeared(move.destination, keptIn: partPath) }
             guard code == EEXIST else { return cannotMove(partPath, to: move.destination, code) }
             // Replacing: its part file's name first (a link cannot replace), then renamed over.
             guard afp_link_anonymous(move.descriptor, partPath) == 0 else {
@@ -151,6 +157,15 @@ public final class GroupCommit: Sendable {
             guard rename(partPath, move.destination) == 0 else { return cannotMove(partPath, to: move.destination, errno) }
             return nil
         }
+    }
+
+    /// A name the download was not to replace appeared while it ran (another run's file: left
+    /// as it is), or something else is there (said as a rename would have said it).
+    private static func appeared(_ destination: String, keptIn path: String) -> TransferFailure {
+        guard let kind = fileKind(at: destination), kind != S_IFREG else {
+            return TransferFailure(.destinationExists, "\(destination) appeared while it was downloaded; it is left as it is")
+        }
+        return cannotMove(path, to: destination, kind == S_IFDIR ? EISDIR : EEXIST)
     }
 
     /// The data could not take its destination's name; it stays under `path` (the job names a
@@ -174,7 +189,7 @@ public final class GroupCommit: Sendable {
     }
 
     private func report(_ moves: [Move]) {
-        for move in moves { move.finished.resume(returning: nil) }
+        for move in moves { move.finished(nil) }
     }
 
     /// Whether the system holds less unwritten data than `unwrittenLimit`, read at most every

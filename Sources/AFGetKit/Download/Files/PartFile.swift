@@ -81,16 +81,21 @@ public final class PartFile {
     /// earlier run is there (no `DEST.afpart`, no `DEST.afresume`) and the file system makes
     /// such files; nil otherwise, and the caller opens the named part file.
     static func openAnonymous(
-        for destination: String, replacing: Bool, resumeData: String, spares: SpareFiles
+        for destination: String, replacing: Bool, resumeData: String, spares: SpareFiles, listings: DirectoryListings
     ) -> PartFile? {
         let path = FileNaming.workingFileStem(for: destination) + suffix
-        var status = stat()
-        guard lstat(path, &status) != 0, errno == ENOENT, lstat(resumeData, &status) != 0, errno == ENOENT else { return nil }
+        func isAbsent(_ path: String) -> Bool {
+            var status = stat()
+            return listings.isAbsent(path) || (lstat(path, &status) != 0 && errno == ENOENT)
+        }
+        guard isAbsent(path), isAbsent(resumeData) else { return nil }
         let directory = splitPath(destination).directory
         guard !refusesAnonymousFiles, canLinkAnonymousFiles else { return nil }
-        let descriptor = spares.take(in: directory) ?? afp_open_anonymous(directory, newFileMode)
+        let spare = spares.take(in: directory)
+        let descriptor = spare ?? afp_open_anonymous(directory, newFileMode)
         guard descriptor >= 0 else { return nil }  // no such directory yet, or a file system without O_TMPFILE
         let part = PartFile(destination: destination, path: path, descriptor: descriptor, mayReplace: replacing)
+        part.isSpare = spare != nil
         part.isAnonymous = true
         part.hasNewFileMode = true
         part.spares = spares
@@ -99,6 +104,8 @@ public final class PartFile {
 
     /// Where this file, with no name and empty, goes when its download is given up.
     private var spares: SpareFiles?
+    /// Taken from `spares`: its times are an earlier item's until written.
+    private var isSpare = false
 
     /// `AFGET_NO_ANONYMOUS_FILES=1` makes every download take the named part file, as on a file
     /// system that refuses O_TMPFILE (some overlay and network file systems): how the tests
@@ -195,14 +202,32 @@ public final class PartFile {
     }
 
     /// Makes the data durable and moves it into place: final mode and modification time, then
-    /// the data synced, renamed over the destination (or `finalPath`, in the same directory)
-    /// and the rename synced, together with other files finishing at the same time (`commits`).
-    /// On failure the data stays in the part file and the message says so.
-    public func commit(lastModified: Int64?, as finalPath: String? = nil, through commits: GroupCommit)
-        async throws(TransferFailure)
-    {
-        let destination = finalPath ?? destination
-        let replaces = mayReplace || finalPath != nil
+    /// the data synced, renamed to the destination and the rename synced, together with other
+    /// files finishing at the same time (`commits`). On failure the data stays in the part file
+    /// and the message says so.
+    public func commit(lastModified: Int64?, through commits: GroupCommit) async throws(TransferFailure) {
+        let move = try prepareMove(lastModified: lastModified)
+        try moved(failure: await commits.move(descriptor, from: move.source, to: move.destination))
+    }
+
+    /// What the group commit is handed to move this file into place.
+    struct Move {
+        let source: GroupCommit.Source
+        let destination: String
+    }
+
+    /// Another name in the destination's directory (`-J`), and whether a file there is replaced.
+    struct FinalName {
+        let path: String
+        let replacing: Bool
+    }
+
+    /// The first half of `commit`, on this thread: final mode and modification time set, and
+    /// where the group commit moves the file from and to (`finalName` instead of the
+    /// destination). `moved(failure:)` is the second half.
+    func prepareMove(lastModified: Int64?, as finalName: FinalName? = nil) throws(TransferFailure) -> Move {
+        let destination = finalName?.path ?? destination
+        let replaces = finalName?.replacing ?? mayReplace
         let mode = replaces ? Self.finalMode(replacing: destination) : Self.newFileMode
         guard (hasNewFileMode && !replaces) || fchmod(descriptor, mode) == 0 else {
             throw TransferFailure(.localFile, "cannot set the mode of \(path): \(describeErrno(errno)); the data is kept there")
@@ -210,11 +235,19 @@ public final class PartFile {
         if let lastModified {
             var times = [timespec(tv_sec: Int(lastModified), tv_nsec: 0), timespec(tv_sec: Int(lastModified), tv_nsec: 0)]
             _ = futimens(descriptor, &times)
+        } else if isSpare {
+            _ = futimens(descriptor, nil)  // an empty body wrote nothing to set them
         }
         if holdsKeptResumeData { forgetKeptResumeData() }
         let source: GroupCommit.Source =
-            isAnonymous ? .anonymous(partPath: path, replacing: mayReplace || finalPath != nil) : .named(path)
-        if let failure = await commits.move(descriptor, from: source, to: destination) {
+            isAnonymous ? .anonymous(partPath: path, replacing: replaces) : .named(path, replacing: replaces)
+        return Move(source: source, destination: destination)
+    }
+
+    /// The group commit's answer to `prepareMove`: the file is in place (and closed), or the
+    /// failure is thrown.
+    func moved(failure: TransferFailure?) throws(TransferFailure) {
+        if let failure {
             // Left under its part file's name on its way over the destination: named now.
             if isAnonymous && isOwnFile(at: path) { isAnonymous = false }
             throw failure

@@ -20,14 +20,15 @@ final class SpareFiles: Sendable {
         spare.withLock { $0.forEach { close($0.descriptor) } }
     }
 
-    /// An empty file with no name in `directory`, its times made now; nil when there is none.
+    /// An empty file with no name in `directory`, nil when there is none. Its times are those
+    /// of its first use: the body's writes set them, and a file moved into place without a
+    /// write has them set then (`PartFile.prepareMove`), so that most spares, taken by items
+    /// that fail too, cost no system call for it.
     func take(in directory: String) -> Int32? {
-        let descriptor = spare.withLock { spare -> Int32? in
+        spare.withLock { spare -> Int32? in
             guard let index = spare.lastIndex(where: { $0.directory == directory }) else { return nil }
             return spare.remove(at: index).descriptor
         }
-        if let descriptor { _ = futimens(descriptor, nil) }
-        return descriptor
     }
 
     /// Keeps an empty file with no name for the next download into `directory`, closing the

@@ -14,6 +14,8 @@ struct DownloadEnvironment: Sendable {
     let commits: GroupCommit
     /// Empty files with no name left by items that ended without a body, for the next ones.
     let spares: SpareFiles
+    /// The destination directories' names, listed once many items go into one.
+    let listings = DirectoryListings()
 
     /// `itemsAhead`: how many items may hold a part file before their transfer ends (those
     /// transferring and those waiting at the gate): as many spare files as that replace them

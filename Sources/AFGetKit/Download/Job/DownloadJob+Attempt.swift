@@ -35,6 +35,8 @@ extension DownloadJob {
 
     /// What one attempt has seen of its response so far.
     struct AttemptState {
+        /// The attempt's task.
+        let task: TaskID
         /// Where the attempt asked the body to start.
         let offset: Int64
         /// Where the response's first byte lands in the file: 0 when the server sent the whole file.
@@ -62,13 +64,14 @@ extension DownloadJob {
         }
 
         /// Records why the task is canceled; the first reason stands.
-        mutating func cancel(_ id: TaskID, because reason: OwnCancel, on manager: TaskManager) {
+        mutating func cancel(because reason: OwnCancel, on manager: TaskManager) {
             guard canceledBecause == nil else { return }
             canceledBecause = reason
-            manager.cancel(id)
+            manager.cancel(task)
         }
 
-        init(offset: Int64) {
+        init(task: TaskID, offset: Int64) {
+            self.task = task
             self.offset = offset
             base = offset
         }
@@ -77,76 +80,83 @@ extension DownloadJob {
         func reached(written: Int64) -> Int64 { bodyStarted ? base + written : offset }
     }
 
-    func attempt(from start: Int64) async -> AttemptResult {
-        // With no validator to continue against, a continue would be blind: start over.
+    /// Posts an attempt's request from `start` (from 0 when there is no validator to continue
+    /// against: a continue would be blind).
+    func attempt(from start: Int64) -> JobStep {
         let offset = validators.ifRange == nil ? 0 : start
         do {
             try download.part?.truncate(to: offset)
         } catch {
-            return .failed(error, reached: start)
+            return after(.failed(error, reached: start))
         }
         do {
             try catchUpDigests(to: offset)
         } catch {
-            return .failed(error, reached: offset)
+            return after(.failed(error, reached: offset))
         }
-        var state = AttemptState(offset: offset)
-        state.firstRange = firstRange(from: offset)
-        let task = postTask(from: offset, to: state.firstRange)
-        for await event in task.events {
-            switch event {
-            case .started(_, let head):
-                takeBody(of: head, task: task.id, &state)
-                if state.handsOver, let live = state.firstRange {
-                    // The rest of this task's events go to the segments.
-                    return .split(Handover(task: task, live: live, from: offset))
-                }
-            case .progress(_, let progress):
-                noteRequest(progress)
-                guard state.bodyStarted else { continue }
-                let now = monotonicSeconds()
-                state.speed.add(bytes: progress.received, at: now)
-                renderer.handle(
-                    .progress(
-                        info, bytes: state.base + progress.received, total: expectedTotal,
-                        speed: state.speed.bytesPerSecond))
-                if now - lastCheckpointAt >= Self.checkpointInterval {
-                    if let failure = checkpoint(state.base + progress.written) {
-                        state.cancel(task.id, because: .localFailure(failure), on: manager)
-                    }
-                }
-            case .verbose, .redirected, .suspended, .resumed:
-                if let notice = event.notice(verbose: settings.transfer.verbose) { renderer.handle(.notice(notice)) }
-            case .completed(_, let response):
-                return completed(response, state)
-            case .failed(_, let failure, let progress):
-                noteRequest(progress)
-                bytesThisRun += progress.received
-                if let refused = refusedBody(written: progress.written, state) { return refused }
-                if state.firstRange != nil, failure.kind == .resumeConflict, !failure.entityChanged, !state.bodyStarted {
-                    // A first range answered with another range (shorter, or of an unknown
-                    // total): nothing was written; the file is fetched on one connection.
-                    splitRefused = true
-                    renderer.handle(.notice("afget: \(info.path): one connection: \(failure.message)"))
-                    return .fellBack
-                }
-                // The job's own reason wins over what its cancel left the task to report.
-                return stopped(
-                    by: state.localFailure ?? failure, reached: state.reached(written: progress.written),
-                    bodyStarted: state.bodyStarted)
-            case .canceled(_, let reason, let progress):
-                noteRequest(progress)
-                return canceled(progress, because: reason, state)
+        let firstRange = firstRange(from: offset)
+        var state = AttemptState(task: postTask(from: offset, to: firstRange), offset: offset)
+        state.firstRange = firstRange
+        awaiting = .attempt(state)
+        return .awaitingTask(state.task)
+    }
+
+    /// An event of the attempt's task: its result when the attempt is over.
+    func attemptEvent(_ event: TaskEvent, _ state: inout AttemptState) -> AttemptResult? {
+        switch event {
+        case .started(_, let head):
+            takeBody(of: head, &state)
+            if state.handsOver, let live = state.firstRange, let task = route.handOver(state.task) {
+                // The rest of this task's events go to the segments.
+                return .split(Handover(task: task, live: live, from: state.offset))
             }
+        case .progress(_, let progress):
+            noteRequest(progress)
+            guard state.bodyStarted else { return nil }
+            let now = monotonicSeconds()
+            state.speed.add(bytes: progress.received, at: now)
+            renderer.handle(
+                .progress(
+                    info, bytes: state.base + progress.received, total: expectedTotal,
+                    speed: state.speed.bytesPerSecond))
+            if now - lastCheckpointAt >= Self.checkpointInterval {
+                if let failure = checkpoint(state.base + progress.written) {
+                    state.cancel(because: .localFailure(failure), on: manager)
+                }
+            }
+        case .verbose, .redirected, .suspended, .resumed:
+            if let notice = event.notice(verbose: settings.transfer.verbose) { renderer.handle(.notice(notice)) }
+        case .completed(_, let response):
+            return completed(response, state)
+        case .failed(_, let failure, let progress):
+            noteRequest(progress)
+            bytesThisRun += progress.received
+            if let refused = refusedBody(written: progress.written, state) { return refused }
+            if state.firstRange != nil, failure.kind == .resumeConflict, !failure.entityChanged, !state.bodyStarted {
+                // A first range answered with another range (shorter, or of an unknown
+                // total): nothing was written; the file is fetched on one connection.
+                splitRefused = true
+                renderer.handle(.notice("afget: \(info.path): one connection: \(failure.message)"))
+                return .fellBack
+            }
+            // The job's own reason wins over what its cancel left the task to report.
+            return stopped(
+                by: state.localFailure ?? failure, reached: state.reached(written: progress.written),
+                bodyStarted: state.bodyStarted)
+        case .canceled(_, let reason, let progress):
+            noteRequest(progress)
+            return canceled(progress, because: reason, state)
         }
-        return .failed(TransferFailure(.internalError, "the task manager stopped early"), reached: offset)
+        return nil
     }
 
     /// With `-s`, where a first request's range ends: it asks for no more than a split
     /// download's smallest file (4 segments of the minimum size), so that a file too small to
     /// split comes whole and a larger one shows its length without anything asked for twice.
     private func firstRange(from offset: Int64) -> LiveSegment? {
-        guard settings.split > 1, !splitRefused, download.part != nil, !download.isConditional else { return nil }
+        guard settings.split > 1, route.handsOver, !splitRefused, download.part != nil, !download.isConditional else {
+            return nil
+        }
         return LiveSegment(from: offset, end: offset + Self.smallestSplitFile(settings))
     }
 
@@ -159,7 +169,7 @@ extension DownloadJob {
     /// task manager, with Range and If-Range when continuing. A bounded range continuing a part
     /// refuses a 200: the job then starts over, and splits again, instead of taking the whole
     /// file on one connection.
-    private func postTask(from offset: Int64, to range: LiveSegment?) -> SessionTask {
+    private func postTask(from offset: Int64, to range: LiveSegment?) -> TaskID {
         var request = download.request
         var resume: ResumeExpectation?
         let ifRange = offset > 0 ? validators.ifRange : nil
@@ -174,8 +184,8 @@ extension DownloadJob {
         options.gateOrder = info.id
         let task = manager.downloadTask(
             with: request, to: sink, resume: resume, segment: range, options: options,
-            disk: environment.disk)
-        manager.resume(task.id)
+            disk: environment.disk, route: route)
+        manager.resume(task)
         startAttempt()
         return task
     }
@@ -183,15 +193,15 @@ extension DownloadJob {
     /// A successful response's head arrived: its body is taken on (reported, room reserved, the
     /// first checkpoint written), or the task is canceled for a reason of this side, or because
     /// segments take the rest.
-    private func takeBody(of head: ResponseHead, task id: TaskID, _ state: inout AttemptState) {
+    private func takeBody(of head: ResponseHead, _ state: inout AttemptState) {
         guard head.isSuccess else { return }
         do {
             if let stays = try adoptServerName(head) {
-                state.cancel(id, because: .serverNamedFileStays(path: stays.path, reason: stays.reason), on: manager)
+                state.cancel(because: .serverNamedFileStays(path: stays.path, reason: stays.reason), on: manager)
                 return
             }
         } catch {
-            state.cancel(id, because: .localFailure(error), on: manager)
+            state.cancel(because: .localFailure(error), on: manager)
             return
         }
         state.bodyStarted = true
@@ -207,7 +217,7 @@ extension DownloadJob {
             // A range's own length is under the limit; the file it is part of is not.
             let failure = TransferFailure(
                 .protocolViolation, "the body is larger than --max-size (\(max) bytes)", discardsData: true)
-            state.cancel(id, because: .localFailure(failure), on: manager)
+            state.cancel(because: .localFailure(failure), on: manager)
             return
         }
         renderer.handle(.started(info, total: expectedTotal, offset: state.base > 0 ? state.base : nil))
@@ -231,11 +241,11 @@ extension DownloadJob {
             }
         }
         if let failure = reserveSpace(from: state.base) {
-            state.cancel(id, because: .localFailure(failure), on: manager)
+            state.cancel(because: .localFailure(failure), on: manager)
         } else if !needsFirstCheckpoint(base: state.base) {
             lastCheckpointAt = monotonicSeconds()  // the periodic checkpoints count from here
         } else if let failure = checkpoint(state.base) {
-            state.cancel(id, because: .localFailure(failure), on: manager)
+            state.cancel(because: .localFailure(failure), on: manager)
         }
     }
 

@@ -7,20 +7,39 @@ import Glibc
 /// How a download ends: moved into place (under the server's name with `-J`), skipped, or
 /// stopped with its data kept for the next run.
 extension DownloadJob {
-    func finish(_ head: ResponseHead, lastModified: Int64?, seconds: Double) async -> ItemOutcome {
+    /// Every byte is in: the part is verified, then handed to the group commit (`.commit`),
+    /// whose answer comes to `moved`.
+    func finish(_ head: ResponseHead, lastModified: Int64?) -> JobStep {
+        let seconds = secondsTaken
         let modified = lastModified ?? validators.lastModified.flatMap(HTTPDate.seconds(from:))
         phases.move(to: .verifying)
         do throws(TransferFailure) {
             let size = try download.part?.size() ?? bytesThisRun
             // Segments write out of order, unhashed: the file is hashed once here instead.
             try catchUpDigests(to: size)
-            if let failure = verifyChecksum(size: size) { return fail(failure) }
+            if let failure = verifyChecksum(size: size) { return end(fail(failure)) }
             phases.move(to: .moving)
-            if let stays = try adoptServerName(head) { return skipServerNamed(stays.path, reason: stays.reason) }
+            if let stays = try adoptServerName(head) { return end(skipServerNamed(stays.path, reason: stays.reason)) }
+            let finished = Finishing(size: size, seconds: seconds)
+            guard let part = download.part else { return end(done(finished)) }
+            let move: PartFile.Move
             do {
-                try await download.part?.commit(
-                    lastModified: modified, as: info.path == download.info.path ? nil : info.path,
-                    through: environment.commits)
+                move = try part.prepareMove(lastModified: modified, as: hasServerName ? serverNamedMove : nil)
+            } catch {
+                throw keptForTheNextRun(error, size: size)
+            }
+            awaiting = .commit(finished)
+            return .commit(descriptor: part.descriptor, move)
+        } catch {
+            return end(failedFinishing(error))
+        }
+    }
+
+    /// The group commit's answer: the file is in place, or the move failed.
+    func moved(_ finishing: Finishing, failure: TransferFailure?) -> ItemOutcome {
+        do throws(TransferFailure) {
+            do {
+                try download.part?.moved(failure: failure)
             } catch  where error.kind == .destinationExists {
                 // Another run linked a file there first (a small file has no lock): that one stays.
                 download.part?.abandon()
@@ -28,21 +47,30 @@ extension DownloadJob {
                 renderer.handle(.skipped(info, reason: "another download put it in place first"))
                 return .skipped
             } catch {
-                throw keptForTheNextRun(error, size: size)
+                throw keptForTheNextRun(error, size: finishing.size)
             }
-            if hasResumeData { store?.remove() }
-            record.bytes = size
-            record.sha256 = sha256Digest?.hex()
-            renderer.handle(
-                .done(
-                    record.info, bytes: size, transferred: max(0, size - continuedFrom), seconds: seconds,
-                    sha256: record.sha256))
-            return .done(transferred: bytesThisRun)
+            return done(finishing)
         } catch {
-            if cancellation.isRequested { return stopped() }
-            // After the transfer, what failed is the file: it is named rather than the URL.
-            return reportFailure(ItemFailure(item: info.path, error))
+            return failedFinishing(error)
         }
+    }
+
+    /// In place (or written to its stream): the done line.
+    private func done(_ finishing: Finishing) -> ItemOutcome {
+        if hasResumeData { store?.remove() }
+        record.bytes = finishing.size
+        record.sha256 = sha256Digest?.hex()
+        renderer.handle(
+            .done(
+                record.info, bytes: finishing.size, transferred: max(0, finishing.size - continuedFrom),
+                seconds: finishing.seconds, sha256: record.sha256))
+        return .done(transferred: bytesThisRun)
+    }
+
+    /// After the transfer, what failed is the file: it is named rather than the URL.
+    private func failedFinishing(_ failure: TransferFailure) -> ItemOutcome {
+        if cancellation.isRequested { return stopped() }
+        return reportFailure(ItemFailure(item: info.path, failure))
     }
 
     /// The move into place failed (a directory at the destination, say): the part file holds the
@@ -84,6 +112,12 @@ extension DownloadJob {
         return checkpoint(size, keepingSmallBody: true)
     }
 
+    /// `-J`'s destination as the move into place takes it: replaced if there, when the policy
+    /// replaces files.
+    private var serverNamedMove: PartFile.FinalName {
+        PartFile.FinalName(path: info.path, replacing: [.overwrite, .update].contains(settings.onExists))
+    }
+
     /// `-J`: where the server's Content-Disposition name puts the file (in the same directory),
     /// under `--on-exists`; nil when there is no such name or the file is named otherwise.
     private func serverNamedPath(_ head: ResponseHead) throws(TransferFailure) -> Destination? {
@@ -101,15 +135,19 @@ extension DownloadJob {
         return try Destination.resolve(.path(path), for: download.request.url, onExists: policy)
     }
 
-    /// `-J`, as a response starts: from here the item is shown under the server's name. A file
-    /// of that name that `--on-exists` keeps is returned (and an `error` policy throws), so the
-    /// body is not fetched for nothing; the move into place looks again.
+    /// `-J`, the first time a response names the file (as it starts, or as a continued split
+    /// download's segments end): from here the item is shown under the server's name, resolved
+    /// once. A file of that name that `--on-exists` keeps is returned (and an `error` policy
+    /// throws), so the body is not fetched for nothing; one that appears later is refused by the
+    /// move into place (unless the policy replaces files).
     func adoptServerName(_ head: ResponseHead) throws(TransferFailure) -> (path: String, reason: String)? {
+        guard !hasServerName else { return nil }
         switch try serverNamedPath(head) {
         case .some(.skip(let existing, let reason)):
             return (existing, reason)
         case .some(.file(let path)), .some(.update(let path, _)):
             record.info = ItemInfo(id: info.id, url: info.url, path: path)
+            hasServerName = true
             return nil
         case .some(.stream(let path)):
             throw TransferFailure(.localFile, "\(path) exists and is not a regular file")

@@ -5,7 +5,9 @@ import AFGetSupport
 
 /// One item's download from start to finish: where to continue from, each attempt through the
 /// task manager, checkpoints of resume data, retries that keep the bytes, and the move into place,
-/// through the phases of `DownloadPhase`. Here the run from attempt to attempt; one attempt,
+/// through the phases of `DownloadPhase`. A job runs no task of its own: a driver
+/// (`DownloadDriver`) hands it its tasks' events and the ends of its waits, and each call
+/// returns the job's next `JobStep`. Here the steps from attempt to attempt; one attempt,
 /// checkpoints, endings and segments each have their own file (`DownloadJob+Attempt`,
 /// `+Checkpoints`, `+Endings`, `+Segments`).
 final class DownloadJob {
@@ -13,6 +15,8 @@ final class DownloadJob {
     let environment: DownloadEnvironment
     let store: ResumeStore?
     var manager: TaskManager { environment.manager }
+    /// Where this job's tasks send their events: to its driver.
+    let route: TaskEventRoute
     var renderer: SharedRenderer { environment.renderer }
     var settings: DownloadSettings { environment.settings }
     var cancellation: Cancellation { environment.cancellation }
@@ -29,6 +33,8 @@ final class DownloadJob {
         set { machine.expectedTotal = newValue }
     }
     var lastCheckpointAt = 0.0
+    /// When the job began.
+    private var beganAt = 0.0
     /// Bytes received in this run, whatever became of them: what the summary counts.
     var bytesThisRun: Int64 = 0
     /// When the item's first request went out, after its wait for a place (`-j`): the done
@@ -46,7 +52,7 @@ final class DownloadJob {
     /// What the report says of the item, filled in as the job goes.
     var record: ItemRecord
     static let checkpointInterval = 1.0
-    /// Where the download is in its life; the runner hears every change.
+    /// Where the download is in its life; the driver reads it after each step.
     var phases: DownloadPhaseMachine
     /// Failed attempts so far, and the wait before the next.
     var retries: RetryLoop
@@ -54,18 +60,29 @@ final class DownloadJob {
     var splitRefused = false
     /// The renderer was told the body started.
     var bodyReported = false
+    /// `-J` named the file as the server does (`adoptServerName`): `info.path` is that name.
+    var hasServerName = false
     /// A resume data file exists for this destination (found, or written by this job).
     var hasResumeData = false
+    /// Where the next attempt asks the body to start.
+    var offset: Int64 = 0
+    /// Segments to download next: recorded by an earlier run, or planned after a first range.
+    var plannedSegments: [Segment]?
+    /// The first range's task, going on as a segment of `plannedSegments`.
+    var firstSegment: Handover?
+    /// What the job waits for: its driver's next call answers it.
+    var awaiting = Awaiting.start
     /// Why the body now arriving writes no resume data, said when it is interrupted.
     var whyNotContinuable: String {
         get { machine.whyNotContinuable }
         set { machine.whyNotContinuable = newValue }
     }
 
-    init(_ download: PreparedDownload, environment: DownloadEnvironment, onPhaseChange: @escaping (DownloadPhase) -> Void) {
+    init(_ download: PreparedDownload, environment: DownloadEnvironment, route: TaskEventRoute) {
         self.download = download
+        self.route = route
         self.environment = environment.startingItem()
-        phases = DownloadPhaseMachine(onChange: onPhaseChange)
+        phases = DownloadPhaseMachine()
         retries = self.environment.retryLoop()
         let settings = self.environment.settings
         store = download.part.map { ResumeStore(destination: $0.destination) }
@@ -90,19 +107,20 @@ final class DownloadJob {
     /// The item as it is shown and reported: under the server's name once `-J` has it.
     var info: ItemInfo { record.info }
 
-    /// Runs the item to its end, through its phases.
-    func run() async -> ItemOutcome {
-        let outcome = await runPhases()
+    /// The item as it ended.
+    func end(_ outcome: ItemOutcome) -> JobStep {
+        download.closeStream()
         phases.move(to: .ended)
         record.outcome = outcome
         record.transferred = bytesThisRun
-        return outcome
+        awaiting = .nothing
+        return .ended(outcome)
     }
 
-    /// Seconds the item has taken since its first request went out (since `startedAt`, when
-    /// none has yet).
-    func secondsTaken(since startedAt: Double) -> Double {
-        monotonicSeconds() - (firstRequestAt ?? startedAt)
+    /// Seconds the item has taken since its first request went out (since it began, when none
+    /// has yet).
+    var secondsTaken: Double {
+        monotonicSeconds() - (firstRequestAt ?? beganAt)
     }
 
     /// A task's counters tell when its first request went out.
@@ -110,109 +128,162 @@ final class DownloadJob {
         if firstRequestAt == nil, progress.startedAt > 0 { firstRequestAt = progress.startedAt }
     }
 
-    private func runPhases() async -> ItemOutcome {
-        defer { download.closeStream() }
-        let startedAt = monotonicSeconds()
-        var offset: Int64
+    /// The first step: where to continue from, then the first attempt.
+    func begin() -> JobStep {
+        beganAt = monotonicSeconds()
         do {
             offset = try startingOffset()
         } catch {
-            return fail(error)
+            return end(fail(error))
         }
-        var segments = try? segmentsToContinue()
-        var firstSegment: Handover?
-        while true {
-            let result: AttemptResult
-            if let planned = segments, !planned.isEmpty {
-                segments = nil
-                result = await attemptSegmented(planned, adopting: firstSegment, fallbackOffset: &offset)
-                firstSegment = nil
-            } else {
-                result = await attempt(from: offset)
-            }
-            switch result {
-            case .split(let handover):
-                // The first range goes on as a segment; the rest is split among the others.
-                firstSegment = handover
-                offset = handover.from
-                segments = SegmentPlan.afterFirstRange(
-                    handover.from..<handover.live.end, length: expectedTotal ?? handover.live.end,
-                    connections: settings.split, minimumSize: settings.minimumSplitSize)
-            case .rangeDone(let reached):
-                offset = reached
-            case .fellBack:
-                continue
-            case .serverNamedFileStays(let existing, let reason):
-                return skipServerNamed(existing, reason: reason)
-            case .stopped:
-                return stopped()
-            case .failed(let failure, let reached):
-                if let end = await perform(machine.attemptFailed(failure, reached: reached), since: startedAt) {
-                    return end
-                }
-                offset = machine.offset
-            case .completed(let response, let reached):
-                let size: Int64
-                do {
-                    size = try download.part?.size() ?? reached
-                } catch {
-                    return fail(error)
-                }
-                let action = machine.attemptCompleted(response.head, reached: reached, size: size)
-                if let end = await perform(action, after: response, since: startedAt) { return end }
-                offset = machine.offset
-            }
+        plannedSegments = try? segmentsToContinue()
+        return nextAttempt()
+    }
+
+    /// The next attempt: segments when some are planned (the driver runs them, `runSegments`),
+    /// else one request from `offset`.
+    private func nextAttempt() -> JobStep {
+        if let planned = plannedSegments, !planned.isEmpty {
+            awaiting = .segments
+            return .runSegments
+        }
+        return attempt(from: offset)
+    }
+
+    /// One of this job's tasks sent `event`: only the awaited task's events count (one handed
+    /// over to segments, or ended, may still have some on their way).
+    func handle(_ event: TaskEvent) -> JobStep {
+        guard case .awaitingTask(event.taskID) = currentStep else { return currentStep }
+        switch awaiting {
+        case .attempt(var state):
+            let result = attemptEvent(event, &state)
+            if let result { return after(result) }
+            awaiting = .attempt(state)
+            return .awaitingTask(state.task)
+        case .wholePartConfirmation(let task, let size, let response):
+            guard event.isFinal else { return .awaitingTask(task) }
+            return perform(machine.wholePart(confirmed: confirmsWholePart(event, size: size)), after: response)
+        case .start, .retry, .segments, .commit, .nothing:
+            // A late event of a task the job has finished with.
+            return currentStep
         }
     }
 
-    /// Does what the machine said, and what it says then, until the next attempt is due; the
-    /// item's ending when there is none. `response`: the attempt's, when it completed.
-    private func perform(_ action: DownloadMachine.Action, after response: TaskResponse? = nil, since startedAt: Double)
-        async -> ItemOutcome?
-    {
-        var action = action
-        while true {
-            switch action {
-            case .attempt:
-                return nil
-            case .retry(let failure, let retryAfter):
-                return await retry(after: RetryLoop.Problem(failure: failure, retryAfter: retryAfter))
-            case .startOver(let reason):
-                guard startOver(because: reason) else { return fail(machine.cannotStartOver(because: reason)) }
-                return nil
-            case .confirmWholePart(let size):
-                action = machine.wholePart(confirmed: await confirmWholePart(size: size))
-            case .finish(let wholePart, let confirmedByHead):
-                if confirmedByHead {
-                    renderer.handle(
-                        .notice(
-                            "afget: \(info.path): the part already holds the whole file "
-                                + "(the server answered 416 without its length; a HEAD request confirmed it)"))
-                }
-                if wholePart { continuedFrom = machine.offset }
-                let head = response?.head ?? ResponseHead()
-                let lastModified = head.isSuccess ? response?.lastModified : nil
-                return await finish(head, lastModified: lastModified, seconds: secondsTaken(since: startedAt))
-            case .keepAsNotModified:
-                return notModified()
-            case .fail(let failure, let afterRetries):
-                return fail(afterRetries ? retries.finalFailure(failure) : failure)
-            case .outputClosed:
-                return outputClosed()
+    /// The retry's wait is over (or the run stopped during it).
+    func retryDue(stoppedBy reason: StopReason?) -> JobStep {
+        guard reason == nil else { return end(stopped()) }
+        offset = machine.offset
+        return nextAttempt()
+    }
+
+    /// Downloads the planned segments; the driver awaits it.
+    func runSegments() async -> JobStep {
+        let planned = plannedSegments ?? []
+        plannedSegments = nil
+        let handover = firstSegment
+        firstSegment = nil
+        return after(await attemptSegmented(planned, adopting: handover, fallbackOffset: &offset))
+    }
+
+    /// The step the job waits in, asked again.
+    private var currentStep: JobStep {
+        switch awaiting {
+        case .attempt(let state): .awaitingTask(state.task)
+        case .wholePartConfirmation(let task, _, _): .awaitingTask(task)
+        case .start, .retry, .segments, .commit, .nothing: .waiting
+        }
+    }
+
+    /// What follows an attempt's result.
+    func after(_ result: AttemptResult) -> JobStep {
+        switch result {
+        case .split(let handover):
+            // The first range goes on as a segment; the rest is split among the others.
+            firstSegment = handover
+            offset = handover.from
+            plannedSegments = SegmentPlan.afterFirstRange(
+                handover.from..<handover.live.end, length: expectedTotal ?? handover.live.end,
+                connections: settings.split, minimumSize: settings.minimumSplitSize)
+            return nextAttempt()
+        case .rangeDone(let reached):
+            offset = reached
+            return nextAttempt()
+        case .fellBack:
+            return nextAttempt()
+        case .serverNamedFileStays(let existing, let reason):
+            return end(skipServerNamed(existing, reason: reason))
+        case .stopped:
+            return end(stopped())
+        case .failed(let failure, let reached):
+            return perform(machine.attemptFailed(failure, reached: reached))
+        case .completed(let response, let reached):
+            let size: Int64
+            do {
+                size = try download.part?.size() ?? reached
+            } catch {
+                return end(fail(error))
             }
+            return perform(machine.attemptCompleted(response.head, reached: reached, size: size), after: response)
+        }
+    }
+
+    /// Does what the machine said, and what it says then, until the job has something to wait
+    /// for. `response`: the attempt's, when it completed.
+    private func perform(_ action: DownloadMachine.Action, after response: TaskResponse? = nil) -> JobStep {
+        switch action {
+        case .attempt:
+            offset = machine.offset
+            return nextAttempt()
+        case .retry(let failure, let retryAfter):
+            return retry(after: RetryLoop.Problem(failure: failure, retryAfter: retryAfter))
+        case .startOver(let reason):
+            guard startOver(because: reason) else { return end(fail(machine.cannotStartOver(because: reason))) }
+            offset = machine.offset
+            return nextAttempt()
+        case .confirmWholePart(let size):
+            guard let task = confirmWholePart(size: size) else { return perform(machine.wholePart(confirmed: false)) }
+            awaiting = .wholePartConfirmation(task, size: size, response: response)
+            return .awaitingTask(task)
+        case .finish(let wholePart, let confirmedByHead):
+            if confirmedByHead {
+                renderer.handle(
+                    .notice(
+                        "afget: \(info.path): the part already holds the whole file "
+                            + "(the server answered 416 without its length; a HEAD request confirmed it)"))
+            }
+            if wholePart { continuedFrom = machine.offset }
+            let head = response?.head ?? ResponseHead()
+            let lastModified = head.isSuccess ? response?.lastModified : nil
+            return finish(head, lastModified: lastModified)
+        case .keepAsNotModified:
+            return end(notModified())
+        case .fail(let failure, let afterRetries):
+            return end(fail(afterRetries ? retries.finalFailure(failure) : failure))
+        case .outputClosed:
+            return end(outputClosed())
         }
     }
 
     private var sendsCredentials: Bool { settings.transfer.sendsCredentials }
 
-    /// Waits before the next attempt; the item's ending when there is none.
-    private func retry(after problem: RetryLoop.Problem) async -> ItemOutcome? {
+    /// The wait before the next attempt, or the item's ending when there is none.
+    private func retry(after problem: RetryLoop.Problem) -> JobStep {
         phases.move(to: .waitingToRetry)
-        switch await retries.next(after: problem, item: info) {
-        case .retry: return nil
-        case .exhausted(let failure), .waitTooLong(let failure): return fail(failure)
-        case .stopped: return stopped()
+        switch retries.decide(after: problem, item: info) {
+        case .wait(let seconds):
+            awaiting = .retry
+            return .waitToRetry(seconds: seconds)
+        case .giveUp(.exhausted(let failure)), .giveUp(.waitTooLong(let failure)):
+            return end(fail(failure))
+        case .giveUp(.stopped), .giveUp(.retry):
+            return end(stopped())
         }
+    }
+
+    /// The move into place is done (`failure` nil) or failed.
+    func committed(_ failure: TransferFailure?) -> JobStep {
+        guard case .commit(let finishing) = awaiting else { return currentStep }
+        return end(moved(finishing, failure: failure))
     }
 
     /// The phase of a new attempt, once its requests are posted.

@@ -4,8 +4,8 @@
 ///          ↘______________↘_______________↘____________________↘___________↘________↗
 ///
 /// Every phase may end (done, skipped, failed or stopped); nothing goes back once the file is
-/// being verified. The runner watches the phases: an item's first request posted lets the next
-/// item queue behind it, and its move into place lets the next transfer start.
+/// being verified. The driver reads the phase after each step of a job: an item's first request
+/// posted lets the next item queue behind it, and its move into place lets the next transfer start.
 enum DownloadPhase: Equatable {
     case preparing
     /// Attempt `attempt` (counting from 1) is under way: requests are on the network.
@@ -32,11 +32,10 @@ enum DownloadPhase: Equatable {
     }
 }
 
-/// The phase of one download, moved only along the transitions above; `onChange` hears each.
+/// The phase of one download, moved only along the transitions above.
 struct DownloadPhaseMachine {
     private(set) var phase = DownloadPhase.preparing
     private(set) var attempts = 0
-    let onChange: (DownloadPhase) -> Void
 
     /// Starts the next attempt, from whichever phase allows one.
     mutating func startAttempt() {
@@ -49,6 +48,5 @@ struct DownloadPhaseMachine {
         // Only a bug in the job can get here; the checked transition makes it loud.
         precondition(phase.canTransition(to: next), "download phase \(phase) → \(next)")
         phase = next
-        onChange(next)
     }
 }

@@ -70,7 +70,9 @@ struct PreparedDownload {
 
     /// Parses the URL, resolves the destination under `--on-exists`, and opens the part file.
     /// A new download starts in one of `spares` when its directory has one.
-    static func prepare(_ item: DownloadItem, settings: DownloadSettings, spares: SpareFiles) -> Preparation {
+    static func prepare(
+        _ item: DownloadItem, settings: DownloadSettings, spares: SpareFiles, listings: DirectoryListings
+    ) -> Preparation {
         let request: HTTPRequest
         do {
             request = try RequestSerializer(headers: settings.headers + item.headers).request(url: item.parsedURL.get())
@@ -79,7 +81,7 @@ struct PreparedDownload {
         }
         var path = ""  // known once the destination is resolved; failures name it from then on
         do throws(TransferFailure) {
-            switch try Destination.resolve(item.output, for: request.url, onExists: settings.onExists) {
+            switch try Destination.resolve(item.output, for: request.url, onExists: settings.onExists, listings: listings) {
             case .standardOutput:
                 return .ready(
                     PreparedDownload(
@@ -111,12 +113,14 @@ struct PreparedDownload {
                     HTTPHeader(
                         name: "If-Modified-Since", value: HTTPDate.format(modifiedAt), scope: .everyHop))
                 return try prepareFile(
-                    item, path: existing, request: conditional, settings: settings, spares: spares, updating: true)
+                    item, path: existing, request: conditional, settings: settings, spares: spares, listings: listings,
+                    updating: true)
             case .file(let destination):
                 path = destination
                 do throws(TransferFailure) {
                     return try prepareFile(
-                        item, path: destination, request: request, settings: settings, spares: spares, updating: false)
+                        item, path: destination, request: request, settings: settings, spares: spares, listings: listings,
+                        updating: false)
                 } catch  where settings.onExists != .overwrite && finishedMeanwhile(destination, error) {
                     return .skip(item.info(path: destination), reason: "another afget downloaded it meanwhile")
                 }
@@ -148,7 +152,7 @@ struct PreparedDownload {
     /// Opens and locks the part file, then loads and checks resume data.
     private static func prepareFile(
         _ item: DownloadItem, path: String, request: HTTPRequest, settings: DownloadSettings, spares: SpareFiles,
-        updating: Bool
+        listings: DirectoryListings, updating: Bool
     ) throws(TransferFailure) -> Preparation {
         // Its part file is named shorter, so a name no file may have would only fail at the
         // final rename, after the whole body.
@@ -166,7 +170,7 @@ struct PreparedDownload {
         // Nothing of an earlier run here: a file with no name until it is complete (small) or
         // needs resume data (large), and nothing on disk if it is stopped first.
         if let anonymous = PartFile.openAnonymous(
-            for: path, replacing: replacing, resumeData: store.path, spares: spares)
+            for: path, replacing: replacing, resumeData: store.path, spares: spares, listings: listings)
         {
             return .ready(
                 PreparedDownload(

@@ -70,10 +70,12 @@ extension DownloadJob {
                 request: download.request, part: part, validators: validators, total: total,
                 checkpoint: { [unowned self] segments in self.checkpoint(segments: segments) }), segments: segments,
             adopting: first)
-        switch await transfer.run() {
+        let result = await transfer.run()
+        // Whatever the ending: a stopped or failed split download's bytes arrived too.
+        bytesThisRun += max(0, transfer.bytesDone - segments.bytesDone)
+        switch result {
         case .completed(let response):
             record.httpStatus = response.head.status
-            bytesThisRun += total - segments.bytesDone
             return .completed(response, reached: total)
         case .fellBack(let contiguous, let reason):
             splitRefused = true

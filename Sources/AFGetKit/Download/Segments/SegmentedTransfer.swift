@@ -69,6 +69,9 @@ final class SegmentedTransfer {
     private let adopted: DownloadJob.Handover?
     /// Connections at once: `-s`, or fewer once the server has refused more.
     private var connectionLimit: Int
+    /// A connection was refused (503, 429) beside served ones: how many the server takes is
+    /// judged once every running request has its answer, and no connection starts meanwhile.
+    private var refusalToJudge = false
 
     init(_ context: Context, segments: [Segment], adopting first: DownloadJob.Handover? = nil) {
         self.context = context
@@ -92,6 +95,9 @@ final class SegmentedTransfer {
         /// as the wait left it.
         case retryWaitEnded(Int64, RetryLoop.Next, RetryLoop)
     }
+
+    /// The bytes the segments hold, those of earlier runs included.
+    var bytesDone: Int64 { segments.bytesDone }
 
     private func index(of start: Int64) -> Int {
         segments.firstIndex { $0.start == start }!
@@ -134,7 +140,8 @@ final class SegmentedTransfer {
                 manager.resume(task.id)
             }
             func fillConnections() {
-                while stopping == nil, !cancellation.isRequested, running.count < connectionLimit {
+                judgeRefusal()
+                while stopping == nil, !cancellation.isRequested, !refusalToJudge, running.count < connectionLimit {
                     let busy = Set(running.values.map(\.segment)).union(waitingToRetry)
                     if let idle = segments.indices.first(where: { !segments[$0].isComplete && !busy.contains(segments[$0].start) }
                     ) {
@@ -205,7 +212,7 @@ final class SegmentedTransfer {
             lastResponse = response
             let head = response.head
             if [503, 429].contains(head.status) && running.values.contains(where: \.isServed) {
-                lowerConnectionLimit()
+                refusalToJudge = true
             } else if !head.isSuccess {
                 segmentFailed(task.segment, response: head, failure: nil, sink: sink, group: &group)
             } else if !segments[index(of: task.segment)].isComplete && task.live.reached < task.live.end {
@@ -260,10 +267,15 @@ final class SegmentedTransfer {
 
     /// A server that refuses a connection beyond those running (503 or 429, as nginx's
     /// limit_conn does) gets no more than it takes: the segment waits for a free connection
-    /// instead of failing, and the limit is said once.
-    private func lowerConnectionLimit() {
-        let allowed = running.values.filter(\.isServed).count
-        guard allowed < connectionLimit else { return }
+    /// instead of failing, and the limit is said once, counted when the requests running beside
+    /// the refused one are all answered.
+    private func judgeRefusal() {
+        guard refusalToJudge, running.values.allSatisfy(\.isServed) else { return }
+        refusalToJudge = false
+        // The other requests of that moment were answered only later (their events come
+        // on their own streams): counted once all are, the limit is the server's, not a race's.
+        let allowed = running.count
+        guard allowed > 0, allowed < connectionLimit else { return }
         if connectionLimit == settings.split {
             renderer.handle(
                 .notice(

@@ -1,0 +1,46 @@
+import AFGetSession
+import AFGetSupport
+
+/// What a job asks its driver for after each call: the job touches files and posts requests
+/// itself, but waits for nothing; the driver does the waiting, for many jobs at once.
+enum JobStep {
+    /// A task of the job's is on the network: its events go to `DownloadJob.handle`.
+    case awaitingTask(TaskID)
+    /// Wait this long (the run's stop ends the wait early), then `retryDue(stoppedBy:)`.
+    case waitToRetry(seconds: Double)
+    /// Hand the finished file to the group commit, then `committed(_:)` with its answer.
+    case commit(descriptor: Int32, PartFile.Move)
+    /// Await `runSegments()`: the segments of a split download run their own tasks.
+    case runSegments
+    /// Nothing new: the job still waits for what it asked for before.
+    case waiting
+    case ended(ItemOutcome)
+}
+
+extension DownloadJob {
+    /// What a job waits for between its driver's calls.
+    enum Awaiting {
+        /// Not begun.
+        case start
+        /// The events of an attempt's task.
+        case attempt(AttemptState)
+        /// A HEAD request's answer: whether a part already holds the whole file (416 without a
+        /// length), and the response of the attempt that led to it.
+        case wholePartConfirmation(TaskID, size: Int64, response: TaskResponse?)
+        /// The end of a retry's wait.
+        case retry
+        /// The segments' end.
+        case segments
+        /// The move into place.
+        case commit(Finishing)
+        /// Nothing: the job ended.
+        case nothing
+    }
+
+    /// A finished file on its way into place: what its done line and record say once it is there.
+    struct Finishing {
+        let size: Int64
+        /// The item's time, from its first request to its last byte.
+        let seconds: Double
+    }
+}
