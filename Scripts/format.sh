@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Formats the Swift sources with the toolchain's swift-format, using .swift-format at the root:
-#   Scripts/format.sh           # rewrites Sources, Tests and Package.swift in place
+#   Scripts/format.sh           # rewrites Sources, Tests, Fuzz and Package.swift in place
 #   Scripts/format.sh --check   # changes nothing; lists the lines that are not formatted, exits 1
 # .swift-format keeps only rules the formatter can apply itself, so formatting makes --check pass;
 # the one exception is a trailing // comment pushed past the line limit, which must move by hand.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"  # swift-format finds .swift-format by walking up from each file; paths stay short
-paths=(Sources Tests Package.swift)
+paths=(Sources Tests Fuzz Package.swift)
 
 case "${1:-}" in
     "")

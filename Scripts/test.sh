@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: the format check (Scripts/format.sh --check), unit, integration
 # (a test server in the test process), end-to-end (the built afget binary) and the nginx smoke
-# test; then the release build as Scripts/afget makes it and the Debian package installed and
-# removed (Scripts/test-install.sh), the smoke, signal and resume tests again against the
-# release binary, and docs/fleet.md's recipes run for real (Scripts/fleet-test.sh). Installs what
-# they need.
+# test; every fuzz target briefly (Scripts/fuzz.sh); then the release build as Scripts/afget
+# makes it and the Debian package installed and removed (Scripts/test-install.sh), the smoke,
+# signal and resume tests again against the release binary, and docs/fleet.md's recipes run for
+# real (Scripts/fleet-test.sh). Installs what they need.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/Scripts/packages.sh"
@@ -17,6 +17,9 @@ cd "$root"
 if [ $# -eq 0 ]; then Scripts/format.sh --check; fi
 swift build --build-tests
 swift test --skip-build "$@"
+# Every fuzz target briefly (docs/testing.md, "Fuzzing"): its corpus replayed, each input a
+# past finding or a seed, then a second of new inputs; about a minute with the fuzzer's build.
+if [ $# -eq 0 ]; then Scripts/fuzz.sh; fi
 # The binary people run (Scripts/afget, install.sh) is the release build with the Swift runtime
 # linked in: the nginx smoke test and the signal and resume tests run against it as well
 # (the whole suite only, not when a filter or other arguments were given).

@@ -6,12 +6,12 @@ import Synchronization
 /// before the lock: a batch of small files sends several per item from many threads, and
 /// taking the lock for each cost more than the transfers (docs/performance.md).
 public final class SharedRenderer: Sendable {
-    private let renderer: Mutex<any ProgressRenderer>
+    private let renderer: PthreadMutex<any ProgressRenderer>
     private let wants: @Sendable (ItemEvent) -> Bool
 
     public init(_ renderer: sending any ProgressRenderer) {
         wants = renderer.interest
-        self.renderer = Mutex(renderer)
+        self.renderer = PthreadMutex(renderer)
     }
 
     public func handle(_ event: ItemEvent) {

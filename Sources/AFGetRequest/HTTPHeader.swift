@@ -80,11 +80,15 @@ private func asciiLowercase(_ byte: UInt8) -> UInt8 {
 }
 
 extension StringProtocol {
+    /// Without the spaces and tabs at either end. By scalars, not Characters: a space followed by
+    /// a combining mark is one Character that is no space, so "Name: \u{30A}" kept its space and
+    /// a header written as "Name: value" did not read back as itself (found by fuzzing).
     package func trimmingWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }),
-            let last = lastIndex(where: { !isSpace($0) })
+        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" }
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+            let last = scalars.lastIndex(where: { !isSpace($0) })
         else { return "" }
-        return String(self[first...last])
+        return String(String.UnicodeScalarView(scalars[first...last]))
     }
 }

@@ -25,6 +25,11 @@ public enum PropertyListText {
             output += "\(indent)<string>\(escaped(text))</string>\n"
         case .number(let text):
             let isInteger = !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+            // A property list's integers are 64-bit: a larger one would be read back as no
+            // number at all (found by fuzzing), and as a real it would lose digits unsaid.
+            guard !isInteger || Int64(text) != nil else {
+                throw Unrepresentable(message: "the integer \(text) is too large for a property list")
+            }
             output += isInteger ? "\(indent)<integer>\(text)</integer>\n" : "\(indent)<real>\(text)</real>\n"
         case .bool(let flag):
             output += "\(indent)<\(flag ? "true" : "false")/>\n"
@@ -44,16 +49,18 @@ public enum PropertyListText {
         }
     }
 
+    /// By scalars, not Characters: "&" followed by a combining mark is one Character that is
+    /// not "&", and was written raw, which no reader takes (found by fuzzing resume data).
     private static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            default: result.append(character)
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": result.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": result.append(contentsOf: "&gt;".unicodeScalars)
+            default: result.append(scalar)
             }
         }
-        return result
+        return String(result)
     }
 }

@@ -38,7 +38,10 @@ final class ContentDecoder {
             problem = feed(piece, stage: stage + 1, deliver: deliver)
             return problem == nil
         }
-        return failure ?? (problem == Self.stopped ? nil : problem)
+        // The later stage's problem (or its stop) came first in the body: it is the answer
+        // whatever the earlier stage found after it, as when the body comes in smaller pieces.
+        if let problem { return problem == Self.stopped ? nil : problem }
+        return failure
     }
 
     private static let stopped = ""
@@ -70,10 +73,18 @@ private final class Inflater {
     private var atStreamEnd = false
     private var consumedAny = false
     private var membersCompleted = 0
-    /// The current member has taken input: an error is then inside it, not after the stream.
-    private var memberConsumed = false
+    /// How many of gzip's magic bytes (1F 8B) the member after a complete one has shown: only
+    /// they make it a member; anything else there is data after the stream. Checked here, byte by
+    /// byte, so the verdict does not depend on where the network split the body (found by
+    /// fuzzing: a broken second member was one or the other by the size of the pieces).
+    private var magicSeen = 2
+    private static let gzipMagic: [UInt8] = [0x1F, 0x8B]
     /// Deflate bodies are meant to be zlib-wrapped (RFC 9110 §8.4.1.2); some servers send raw ones.
     private var isRawDeflate = false
+    /// A deflate body's first two bytes, held until both have come: they tell a zlib header from
+    /// raw deflate. Deciding by zlib's refusal instead made the answer depend on how the network
+    /// split the body (a first piece of one byte was taken for zlib, then refused).
+    private var deflateHead: [UInt8] = []
     private static let capacity = 64 << 10
     private let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Inflater.capacity)
 
@@ -98,8 +109,29 @@ private final class Inflater {
 
     /// Inflates all of `input`, handing output to `deliver` a buffer at a time.
     func inflate(_ input: UnsafeRawBufferPointer, deliver: (UnsafeRawBufferPointer) -> Bool) -> String? {
-        guard let base = input.baseAddress, input.count > 0 else { return nil }
+        guard input.count > 0 else { return nil }
+        if format == .deflate && !isInitialized {
+            let taken = min(2 - deflateHead.count, input.count)
+            deflateHead += input.prefix(taken)
+            guard deflateHead.count == 2 else { return nil }
+            isRawDeflate = !Self.isZlibHeader(deflateHead[0], deflateHead[1])
+            guard start() else { return "cannot start decoding \(name)" }
+            // One call for the two bytes and the rest: a consumer that says stop is then obeyed.
+            let joined = deflateHead + input[taken...]
+            return joined.withUnsafeBytes { inflateStarted($0, deliver: deliver) }
+        }
         if !isInitialized && !start() { return "cannot start decoding \(name)" }
+        return inflateStarted(input, deliver: deliver)
+    }
+
+    /// What zlib checks of its two-byte header (RFC 1950 §2.2): method 8 (deflate), a window
+    /// of at most 32 KiB, and the pair a multiple of 31.
+    private static func isZlibHeader(_ first: UInt8, _ second: UInt8) -> Bool {
+        first & 0x0F == 8 && first >> 4 <= 7 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
+    }
+
+    private func inflateStarted(_ input: UnsafeRawBufferPointer, deliver: (UnsafeRawBufferPointer) -> Bool) -> String? {
+        guard let base = input.baseAddress, input.count > 0 else { return nil }
         var next = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: UInt8.self))
         var left = input.count
         var outputFull = false
@@ -110,7 +142,13 @@ private final class Inflater {
                 // Only gzip has several members; anything else after the end is not the body.
                 guard format == .gzip, inflateReset(&stream) == Z_OK else { return "data after the end of the \(name) stream" }
                 atStreamEnd = false
-                memberConsumed = false
+                magicSeen = 0
+            }
+            var offset = 0
+            while magicSeen < Self.gzipMagic.count, offset < left {
+                guard next[offset] == Self.gzipMagic[magicSeen] else { return "data after the end of the \(name) stream" }
+                magicSeen += 1
+                offset += 1
             }
             stream.next_in = next
             stream.avail_in = UInt32(min(left, Int(UInt32.max)))
@@ -125,16 +163,13 @@ private final class Inflater {
                 break
             case Z_BUF_ERROR where consumed == 0 && produced == 0 && left == 0:
                 return nil  // nothing more to give until more input arrives
-            case Z_DATA_ERROR where format == .deflate && !isRawDeflate && !consumedAny:
-                isRawDeflate = true
-                guard start() else { return "cannot start decoding \(name)" }
-                continue
             default:
-                return membersCompleted > 0 && !memberConsumed
-                    ? "data after the end of the \(name) stream" : "the body is not valid \(name)"
+                // What zlib decoded before the error goes out first: otherwise the output
+                // would depend on where the network split the body (found by fuzzing).
+                if produced > 0 { _ = deliver(UnsafeRawBufferPointer(start: buffer, count: produced)) }
+                return "the body is not valid \(name)"
             }
             consumedAny = consumedAny || consumed > 0
-            memberConsumed = memberConsumed || consumed > 0
             outputFull = produced == Self.capacity
             if produced > 0 {
                 guard deliver(UnsafeRawBufferPointer(start: buffer, count: produced)) else { return nil }
@@ -152,6 +187,6 @@ private final class Inflater {
 
     /// Why the body ended before its stream did; nil when complete (or nothing came at all).
     var incompleteness: String? {
-        consumedAny && !atStreamEnd ? "the \(name) stream is truncated" : nil
+        (consumedAny || !deflateHead.isEmpty) && !atStreamEnd ? "the \(name) stream is truncated" : nil
     }
 }

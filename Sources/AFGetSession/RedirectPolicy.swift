@@ -31,8 +31,13 @@ public struct RedirectPolicy: Sendable, Equatable {
         guard redirectsSoFar < maxRedirects else {
             return .refuse(TransferFailure(.protocolViolation, "too many redirects (more than \(maxRedirects))"))
         }
-        let scheme = target.prefix { $0 != ":" }.lowercased()
-        let shownTarget = removingPassword(from: target)
+        // Bytes, not characters: ":" followed by a combining mark is one Character that is not
+        // ":", and the whole target, password and all, would be taken for the scheme.
+        let scheme = String(decoding: target.utf8.prefix { $0 != UInt8(ascii: ":") }, as: UTF8.self).lowercased()
+        // A target without "://" (malformed) has whatever looks like user:password@ removed.
+        let shownTarget =
+            Array(target.utf8).firstRange(of: Array("://".utf8)) == nil
+            ? removingPasswords(inText: target) : removingPassword(from: target)
         guard scheme == "http" || scheme == "https" else {
             return .refuse(TransferFailure(.protocolViolation, "refusing redirect to \(scheme): \(shownTarget)"))
         }
@@ -43,7 +48,7 @@ public struct RedirectPolicy: Sendable, Equatable {
             return .refuse(TransferFailure(.protocolViolation, "redirect to a malformed URL: \(shownTarget)"))
         }
         if request.url.scheme == "https" && url.scheme == "http" {
-            return .refuse(TransferFailure(.protocolViolation, "refusing redirect from HTTPS to HTTP: \(target)"))
+            return .refuse(TransferFailure(.protocolViolation, "refusing redirect from HTTPS to HTTP: \(shownTarget)"))
         }
 
         var next = request

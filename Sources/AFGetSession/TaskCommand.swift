@@ -33,7 +33,7 @@ final class CommandInbox: Sendable {
         var isClosed = false
     }
 
-    private let state = Mutex(State())
+    private let state = PthreadMutex(State())
 
     func post(_ command: TaskCommand) {
         let accepted = state.withLock { state in

@@ -23,7 +23,7 @@ public final class Cancellation: Sendable {
         var onStop: [@Sendable (StopReason) -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = PthreadMutex(State())
     /// Read on the curl thread for every piece of a body: an atomic load, no lock.
     private let isStopped = Atomic(false)
 

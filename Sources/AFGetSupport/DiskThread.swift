@@ -8,7 +8,7 @@ import Synchronization
 /// job and ends once its owner is gone and the jobs are done.
 public final class DiskThread: Sendable {
     private final class Jobs: Sendable {
-        let queue = Mutex<(jobs: [@Sendable () -> Void], isClosed: Bool)>(([], false))
+        let queue = PthreadMutex<(jobs: [@Sendable () -> Void], isClosed: Bool)>(([], false))
         let waiting = DispatchSemaphore(value: 0)
     }
 

@@ -13,7 +13,7 @@ package final class EventChannel<Element: Sendable>: Sendable {
 
         @inlinable init() {}
     }
-    @usableFromInline let state = Mutex(State())
+    @usableFromInline let state = PthreadMutex(State())
 
     @inlinable package init() {}
 

@@ -66,7 +66,7 @@ extension Cancellation {
 
 /// When signals arrive, on the signal queue.
 final class SignalArrivals: Sendable {
-    private let firstAt = Mutex<Double?>(nil)
+    private let firstAt = PthreadMutex<Double?>(nil)
 
     /// What a signal means for the run.
     enum Arrival {

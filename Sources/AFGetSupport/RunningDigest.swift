@@ -7,7 +7,7 @@ import Synchronization
 public final class RunningDigest: Sendable {
     public let algorithm: DigestAlgorithm
     /// Bytes digested so far. Every use of `context` happens while holding this lock.
-    private let count = Mutex<Int64>(0)
+    private let count = PthreadMutex<Int64>(0)
     /// The EVP context. The pointer never changes; what it points to is only read or written
     /// under `count`'s lock, which is what makes sharing it between threads safe.
     nonisolated(unsafe) private let context: OpaquePointer

@@ -2,12 +2,17 @@
 /// ("https://user:pass@host/f" becomes "https://user@host/f"), so it never reaches a terminal,
 /// a log, a report or resume data (DESIGN.md §5). The request itself still carries it.
 public func removingPassword(from url: String) -> String {
-    // Most URLs carry no user information at all: one byte scan instead of a search by characters.
+    // Most URLs carry no user information at all: one byte scan.
     guard url.utf8.contains(UInt8(ascii: "@")) else { return url }
-    guard let schemeEnd = url.firstRange(of: "://") else { return url }
-    let authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-    guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
-    return String(url[..<colon]) + String(url[at...])
+    // Bytes, not characters: "@" followed by a combining mark is one Character that is not "@",
+    // and the password before it would be shown (found by the redirect fuzz target).
+    let bytes = Array(url.utf8)
+    guard let schemeEnd = bytes.firstRange(of: Array("://".utf8)) else { return url }
+    let authority = bytes[schemeEnd.upperBound...].prefix { !"/?#".utf8.contains($0) }
+    guard let at = authority.lastIndex(of: UInt8(ascii: "@")),
+        let colon = authority[..<at].firstIndex(of: UInt8(ascii: ":"))
+    else { return url }
+    return String(decoding: bytes[..<colon] + bytes[at...], as: UTF8.self)
 }
 
 /// A line of text with the password of every URL in it removed, wherever the URL stands and
@@ -17,6 +22,8 @@ public func removingPasswords(inText text: String) -> String {
     guard text.utf8.contains(UInt8(ascii: "@")) else { return text }
     // An optional scheme, the user, then ":password@" up to the last "@" before a space or a
     // quote: a password may hold "/" or "@" unescaped.
+    // Matched by scalars: by characters, "@" followed by a combining mark is no "@".
     guard let userinfo = try? Regex(#"((?:[A-Za-z][A-Za-z0-9+.-]*://)?[^\s'"/@:]*):[^\s'"]*@"#) else { return text }
-    return text.replacing(userinfo) { match in "\(match.output[1].substring ?? "")@" }
+    let scalarWise = userinfo.matchingSemantics(.unicodeScalar)
+    return text.replacing(scalarWise) { match in "\(match.output[1].substring ?? "")@" }
 }

@@ -1,4 +1,5 @@
 @testable import AFGetCLI
+import Foundation
 import XCTest
 
 /// A config file's text → its options, and the lines refused with their numbers.
@@ -46,5 +47,28 @@ final class ConfigFileParsingTests: XCTestCase {
         XCTAssertEqual(ConfigSelection(arguments: ["--config=f", "u"], environment: [:]), .chosen("f"))
         XCTAssertEqual(ConfigSelection(arguments: ["--config", "f", "--no-config"], environment: [:]), .none)
         XCTAssertEqual(ConfigSelection(arguments: ["--", "--config", "f"], environment: [:]), .none)
+    }
+
+    /// Read from disk: an empty file (the config-file fuzz target's LeakSanitizer found the 4 KiB
+    /// Foundation's reader leaked for it), a byte order mark, bytes that are not UTF-8, no file.
+    func testFilesAreReadWholeAndChecked() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("afget-config-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func file(_ bytes: [UInt8]) -> String {
+            let path = directory + "/config"
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+            return path
+        }
+        XCTAssertEqual(try ConfigFile.read(file([])).lines, [])
+        XCTAssertEqual(
+            try ConfigFile.read(file([0xEF, 0xBB, 0xBF] + Array("jobs = 8\n".utf8))).lines,
+            [.init(number: 1, name: "jobs", value: "8")])
+        XCTAssertThrowsError(try ConfigFile.read(file([0x6A, 0xFF]))) { error in
+            XCTAssertEqual((error as? ConfigFailure)?.message, "config file \(directory)/config: is not UTF-8 text")
+        }
+        XCTAssertThrowsError(try ConfigFile.read(directory + "/none")) { error in
+            XCTAssertEqual((error as? ConfigFailure)?.message, "config file \(directory)/none: cannot be read")
+        }
     }
 }

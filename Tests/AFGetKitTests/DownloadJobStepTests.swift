@@ -185,7 +185,7 @@ extension DownloadJobStepTests {
 
 /// The events a job sent to its renderer.
 private final class Recorded: Sendable {
-    private let events = Mutex<[ItemEvent]>([])
+    private let events = PthreadMutex<[ItemEvent]>([])
 
     func append(_ event: ItemEvent) { events.withLock { $0.append(event) } }
 

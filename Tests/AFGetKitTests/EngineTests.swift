@@ -27,7 +27,7 @@ final class EngineTests: XCTestCase {
 
     func testAStopReachesWhatRegisteredForItEvenLate() {
         let cancellation = Cancellation()
-        let heard = Mutex<[StopReason]>([])
+        let heard = PthreadMutex<[StopReason]>([])
         cancellation.onStop { reason in heard.withLock { $0.append(reason) } }
         cancellation.stop(.failFast)
         cancellation.onStop { reason in heard.withLock { $0.append(reason) } }

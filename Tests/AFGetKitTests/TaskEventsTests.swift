@@ -82,7 +82,7 @@ final class TaskEventsTests: XCTestCase {
 
 /// What a route was handed, batch by batch.
 private final class Delivered: Sendable {
-    private let handed = Mutex<[[TaskEvent]]>([])
+    private let handed = PthreadMutex<[[TaskEvent]]>([])
 
     func add(_ events: [TaskEvent]) { handed.withLock { $0.append(events) } }
 

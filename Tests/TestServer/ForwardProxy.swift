@@ -1,3 +1,4 @@
+import AFGetSupport
 import Foundation
 import NIOCore
 import NIOPosix
@@ -34,7 +35,7 @@ public final class ForwardProxy: Sendable {
     public var seen: [Visit] { visits.all }
 
     private final class VisitLog: Sendable {
-        private let entries = Mutex<[Visit]>([])
+        private let entries = PthreadMutex<[Visit]>([])
 
         func append(_ visit: Visit) { entries.withLock { $0.append(visit) } }
 

@@ -1,3 +1,4 @@
+import AFGetSupport
 import Synchronization
 
 /// A request as the test server received it.
@@ -14,7 +15,7 @@ public struct RecordedRequest: Sendable {
 
 /// Every request a server received, in order; read from the test while the server writes.
 public final class RequestLog: Sendable {
-    private let entries = Mutex<[RecordedRequest]>([])
+    private let entries = PthreadMutex<[RecordedRequest]>([])
 
     func append(_ request: RecordedRequest) {
         entries.withLock { $0.append(request) }
@@ -37,14 +38,14 @@ public enum HeldResponse: Sendable {
 }
 
 final class ServerState: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
-    private let overrides = Mutex<[String: [String: String]]>([:])
+    private let counts = PthreadMutex<[String: Int]>([:])
+    private let overrides = PthreadMutex<[String: [String: String]]>([:])
     /// Responses being sent now, and the most there ever were at once.
-    private let concurrency = Mutex<(now: Int, most: Int)>((0, 0))
-    private let bodyBytes = Mutex<Int>(0)
-    private let sentBytes = Mutex<Int>(0)
-    private let publishedFiles = Mutex<[String: [UInt8]]>([:])
-    private let connections = Mutex<Int>(0)
+    private let concurrency = PthreadMutex<(now: Int, most: Int)>((0, 0))
+    private let bodyBytes = PthreadMutex<Int>(0)
+    private let sentBytes = PthreadMutex<Int>(0)
+    private let publishedFiles = PthreadMutex<[String: [UInt8]]>([:])
+    private let connections = PthreadMutex<Int>(0)
 
     /// Counts connections accepted.
     func connectionAccepted() {
@@ -105,8 +106,8 @@ final class ServerState: Sendable {
         }
     }
 
-    private let heldResponses = Mutex<[String: HeldResponse]>([:])
-    private let heldDrops = Mutex<Int>(0)
+    private let heldResponses = PthreadMutex<[String: HeldResponse]>([:])
+    private let heldDrops = PthreadMutex<Int>(0)
 
     func heldResponse(_ name: String) -> HeldResponse {
         heldResponses.withLock { $0[name] ?? .waiting }

@@ -69,7 +69,10 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Retry-After as seconds from `now`: delay-seconds or an HTTP date.
     static func seconds(retryAfter: String, now: Int64) -> Double? {
         let text = retryAfter.trimmingWhitespace()
-        if let seconds = Int64(text), seconds >= 0 { return Double(seconds) }
+        // delay-seconds is digits alone (RFC 9110 §10.2.3): Int64 would also take "-0" and "+5".
+        if !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let seconds = Int64(text) {
+            return Double(seconds)
+        }
         guard let date = HTTPDate.seconds(from: text) else { return nil }
         return Double(max(0, date - now))
     }

@@ -27,7 +27,7 @@ public final class ItemFeed: Sendable {
     /// Reading a list file to its end after a stop costs nothing worth sparing; a pipe might
     /// never end.
     private let listIsFile: Bool
-    private let state = Mutex(State())
+    private let state = PthreadMutex(State())
     /// Signalled when the reader, `readAhead` items ahead of the runner, may read again: once
     /// the runner has taken half of them, so the reader wakes once per half a buffer rather than
     /// once per item.

@@ -27,7 +27,10 @@ public struct Checksum: Sendable, Equatable, CustomStringConvertible {
         else {
             throw TransferFailure(.usage, "unknown checksum algorithm \"\(name)\" (sha-256, sha-1 or md5)")
         }
-        guard hex.count == algorithm.hexLength, hex.allSatisfy(\.isHexDigit) else {
+        // ASCII digits only: Character.isHexDigit also takes fullwidth ones ("Ａ"), which no
+        // digest equals, so the download would fail only after the whole file came.
+        let isHexDigit = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte | 0x20) }
+        guard hex.utf8.count == algorithm.hexLength, hex.utf8.allSatisfy(isHexDigit) else {
             throw TransferFailure(.usage, "\(algorithm.rawValue) checksum must be \(algorithm.hexLength) hex digits")
         }
         return Checksum(algorithm: algorithm, hex: hex)

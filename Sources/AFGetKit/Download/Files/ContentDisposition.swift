@@ -65,10 +65,11 @@ public enum ContentDisposition {
         var iterator = parts[2].utf8.makeIterator()
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next(), let low = iterator.next(),
-                    let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-                else { return nil }
-                bytes.append(value)
+                // Two hex digits: UInt8(_:radix:) would also take "+F" and "-0" (found by fuzzing).
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    return nil
+                }
+                bytes.append(high << 4 | low)
             } else {
                 bytes.append(byte)
             }
@@ -77,6 +78,15 @@ public enum ContentDisposition {
         case "utf-8": return String(validating: bytes, as: UTF8.self)
         case "iso-8859-1": return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
         default: return nil
+        }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
         }
     }
 }

@@ -21,7 +21,7 @@ final class DirectoryListings: Sendable {
         case unlisted
     }
 
-    private let listings = Mutex<[String: Listing]>([:])
+    private let listings = PthreadMutex<[String: Listing]>([:])
 
     /// Items into one directory before it is listed: a single download, or a few, into a large
     /// directory (a home's Downloads) is not worth a listing.

@@ -41,8 +41,8 @@ public enum FileNaming {
                     if scalar == "/" || scalar == "\\" { return "_" }
                     return TerminalText.isUnsafe(scalar) ? nil : scalar
                 }))
-        cleaned = cleaned.trimmingWhitespace()
-        while cleaned.hasPrefix(".") { cleaned.removeFirst() }
+        // Dots and blanks in front, in any order (". .x"): the name neither hides nor starts blank.
+        cleaned = String(cleaned.drop { $0 == "." || $0 == " " || $0 == "\t" }).trimmingWhitespace()
         if cleaned.isEmpty { return fallbackName }
         return shortened(cleaned)
     }

@@ -47,14 +47,14 @@ public final class GroupCommit: Sendable {
         var moves: [Move] = []
         var isRunning = false
     }
-    private let queue = Mutex(Queue())
+    private let queue = PthreadMutex(Queue())
 
     /// Above this much unwritten data in the whole system, files are synced one by one.
     private static let unwrittenLimit: Int64 = 64 << 20
     /// How long a reading of the system's unwritten data is used: /proc/meminfo is not read
     /// for every round of a batch of small files.
     private static let unwrittenReadingLifetime = 0.5
-    private let lastUnwrittenReading = Mutex((at: -Double.infinity, isLow: false))
+    private let lastUnwrittenReading = PthreadMutex((at: -Double.infinity, isLow: false))
 
     /// Makes the file open as `descriptor` durable at `path`, renames it to `destination` and
     /// makes that durable. On failure the data stays at `path` and the message says so.

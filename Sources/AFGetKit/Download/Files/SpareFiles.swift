@@ -1,3 +1,4 @@
+import AFGetSupport
 import Glibc
 import Synchronization
 
@@ -7,7 +8,7 @@ import Synchronization
 /// by one, which made a million 404s take minutes of system time (docs/performance.md).
 final class SpareFiles: Sendable {
     /// Oldest first, across directories.
-    private let spare = Mutex<[(directory: String, descriptor: Int32)]>([])
+    private let spare = PthreadMutex<[(directory: String, descriptor: Int32)]>([])
     /// Spare files kept in all: about as many as transfers run at once.
     private let limit: Int
 

@@ -26,6 +26,9 @@ indirect enum PropertyListValue: Decodable, Equatable {
     /// list's references can point back at themselves.
     static func parse(_ data: Data) throws -> PropertyListValue {
         if data.starts(with: "bplist".utf8) { throw Unreadable(reason: "a binary property list (afget writes XML)") }
+        // afget writes UTF-8, and Foundation's XML reader stops the process (a fatal error, not
+        // a thrown one) on some bytes that are not UTF-8, such as 0xFD inside <integer>.
+        guard String(validating: data, as: UTF8.self) != nil else { throw Unreadable(reason: "not UTF-8 text") }
         if nestingDepth(of: data) > maximumDepth {
             throw Unreadable(reason: "arrays or dictionaries nested more than \(maximumDepth) deep")
         }
