@@ -22,11 +22,7 @@ final class BatchNumbersTests: ServerTestCase {
                     }
             }
         }
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 130)
-        let events = try String(contentsOf: stdout, encoding: .utf8)
-        let summary = events.split(separator: "\n").last.map(String.init) ?? ""
+        let summary = try summaryAfterCtrlC(process, events: stdout)
         XCTAssertTrue(summary.contains("\"interrupted\":4,"), summary)
         XCTAssertTrue(summary.contains("\"bytes\":400000,"), summary)
     }
@@ -44,13 +40,17 @@ final class BatchNumbersTests: ServerTestCase {
         waitUntil("the segments hold every byte but the first range's held rest") {
             ((try? String(contentsOf: stdout, encoding: .utf8)) ?? "").contains("\"bytes\":\(received),")
         }
+        let summary = try summaryAfterCtrlC(process, events: stdout)
+        XCTAssertTrue(summary.contains("\"interrupted\":1,"), summary)
+        XCTAssertTrue(summary.contains("\"bytes\":\(received),"), summary)
+    }
+
+    /// Sends SIGINT, then the JSON summary the stopped run printed last (exit 130 asserted).
+    private func summaryAfterCtrlC(_ process: Process, events: URL) throws -> String {
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 130)
-        let events = try String(contentsOf: stdout, encoding: .utf8)
-        let summary = events.split(separator: "\n").last.map(String.init) ?? ""
-        XCTAssertTrue(summary.contains("\"interrupted\":1,"), summary)
-        XCTAssertTrue(summary.contains("\"bytes\":\(received),"), summary)
+        return try String(contentsOf: events, encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""
     }
 
     /// With one place (`-j 1`) the second item waits for the first, which takes a second and a

@@ -1,3 +1,4 @@
+import AFGetSupport
 /// The file name a `Content-Disposition` header suggests (RFC 6266): `filename*` (RFC 8187,
 /// UTF-8 or ISO-8859-1, percent-encoded) preferred over `filename` (a token or a quoted
 /// string). The name is returned as the server gave it; `FileNaming.safeComponent` makes it
@@ -61,19 +62,7 @@ public enum ContentDisposition {
     static func decodeExtended(_ value: String) -> String? {
         let parts = value.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
-        var bytes: [UInt8] = []
-        var iterator = parts[2].utf8.makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%") {
-                // Two hex digits: UInt8(_:radix:) would also take "+F" and "-0" (found by fuzzing).
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                    return nil
-                }
-                bytes.append(high << 4 | low)
-            } else {
-                bytes.append(byte)
-            }
-        }
+        guard let bytes = percentDecodedBytes(parts[2].utf8) else { return nil }
         switch parts[0].lowercased() {
         case "utf-8": return String(validating: bytes, as: UTF8.self)
         case "iso-8859-1": return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
@@ -81,12 +70,4 @@ public enum ContentDisposition {
         }
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

@@ -102,28 +102,8 @@ public enum FileNaming {
     /// Percent-decodes `text`; nil when an escape is malformed or the bytes are not UTF-8.
     static func percentDecoded(_ text: String) -> String? {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
-        var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                return nil
-            }
-            bytes.append(high << 4 | low)
-        }
+        guard let bytes = percentDecodedBytes(text.utf8) else { return nil }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// `name.ext` → `name.N.ext` (`--on-exists rename`).
