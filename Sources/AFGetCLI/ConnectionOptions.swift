@@ -149,8 +149,11 @@ struct ConnectionOptions: ParsableArguments {
     /// Everything that shapes a transfer: these options, credentials and cookies, and TLS.
     /// A bad pin or pin file is a usage failure naming it; an unusable netrc file or cookie jar a
     /// local file failure (exit 3).
-    func transferOptions(auth: AuthOptions, tls: TLSOptions, retry: RetryOptions) throws -> TransferOptions {
+    func transferOptions(
+        auth: AuthOptions, tls: TLSOptions, retry: RetryOptions, remoteFiles: RemoteFileSettings = RemoteFileSettings()
+    ) throws -> TransferOptions {
         var options = try auth.applied(to: transferOptions)
+        options.remoteFiles = remoteFiles
         options.retriesRefusedConnections = retry.retryRefused
         options.maxTime = maxTime
         do {

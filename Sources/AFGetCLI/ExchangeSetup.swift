@@ -10,10 +10,13 @@ struct ExchangeSetup {
     let interrupts: InterruptMonitor
     let options: TransferOptions
 
-    init(connection: ConnectionOptions, auth: AuthOptions, tls: TLSOptions, retry: RetryOptions) throws {
+    init(
+        connection: ConnectionOptions, auth: AuthOptions, tls: TLSOptions, retry: RetryOptions,
+        remoteFiles: RemoteFileSettings = RemoteFileSettings()
+    ) throws {
         manager = TaskManager(totalRateLimit: connection.totalRateLimit)
         interrupts = InterruptMonitor(stopping: manager.cancellation)
-        options = try connection.transferOptions(auth: auth, tls: tls, retry: retry)
+        options = try connection.transferOptions(auth: auth, tls: tls, retry: retry, remoteFiles: remoteFiles)
         try DescriptorBudget.requireRoomForOneTransfer()
     }
 }

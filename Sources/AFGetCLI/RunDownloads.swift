@@ -10,6 +10,7 @@ struct DownloadingOptions: ParsableArguments {
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
     @OptionGroup(title: "Authentication and cookies") var auth: AuthOptions
     @OptionGroup(title: "TLS") var tls: TLSOptions
+    @OptionGroup(title: "FTP and SSH") var remoteFiles: RemoteFileOptions
     @OptionGroup(title: "Resume") var resume: ResumeOptions
     @OptionGroup(title: "Retry") var retry: RetryOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
@@ -27,7 +28,8 @@ func runDownloads(
     if let report = run.report { try RunReport.checkDestination(report, list: inputList, items: feed.leadingItems) }
     var settings = DownloadSettings(
         onExists: onExists, headers: headers,
-        transfer: try connection.transferOptions(auth: options.auth, tls: options.tls, retry: options.retry),
+        transfer: try connection.transferOptions(
+            auth: options.auth, tls: options.tls, retry: options.retry, remoteFiles: options.remoteFiles.settings()),
         retry: options.retry.policy, discardsResumeData: resume.restart, refusesRestart: resume.noRestart,
         concurrency: run.jobs, failsFast: run.failFast, reportsSHA256: run.report != nil || progress.style == .json,
         namesFromServer: namesFromServer, split: run.split, minimumSplitSize: run.minSplitSize.bytes)

@@ -28,7 +28,11 @@ struct UploadCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
     @OptionGroup(title: "Authentication and cookies") var auth: AuthOptions
+    @Flag(name: .customLong("create-dirs"), help: "Over FTP and SFTP, create the directories of the URL that are missing.")
+    var createsDirectories = false
+
     @OptionGroup(title: "TLS") var tls: TLSOptions
+    @OptionGroup(title: "FTP and SSH") var remoteFiles: RemoteFileOptions
     @OptionGroup(title: "Retry") var retry: RetryOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
     @OptionGroup(title: "Config file") var config: ConfigFileOptions
@@ -63,14 +67,16 @@ struct UploadCommand: AsyncParsableCommand {
                     + "before; end the URL with / to upload each under its own name")
         }
         let plan = try reportingFailures {
-            _ = try RequestSerializer.parseURL(url)
+            _ = try RequestSerializer.parseURL(url, for: .upload)
             return UploadPlan(
                 method: method.uppercased(), formField: field, extraFields: extraFields,
                 headers: try connection.headers())
         }
 
         let renderer = SharedRenderer(progress.style.makeRenderer(stdoutCarriesData: true, showsSummary: files.count > 1))
-        let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls, retry: retry)
+        let setup = try ExchangeSetup(
+            connection: connection, auth: auth, tls: tls, retry: retry,
+            remoteFiles: remoteFiles.settings(createsDirectories: createsDirectories))
         let runner = UploadRunner(manager: setup.manager, renderer: renderer, options: setup.options, retry: retry.policy)
         let summary = await runner.run(files, to: url, plan: plan)
         renderer.finish()

@@ -24,6 +24,8 @@ public enum HeaderMasking {
     /// when it is Set-Cookie or another credential header: Access-Control-Allow-Credentials or
     /// X-Session-Timeout hold none, and `-v` is for seeing what the server said.
     public static func mask(_ line: String, outgoing: Bool) -> String {
+        // FTP's login goes the same way as headers (`-v` shows the commands sent).
+        if outgoing && line.hasPrefix("PASS ") { return "PASS ***" }
         guard let colon = line.firstIndex(of: ":") else { return line }
         let name = line[..<colon]
         guard outgoing ? mayHoldSecret(name) : credentialHeaders.contains(name.lowercased()) else { return line }

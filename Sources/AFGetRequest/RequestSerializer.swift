@@ -36,10 +36,10 @@ public struct RequestSerializer: Sendable {
     }
 
     /// A request without parameters (a download, an upload of a file's bytes).
-    public func request(method: String = "GET", url string: String, body: RequestBody = .none)
+    public func request(method: String = "GET", url string: String, body: RequestBody = .none, for use: URLUse = .request)
         throws(ItemFailure) -> HTTPRequest
     {
-        try request(method: method, url: try Self.parseURL(string), body: body)
+        try request(method: method, url: try Self.parseURL(string, for: use), body: body)
     }
 
     /// A request without parameters to a URL already parsed.
@@ -173,21 +173,34 @@ public struct RequestSerializer: Sendable {
         return base + separator + query + fragment
     }
 
-    /// An http or https URL, or a usage failure naming the URL and what is wrong with it.
-    public static func parseURL(_ string: String) throws(ItemFailure) -> CurlURL {
+    /// What a URL is for: `afget request` speaks HTTP alone; downloads and uploads also reach
+    /// files on FTP and SSH servers.
+    public enum URLUse: Sendable {
+        case request
+        case download
+        case upload
+
+        var acceptsRemoteFiles: Bool { self != .request }
+
+        var schemesAccepted: String {
+            acceptsRemoteFiles ? "http://, https://, ftp://, ftps://, sftp:// or scp://" : "http:// or https://"
+        }
+    }
+
+    /// A URL afget can use for `use`, or a usage failure naming the URL and what is wrong with it.
+    public static func parseURL(_ string: String, for use: URLUse = .request) throws(ItemFailure) -> CurlURL {
+        func refused(_ failure: TransferFailure) -> ItemFailure { ItemFailure(item: removingPassword(from: string), failure) }
         guard let scheme = scheme(of: string) else {
-            throw ItemFailure(
-                item: removingPassword(from: string),
-                TransferFailure(.usage, "not a URL: it must start with http:// or https://"))
+            throw refused(TransferFailure(.usage, "not a URL: it must start with \(use.schemesAccepted)"))
         }
         // Before libcurl's parser, which calls `file:///etc/hosts` a URL with "no host".
-        guard scheme == "http" || scheme == "https" else {
-            throw ItemFailure(item: removingPassword(from: string), unsupportedScheme(scheme))
+        guard scheme == "http" || scheme == "https" || (use.acceptsRemoteFiles && CurlURL.remoteFileSchemes.contains(scheme))
+        else {
+            throw refused(unsupportedScheme(scheme, for: use))
         }
         // Checked before libcurl's parser, which calls a URL over 8 MB "malformed input".
         guard string.utf8.count <= HTTPRequest.largestURLAndHeaders else {
-            throw ItemFailure(
-                item: removingPassword(from: string),
+            throw refused(
                 TransferFailure(
                     .usage,
                     "URL too long: \(string.utf8.count) bytes, more than a request can carry (\(HTTPRequest.largestURLAndHeaders))"
@@ -199,17 +212,23 @@ public struct RequestSerializer: Sendable {
         } catch {
             switch error {
             case .malformed(let reason):
-                throw ItemFailure(item: removingPassword(from: string), TransferFailure(.usage, "malformed URL: \(reason)"))
+                throw refused(TransferFailure(.usage, "malformed URL: \(reason)"))
             }
         }
-        guard url.isHTTP else {
-            throw ItemFailure(item: removingPassword(from: string), unsupportedScheme(url.scheme))
+        guard url.isHTTP || (use.acceptsRemoteFiles && url.isRemoteFile) else {
+            throw refused(unsupportedScheme(url.scheme, for: use))
+        }
+        // libcurl would fetch a directory's listing as if it were the file.
+        if use == .download, url.isRemoteFile, url.path.hasSuffix("/") {
+            throw refused(
+                TransferFailure(.usage, "a directory (the URL ends with /): afget downloads files; name one in the directory"))
         }
         return url
     }
 
-    private static func unsupportedScheme(_ scheme: String) -> TransferFailure {
-        TransferFailure(.usage, "\(scheme): URLs are not supported: afget fetches http:// and https:// URLs")
+    private static func unsupportedScheme(_ scheme: String, for use: URLUse) -> TransferFailure {
+        let fetched = use == .request ? "afget request speaks" : "afget fetches"
+        return TransferFailure(.usage, "\(scheme): URLs are not supported: \(fetched) \(use.schemesAccepted) URLs")
     }
 
     /// The scheme a URL starts with, before "://" (RFC 3986 §3.1: a letter, then letters,

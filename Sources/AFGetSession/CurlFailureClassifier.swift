@@ -39,7 +39,8 @@ enum CurlFailureClassifier {
             return TransferFailure(.protocolViolation, "the reply is not an HTTP response (no status line)")
         }
         let kind = isTLSAlert ? .tls : kind(of: error.curlCode)
-        let message = kind == .tls ? "TLS with \(host): \(said)" : said
+        let answer = serverAnswer(error.curlCode) ?? refusedLogin(error.curlCode)
+        let message = kind == .tls ? "TLS with \(host): \(said)" : answer.map { "\($0) (\(said))" } ?? said
         // A body that cannot be decoded is worthless: nothing of it is kept.
         return TransferFailure(
             kind, message, transient: !isTLSAlert && isTransient(error.curlCode),
@@ -78,8 +79,31 @@ enum CurlFailureClassifier {
         }
     }
 
-    static func kind(of code: CURLcode) -> FailureClass {
+    /// What an FTP or SFTP server's refusal says of the file, worded as an HTTP status would
+    /// be (and exiting as one, 8).
+    private static func serverAnswer(_ code: CURLcode) -> String? {
         switch code {
+        case CURLE_REMOTE_FILE_NOT_FOUND: "the server has no such file"
+        case CURLE_REMOTE_ACCESS_DENIED: "the server refused access to the file"
+        case CURLE_FTP_COULDNT_RETR_FILE: "the server would not send the file"
+        case CURLE_UPLOAD_FAILED: "the server refused the upload"
+        case CURLE_REMOTE_DISK_FULL: "the server's disk is full"
+        case CURLE_REMOTE_FILE_EXISTS: "the server already has a file of that name"
+        default: nil
+        }
+    }
+
+    /// How a refused login over FTP or SSH is worded (exit 6; HTTP's is a 401).
+    private static func refusedLogin(_ code: CURLcode) -> String? {
+        switch code {
+        case CURLE_LOGIN_DENIED: "the server refused the login"
+        default: nil
+        }
+    }
+
+    static func kind(of code: CURLcode) -> FailureClass {
+        if serverAnswer(code) != nil { return .httpStatus }
+        return switch code {
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
             .usage
         case CURLE_WRITE_ERROR, CURLE_READ_ERROR, CURLE_FILE_COULDNT_READ_FILE:

@@ -205,6 +205,7 @@ final class CurlLoop {
         let context = Unmanaged<TransferContext>.fromOpaque(pointer).takeUnretainedValue()
         detach(context)
         if context.headersComplete { originsThatAnswered.insert(context.request.url.origin) }
+        if result == CURLE_OK { context.remoteTransferEnded() }
         // Received data reaches the file whatever the outcome: a failed transfer keeps its bytes.
         var ending = TransferEnding()
         ending.flushFailure = context.consumer?.flush()
@@ -236,6 +237,7 @@ final class CurlLoop {
         if result == CURLE_OPERATION_TIMEDOUT, let deadline = context.options.deadline, monotonicSeconds() >= deadline - 0.01 {
             return context.options.maxTimeFailure
         }
+        if let failure = context.remoteFailure(result) { return failure }
         let error = CurlError(code: result, detail: context.easy.lastErrorDetail)
         let failure = CurlFailureClassifier.failure(
             for: error, host: context.request.url.host,

@@ -67,6 +67,11 @@ final class TransferContext {
     private let runRate: RunRate?
     /// The loop's record of the sockets requests with a body go out on.
     private let sockets: ConnectionSockets
+    /// A file on an FTP or SSH server: no HTTP head; one is put together from what libcurl
+    /// learnt of the file (`TransferContext+RemoteFile.swift`).
+    let isRemoteFile: Bool
+    /// Where a remote file's body starts: the offset a continue asked libcurl for.
+    var remoteOffset: Int64 = 0
 
     init(
         id: TaskID, request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions,
@@ -82,6 +87,7 @@ final class TransferContext {
         self.options = options
         self.events = events
         firstOrigin = request.url.origin
+        isRemoteFile = request.url.isRemoteFile
         pacer = options.rateLimit.map { RatePacer(bytesPerSecond: $0) }
         stallWatch = StallWatch(limit: options.stallTimeout, startedAt: monotonicSeconds())
     }
@@ -177,6 +183,7 @@ final class TransferContext {
         easy.applyMethod(request.method, sending: upload)
         easy.applyHeaders(headersToSend, uploadLength: upload?.length)
         easy.applyIdentity(options, sameOrigin: request.url.origin == firstOrigin)
+        if isRemoteFile { prepareRemoteAttempt() }
         if let deadline = options.deadline {
             let left = deadline - monotonicSeconds()
             guard left > 0 else { throw options.maxTimeFailure }
@@ -200,7 +207,7 @@ final class TransferContext {
         easy.set(CURLOPT_NOSIGNAL, true)
         // Redirects are followed by the task manager, under afget's own rules (RedirectPolicy).
         easy.set(CURLOPT_FOLLOWLOCATION, false)
-        easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        easy.set(CURLOPT_PROTOCOLS_STR, isRemoteFile ? request.url.scheme : "http,https")
         easy.set(CURLOPT_USERAGENT, "afget/\(AFGetVersion.current)")
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
         easy.set(CURLOPT_BUFFERSIZE, options.receiveBufferBytes)
@@ -217,6 +224,7 @@ final class TransferContext {
             easy.setSocketCallback(socketOpenedCallback)
             easy.set(CURLOPT_SOCKOPTDATA, pointer: context)
         }
+        if isRemoteFile { configureRemoteFile(context) }
         if options.verbose {
             easy.setDebugCallback(verboseCallback)
             easy.set(CURLOPT_DEBUGDATA, pointer: context)
@@ -243,6 +251,8 @@ final class TransferContext {
     // MARK: Callbacks (curl thread)
 
     func receiveHeader(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        // FTP's replies come this way too: they are no HTTP head (`-v` shows them).
+        if isRemoteFile { return count }
         headerBytes += count
         headerLines += 1
         let limits = options.limits
@@ -284,6 +294,19 @@ final class TransferContext {
             break
         }
         return count
+    }
+
+    /// Takes `synthesized` as the final response's head, for a transfer whose protocol has
+    /// none; false: the transfer is to be aborted (`abortReason` says why).
+    func completeHeaders(as synthesized: ResponseHead) -> Bool {
+        head = synthesized
+        headersComplete = true
+        return headersDidComplete()
+    }
+
+    /// Ends the transfer for `failure` at the callback's return.
+    func abort(because failure: TransferFailure) {
+        if abortReason == nil { abortReason = failure }
     }
 
     private func startNextResponse() {
@@ -379,6 +402,8 @@ final class TransferContext {
     }
 
     func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        // A remote file's head is judged before its first byte is written.
+        if !headersComplete && isRemoteFile && !startRemoteBody() { return 0 }
         guard consumer != nil else { return count }
         if pacer != nil || runRate != nil, isAheadOfReceiving(now: monotonicSeconds()) {
             // Not taken: libcurl keeps these bytes and hands them over again once unpaused.

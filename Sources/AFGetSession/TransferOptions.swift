@@ -19,6 +19,8 @@ public struct TransferOptions: Sendable, Equatable {
     public var tls: TLSSettings
     /// `-x`/`--proxy` and `--noproxy`, or the proxy environment variables.
     public var proxy = ProxySettings()
+    /// FTP and SSH: TLS for FTP, active mode, keys and host keys, directories an upload creates.
+    public var remoteFiles = RemoteFileSettings()
     /// `--limit-rate`: bytes per second each transfer receives at most.
     public var rateLimit: Int64?
     /// Shared by the tasks of a batch that may transfer only so many at once (`-j`).

@@ -33,6 +33,10 @@ CURLcode afc_easy_setopt_sockopt_callback(CURL *handle, afc_sockopt_callback val
     return curl_easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, value);
 }
 
+CURLcode afc_easy_setopt_sshkey_callback(CURL *handle, afc_sshkey_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_SSH_KEYFUNCTION, value);
+}
+
 CURLcode afc_easy_setopt_debug_callback(CURL *handle, afc_debug_callback value) {
     return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, value);
 }

@@ -9,6 +9,8 @@ public struct CurlURL: Sendable, Equatable {
     public let port: Int
     /// The path as given, still percent-encoded.
     public let path: String
+    /// The URL names a user (`sftp://alice@host/`): libcurl logs in as that user.
+    public let hasUser: Bool
 
     public enum ParseError: Error, Equatable {
         case malformed(String)
@@ -43,10 +45,20 @@ public struct CurlURL: Sendable, Equatable {
         self.host = host.lowercased()
         port = part(CURLUPART_PORT, CURLU_DEFAULT_PORT).flatMap { Int($0) } ?? 0
         path = part(CURLUPART_PATH) ?? "/"
+        hasUser = part(CURLUPART_USER).map { !$0.isEmpty } ?? false
     }
 
     /// Scheme, host and port: what must match for credentials to travel along.
     public var origin: String { "\(scheme)://\(host):\(port)" }
 
     public var isHTTP: Bool { scheme == "http" || scheme == "https" }
+
+    /// A file on an FTP or SSH server: no HTTP exchange, libcurl's own protocol.
+    public var isRemoteFile: Bool { Self.remoteFileSchemes.contains(scheme) }
+
+    /// Over SSH (SFTP, SCP): host keys and SSH keys apply.
+    public var isSSH: Bool { scheme == "sftp" || scheme == "scp" }
+
+    /// The schemes of files afget fetches and sends besides HTTP's.
+    public static let remoteFileSchemes: Set<String> = ["ftp", "ftps", "sftp", "scp"]
 }

@@ -66,6 +66,11 @@ public final class EasyHandle {
         check(afc_easy_setopt_sockopt_callback(raw, callback), "CURLOPT_SOCKOPTFUNCTION")
     }
 
+    /// Judges the server's SSH host key (with CURLOPT_SSH_KNOWNHOSTS set, which it is read against).
+    public func setSSHKeyCallback(_ callback: afc_sshkey_callback) {
+        check(afc_easy_setopt_sshkey_callback(raw, callback), "CURLOPT_SSH_KEYFUNCTION")
+    }
+
     public func setDebugCallback(_ callback: afc_debug_callback) {
         check(afc_easy_setopt_debug_callback(raw, callback), "CURLOPT_DEBUGFUNCTION")
         set(CURLOPT_VERBOSE, true)

@@ -82,12 +82,17 @@ final class DownloadMachineTests: XCTestCase {
         XCTAssertEqual(head(401).failure(sentCredentials: true).kind, .authentication)
     }
 
-    /// A 416 to a continue from 1000: the part is the whole file when the 416's total says so,
-    /// or when a HEAD request confirms it; a file that shrank starts over when its validator
+    /// A 416 to a continue from 1000: the part is the whole file when the 416's total says so
+    /// and its validators agree, or when a HEAD request confirms it; a file that shrank starts over when its validator
     /// changed and otherwise fails; any other 416 starts over.
     func testA416ToAContinue() {
         let rows: [(headers: [(String, String)], expected: DownloadMachine.Action, why: String)] = [
             ([("Content-Range", "bytes */1000")], .finish(wholePart: true), "the total is the part's size"),
+            (
+                [("Content-Range", "bytes */1000"), ("ETag", "\"v2\"")],
+                .startOver(because: "the file changed on the server (ETag \"v1\" became \"v2\")"),
+                "the part's size, but another version (an FTP file replaced by one as long)"
+            ),
             ([], .confirmWholePart(size: 1000), "no total: a HEAD request decides"),
             (
                 [("Content-Range", "bytes */400"), ("ETag", "\"v2\"")],

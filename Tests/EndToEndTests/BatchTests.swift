@@ -326,7 +326,9 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(sha("good1.bin"), TestPayload.sha256(count: 4000))
         XCTAssertEqual(sha("good2.bin"), TestPayload.sha256(count: 5000))
         XCTAssertTrue(
-            result.stderr.contains("afget: urls.txt:7: not a URL: it must start with http:// or https://"), result.stderr)
+            result.stderr.contains(
+                "afget: urls.txt:7: not a URL: it must start with http://, https://, ftp://, ftps://, sftp:// or scp://"),
+            result.stderr)
         XCTAssertTrue(
             result.stderr.contains(
                 "afget: urls.txt:11: sha-256 checksum must be 64 hex digits; not downloading "

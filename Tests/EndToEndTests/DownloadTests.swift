@@ -184,7 +184,9 @@ final class DownloadTests: ServerTestCase {
 
         let schemeless = try Afget.run(["-q", "example.org/f.bin"], in: directory)
         XCTAssertEqual(schemeless.status, 2)
-        XCTAssertEqual(schemeless.stderrLines, ["afget: example.org/f.bin: not a URL: it must start with http:// or https://"])
+        XCTAssertEqual(
+            schemeless.stderrLines,
+            ["afget: example.org/f.bin: not a URL: it must start with http://, https://, ftp://, ftps://, sftp:// or scp://"])
     }
 
     /// As browsers and wget do, a space copied along with a URL is sent as %20.
@@ -198,23 +200,28 @@ final class DownloadTests: ServerTestCase {
     /// A URL of another scheme is refused naming it and saying what afget fetches; `file:///`
     /// was "malformed URL: no host", as if a host were what it lacked.
     func testUnsupportedSchemeIsAUsageError() throws {
-        for (url, scheme) in [("ftp://127.0.0.1/file", "ftp"), ("file:///etc/hostname", "file"), ("FILE:///tmp/x", "file")] {
+        for (url, scheme) in [("gopher://127.0.0.1/file", "gopher"), ("file:///etc/hostname", "file"), ("FILE:///tmp/x", "file")]
+        {
             let result = try Afget.run(["-q", url], in: directory)
             XCTAssertEqual(result.status, 2, result.stderr)
             XCTAssertEqual(
-                result.stderrLines, ["afget: \(url): \(scheme): URLs are not supported: afget fetches http:// and https:// URLs"])
+                result.stderrLines,
+                [
+                    "afget: \(url): \(scheme): URLs are not supported: afget fetches http://, https://, ftp://, ftps://, sftp:// or scp:// URLs"
+                ])
         }
         let request = try Afget.run(["request", "file:///etc/hostname"], in: directory)
         XCTAssertEqual(request.status, 2, request.stderr)
         XCTAssertEqual(
             request.stderrLines,
-            ["afget: file:///etc/hostname: file: URLs are not supported: afget fetches http:// and https:// URLs"])
+            ["afget: file:///etc/hostname: file: URLs are not supported: afget request speaks http:// or https:// URLs"])
         // Among other URLs it is one failed item; the others download.
         let batch = try Afget.run(["-q", "file:///etc/hostname", server.url("/file/b.bin?size=10")], in: directory)
         XCTAssertEqual(batch.status, 2, batch.stderr)
         XCTAssertEqual(
             batch.stderrLines.first,
-            "afget: file:///etc/hostname: file: URLs are not supported: afget fetches http:// and https:// URLs")
+            "afget: file:///etc/hostname: file: URLs are not supported: afget fetches http://, https://, ftp://, ftps://, sftp:// or scp:// URLs"
+        )
         XCTAssertEqual(listing(directory), ["b.bin"])
     }
 

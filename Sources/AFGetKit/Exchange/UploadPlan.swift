@@ -56,6 +56,6 @@ public struct UploadPlan: Sendable {
         } else {
             body = isStandardInput ? .standardInput : .file(path: file)
         }
-        return try RequestSerializer(headers: headers).request(method: method, url: target, body: body)
+        return try RequestSerializer(headers: headers).request(method: method, url: target, body: body, for: .upload)
     }
 }

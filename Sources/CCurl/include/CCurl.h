@@ -12,6 +12,10 @@ typedef int (*afc_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_of
 typedef int (*afc_debug_callback)(CURL *handle, curl_infotype type, char *data, size_t size,
                                   void *userdata);
 typedef int (*afc_sockopt_callback)(void *userdata, curl_socket_t socket, curlsocktype purpose);
+/// An SSH host key against known_hosts (CURLOPT_SSH_KEYFUNCTION): the key of the known_hosts
+/// entry, if any, the server's key (raw bytes), and how they compare.
+typedef int (*afc_sshkey_callback)(CURL *handle, const struct curl_khkey *known, const struct curl_khkey *found,
+                                   enum curl_khmatch match, void *userdata);
 
 CURLcode afc_easy_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode afc_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);
@@ -22,6 +26,7 @@ CURLcode afc_easy_setopt_data_callback(CURL *handle, CURLoption option, afc_data
 CURLcode afc_easy_setopt_xferinfo_callback(CURL *handle, afc_xferinfo_callback value);
 CURLcode afc_easy_setopt_debug_callback(CURL *handle, afc_debug_callback value);
 CURLcode afc_easy_setopt_sockopt_callback(CURL *handle, afc_sockopt_callback value);
+CURLcode afc_easy_setopt_sshkey_callback(CURL *handle, afc_sshkey_callback value);
 
 CURLcode afc_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode afc_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);

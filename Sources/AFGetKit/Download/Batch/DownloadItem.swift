@@ -36,7 +36,7 @@ public struct DownloadItem: Sendable, Equatable {
         self.url = url
         self.parsedURL =
             parsedURL.map { .success($0) }
-            ?? Result { () throws(ItemFailure) in try RequestSerializer.parseURL(url) }
+            ?? Result { () throws(ItemFailure) in try RequestSerializer.parseURL(url, for: .download) }
         shownURL = removingPassword(from: url)
         self.output = output
         self.replacesURL = replacesURL

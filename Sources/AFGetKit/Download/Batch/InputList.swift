@@ -116,7 +116,8 @@ public struct InputList: Sendable {
             do {
                 try InputList.checkOneURL(trimmed)
                 current = Entry(
-                    source: source, line: lineNumber, url: trimmed, parsedURL: try RequestSerializer.parseURL(trimmed))
+                    source: source, line: lineNumber, url: trimmed,
+                    parsedURL: try RequestSerializer.parseURL(trimmed, for: .download))
                 skippingOptions = false
             } catch {
                 results.append(.problem(ItemFailure(item: source, error.failure)))

@@ -262,11 +262,20 @@ extension DownloadJob {
             return
         }
         validators = EntityValidators(of: head)
-        whyNotContinuable = "the server sent no ETag or Last-Modified"
+        whyNotContinuable = Self.withoutValidators(download.request.url.scheme)
         if head.status == 206, let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total {
             expectedTotal = total
         } else {
             expectedTotal = head.contentLength.map { base + $0 }
+        }
+    }
+
+    /// Why a file whose server gave nothing to check a continue against cannot be continued.
+    private static func withoutValidators(_ scheme: String) -> String {
+        switch scheme {
+        case "scp": "SCP cannot fetch part of a file (sftp:// can)"
+        case "ftp", "ftps", "sftp": "the server gave no modification time"
+        default: "the server sent no ETag or Last-Modified"
         }
     }
 

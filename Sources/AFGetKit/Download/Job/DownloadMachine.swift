@@ -117,7 +117,12 @@ struct DownloadMachine {
     /// 416's total, or confirmed by a HEAD request when it has none), or the file changed or
     /// shrank, and the download starts over or fails.
     private mutating func after416(_ head: ResponseHead, total: Int64?) -> Action {
-        if total == offset { return .finish(wholePart: true) }
+        if total == offset {
+            // The part's length is the file's, but a 416 that shows another time is of another
+            // file (an FTP or SFTP file replaced by one of the same size).
+            if let change = validators.change(in: head) { return startOver(because: change) }
+            return .finish(wholePart: true)
+        }
         if total == nil, offset == expectedTotal, validators.ifRange != nil { return .confirmWholePart(size: offset) }
         if let total, total < offset {
             // Twisted's 416 for a file that shrank carries its new Last-Modified.

@@ -1,4 +1,5 @@
 import AFGetRequest
+import CurlCore
 import FoundationEssentials
 
 /// The contents of `DEST.afresume`: an XML property list with NSURLSession's resume-data keys
@@ -134,9 +135,11 @@ public struct ResumeData: Sendable, Equatable {
         self.version = version
 
         url = try string(Key.url)!
-        let lowered = url.lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
-            throw ResumeDataError("\(Key.url) is not an http or https URL")
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        guard url.dropFirst(scheme.count).hasPrefix("://"),
+            ["http", "https"].contains(scheme) || CurlURL.remoteFileSchemes.contains(scheme)
+        else {
+            throw ResumeDataError("\(Key.url) is not a URL afget downloads (http, https, ftp, ftps, sftp or scp)")
         }
         bytesReceived = try integer(Key.bytesReceived)!
         tempFileName = try string(Key.tempFileName)!

@@ -1,0 +1,106 @@
+import AFGetRequest
+import AFGetSupport
+import CCurl
+import CurlCore
+import Glibc
+
+/// A transfer of a file on an FTP or SSH server: libcurl's own protocol instead of HTTP, set up
+/// and answered here so that the rest of the engine (body handlers, limits, the rate, stalls)
+/// works as for HTTP. Curl thread only, as the rest of `TransferContext`.
+extension TransferContext {
+    /// Once per handle: the protocol the URL names and nothing else, the file's time asked
+    /// for (MDTM, an SFTP stat), FTP's TLS and data connection, SSH's key and host-key check.
+    func configureRemoteFile(_ context: UnsafeMutableRawPointer) {
+        let url = request.url
+        let settings = options.remoteFiles
+        easy.set(CURLOPT_FILETIME, true)
+        if url.scheme == "ftp" && settings.ftpRequiresTLS {
+            easy.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue))
+        }
+        if settings.ftpActive { easy.set(CURLOPT_FTPPORT, "-") }
+        if settings.createsDirectories {
+            easy.set(CURLOPT_FTP_CREATE_MISSING_DIRS, Int(CURLFTP_CREATE_DIR_RETRY.rawValue))
+        }
+        if url.isSSH {
+            if let key = settings.sshKey { easy.set(CURLOPT_SSH_PRIVATE_KEYFILE, key) }
+            // libcurl asks the key callback only when a known_hosts file is named; one that does
+            // not exist makes every key unknown, which is what it is.
+            easy.set(CURLOPT_SSH_KNOWNHOSTS, settings.knownHosts ?? "/nonexistent/known_hosts")
+            easy.setSSHKeyCallback(hostKeyCallback)
+            easy.set(CURLOPT_SSH_KEYDATA, pointer: context)
+        }
+    }
+
+    /// Per attempt: where the body starts (a continue's offset; SCP cannot seek), and the
+    /// user an SSH server is logged in as when neither the URL nor `-u` names one: the local
+    /// user, as ssh(1) does.
+    func prepareRemoteAttempt() {
+        remoteOffset = request.url.scheme == "scp" ? 0 : RemoteFileAnswer.continueOffset(of: request) ?? 0
+        easy.set(CURLOPT_RESUME_FROM_LARGE, offset: remoteOffset)
+        if request.url.isSSH, !request.url.hasUser, options.credentials == nil, let user = Self.localUser {
+            easy.set(CURLOPT_USERNAME, user)
+        }
+    }
+
+    /// What libcurl learnt of the file so far, as an answer.
+    private func remoteAnswer(remainingIfUnknown: Int64? = nil) -> RemoteFileAnswer {
+        let length = easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
+        let modified = easy.info(offset: CURLINFO_FILETIME_T)
+        return RemoteFileAnswer(
+            offset: remoteOffset, remaining: length >= 0 ? length : remainingIfUnknown,
+            modified: modified >= 0 ? modified : nil, now: Int64(time(nil)), scheme: request.url.scheme)
+    }
+
+    /// The file's first bytes arrived: its head is judged now, before any is written. False
+    /// aborts the transfer.
+    func startRemoteBody() -> Bool {
+        completeHeaders(as: remoteAnswer().head)
+    }
+
+    /// libcurl finished without a byte of body: an empty file, a continue with nothing left
+    /// (FTP says "already completely downloaded"), or an upload. Its head is put together now.
+    func remoteTransferEnded() {
+        guard isRemoteFile, !headersComplete else { return }
+        let sent = request.body != .none
+        _ = completeHeaders(as: remoteAnswer(remainingIfUnknown: sent ? nil : 0).head)
+    }
+
+    /// libcurl's failure in afget's terms where a remote file makes it mean more: a continue
+    /// from beyond the file's end means the file is now shorter than the part.
+    func remoteFailure(_ result: CURLcode) -> TransferFailure? {
+        guard isRemoteFile, result == CURLE_BAD_DOWNLOAD_RESUME, remoteOffset > 0 else { return nil }
+        return TransferFailure(
+            .resumeConflict,
+            "the file changed on the server (it is now shorter than the \(remoteOffset) bytes already here)",
+            entityChanged: true)
+    }
+
+    /// libcurl's question about the server's host key: trusted when pinned or in known_hosts,
+    /// else the transfer fails naming the host and the key's fingerprint.
+    func judgeHostKey(_ found: UnsafePointer<curl_khkey>?, _ match: curl_khmatch) -> Int32 {
+        let reject = Int32(CURLKHSTAT_REJECT.rawValue)
+        // libcurl hands the server's key as raw bytes with their length.
+        guard let found, let key = found.pointee.key, found.pointee.len > 0 else { return reject }
+        let fingerprint = SSHHostKey.fingerprint(of: UnsafeRawBufferPointer(start: key, count: found.pointee.len))
+        let known: SSHHostKey.KnownHostsMatch =
+            match == CURLKHMATCH_OK ? .matches : match == CURLKHMATCH_MISMATCH ? .differs : .absent
+        let settings = options.remoteFiles
+        guard
+            let refusal = SSHHostKey.refusal(
+                fingerprint: fingerprint, host: SSHHostKey.knownHostsName(host: request.url.host, port: request.url.port),
+                pinned: settings.pinnedHostKey, match: known, knownHosts: settings.knownHosts)
+        else { return Int32(CURLKHSTAT_FINE.rawValue) }
+        abort(because: refusal)
+        return reject
+    }
+
+    /// The login name of the user running afget.
+    private static var localUser: String? {
+        guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return nil }
+        return String(cString: name)
+    }
+}
+
+private let hostKeyCallback: afc_sshkey_callback = { _, _, found, match, user in
+    Unmanaged<TransferContext>.fromOpaque(user!).takeUnretainedValue().judgeHostKey(found, match)
+}

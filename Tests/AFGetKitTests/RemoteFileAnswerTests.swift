@@ -1,0 +1,114 @@
+@testable import AFGetKit
+@testable import AFGetRequest
+@testable import AFGetSession
+import AFGetSupport
+import CurlCore
+import XCTest
+
+/// What an FTP or SFTP server said of a file (size, modification time), put as a response
+/// head, and the continue rule it then meets: appended only when both still match what the
+/// resume data recorded. Rows without a socket.
+final class RemoteFileAnswerTests: XCTestCase {
+    private static let modified: Int64 = 1_600_000_000
+    private static let now: Int64 = 1_700_000_000
+
+    private func answer(offset: Int64 = 0, remaining: Int64?, modified: Int64? = RemoteFileAnswerTests.modified)
+        -> ResponseHead
+    {
+        RemoteFileAnswer(offset: offset, remaining: remaining, modified: modified, now: Self.now, scheme: "ftp").head
+    }
+
+    func testTheHeadSaysWhatTheServerSaid() {
+        let date = HTTPDate.format(Self.now)
+        let time = HTTPDate.format(Self.modified)
+        let rows: [(head: ResponseHead, status: Int, headers: [String: String], why: String)] = [
+            (
+                answer(remaining: 3000), 200, ["Date": date, "Last-Modified": time, "Content-Length": "3000"],
+                "the whole file"
+            ),
+            (answer(remaining: nil, modified: nil), 200, ["Date": date], "neither size nor time given"),
+            (
+                answer(offset: 1000, remaining: 2000), 206,
+                ["Date": date, "Last-Modified": time, "Content-Range": "bytes 1000-2999/3000", "Content-Length": "2000"],
+                "the rest from a continue's offset"
+            ),
+            (
+                answer(offset: 3000, remaining: 0), 416, ["Date": date, "Last-Modified": time, "Content-Range": "bytes */3000"],
+                "nothing left after the offset"
+            ),
+        ]
+        for row in rows {
+            XCTAssertEqual(row.head.status, row.status, row.why)
+            XCTAssertEqual(Dictionary(uniqueKeysWithValues: row.head.headers.map { ($0.name, $0.value) }), row.headers, row.why)
+        }
+    }
+
+    /// Resume data records the time as Last-Modified and the size as the length; a continue is
+    /// appended only when both match, and a time less than a second old is no validator.
+    func testAContinueNeedsTheSameSizeAndTime() throws {
+        let first = answer(remaining: 3000)
+        let recorded = EntityValidators(of: first)
+        XCTAssertEqual(recorded.lastModified, HTTPDate.format(Self.modified))
+        let expectation = ResumeExpectation(
+            offset: 1000, expectedTotal: 3000, recorded: recorded, restartsOnFullResponse: true)
+        let rows: [(head: ResponseHead, verdict: ResumeExpectation.Verdict, why: String)] = [
+            (answer(offset: 1000, remaining: 2000), .append, "same size, same time"),
+            (
+                answer(offset: 1000, remaining: 2000, modified: Self.modified + 60),
+                .changed(
+                    "the file changed on the server (Last-Modified \(HTTPDate.format(Self.modified)) "
+                        + "became \(HTTPDate.format(Self.modified + 60)))"),
+                "same size, new time"
+            ),
+            (
+                answer(offset: 1000, remaining: 2500),
+                .changed("the file changed on the server (its length changed from 3000 to 3500 bytes)"), "new size"
+            ),
+        ]
+        for row in rows {
+            XCTAssertEqual(expectation.verdict(for: row.head), row.verdict, row.why)
+        }
+        XCTAssertNil(EntityValidators(of: answer(remaining: 3000, modified: nil)).ifRange, "no time: no validator")
+        XCTAssertNil(EntityValidators(of: answer(remaining: 3000, modified: Self.now)).ifRange, "changed this second")
+    }
+
+    /// Only an open range is a continue; a bounded one (a split's) fetches the whole file.
+    func testTheContinueOffsetComesFromAnOpenRange() throws {
+        let request = try RequestSerializer().request(url: "ftp://127.0.0.1/f.bin", for: .download)
+        XCTAssertNil(RemoteFileAnswer.continueOffset(of: request))
+        XCTAssertEqual(RemoteFileAnswer.continueOffset(of: request.ranged(from: 4096, ifRange: "x")), 4096)
+        XCTAssertNil(RemoteFileAnswer.continueOffset(of: request.ranged(from: 4096, to: 8192, ifRange: nil)))
+    }
+
+    /// `--ssh-host-key-sha256` as ssh-keygen -l prints it or as curl takes it; and the host
+    /// key rules: the pin wins, else known_hosts must have the key.
+    func testHostKeyPinsAndKnownHosts() throws {
+        let key: [UInt8] = Array("ssh-ed25519 key bytes".utf8)
+        let fingerprint = key.withUnsafeBytes { SSHHostKey.fingerprint(of: $0) }
+        XCTAssertTrue(fingerprint.hasPrefix("SHA256:"))
+        XCTAssertFalse(fingerprint.hasSuffix("="))
+        let bare = String(fingerprint.dropFirst("SHA256:".count))
+        for written in [fingerprint, bare, bare + "="] {
+            XCTAssertEqual(SSHHostKey.pin(written), fingerprint, written)
+        }
+        for bad in ["", "SHA256:", "abc", String(bare.dropLast(4)), "MD5:" + bare] {
+            XCTAssertNil(SSHHostKey.pin(bad), bad)
+        }
+        let host = SSHHostKey.knownHostsName(host: "127.0.0.1", port: 2222)
+        XCTAssertEqual(host, "[127.0.0.1]:2222")
+        XCTAssertEqual(SSHHostKey.knownHostsName(host: "example.org", port: 22), "example.org")
+        func refusal(pinned: String?, _ match: SSHHostKey.KnownHostsMatch) -> TransferFailure? {
+            SSHHostKey.refusal(
+                fingerprint: fingerprint, host: host, pinned: pinned, match: match, knownHosts: "/h/.ssh/known_hosts")
+        }
+        XCTAssertNil(refusal(pinned: nil, .matches))
+        XCTAssertNil(refusal(pinned: fingerprint, .absent), "a pin needs no known_hosts")
+        for (pinned, match) in [(nil, .absent), (nil, .differs), ("SHA256:other", .matches)]
+            as [(String?, SSHHostKey.KnownHostsMatch)]
+        {
+            let failure = try XCTUnwrap(refusal(pinned: pinned, match))
+            XCTAssertEqual(failure.exitCode, 5)
+            XCTAssertTrue(failure.message.contains(host) && failure.message.contains(fingerprint), failure.message)
+        }
+    }
+}
