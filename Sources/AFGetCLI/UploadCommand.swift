@@ -67,7 +67,12 @@ struct UploadCommand: AsyncParsableCommand {
                     + "before; end the URL with / to upload each under its own name")
         }
         let plan = try reportingFailures {
-            _ = try RequestSerializer.parseURL(url, for: .upload)
+            let parsed = try RequestSerializer.parseURL(url, for: .upload)
+            // A file on an FTP or SSH server is stored whole: there is no method or form to send.
+            if parsed.isRemoteFile && (method.uppercased() != "PUT" || field != nil) {
+                throw UsageFailure(
+                    message: "\(shownURL): \(parsed.scheme):// uploads store the file as it is (no --method or --field)")
+            }
             return UploadPlan(
                 method: method.uppercased(), formField: field, extraFields: extraFields,
                 headers: try connection.headers())

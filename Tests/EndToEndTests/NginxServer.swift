@@ -133,7 +133,7 @@ struct NginxError: Error {
     let message: String
 }
 
-private func canConnect(port: Int) -> Bool {
+func canConnect(port: Int) -> Bool {
     let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(socketDescriptor) }
     var address = sockaddr_in()

@@ -154,7 +154,9 @@ extension DownloadJob {
     /// download's smallest file (4 segments of the minimum size), so that a file too small to
     /// split comes whole and a larger one shows its length without anything asked for twice.
     private func firstRange(from offset: Int64) -> LiveSegment? {
-        guard settings.split > 1, route.handsOver, !splitRefused, download.part != nil, !download.isConditional else {
+        guard settings.split > 1, route.handsOver, !splitRefused, download.part != nil, !download.isConditional,
+            !download.request.url.isRemoteFile
+        else {
             return nil
         }
         return LiveSegment(from: offset, end: offset + Self.smallestSplitFile(settings))

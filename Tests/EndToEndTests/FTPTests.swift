@@ -1,0 +1,132 @@
+import Foundation
+import TestServer
+import XCTest
+
+/// Downloads and uploads over FTP and FTPS against real servers (pyftpdlib, vsftpd): exact
+/// files, their times, refusals in their own words and exit statuses, Ctrl-C then continue,
+/// and a file replaced on the server between two runs started over, never spliced.
+final class FTPTests: XCTestCase {
+    private var directory: URL!
+    private static let modified = Date(timeIntervalSince1970: 1_600_000_000)
+
+    override func setUpWithError() throws {
+        directory = try makeScratchDirectory()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func testADownloadIsExactWithItsTimeAndRefusalsSayWhy() throws {
+        let ftp = try PyFTPServer()
+        let sha = try writeRandomFile(ftp.root.appendingPathComponent("f.bin"), count: 300_000, modified: Self.modified)
+
+        let anonymous = try Afget.run(["-q", ftp.url("f.bin")], in: directory)
+        XCTAssertEqual(anonymous.status, 0, anonymous.stderr)
+        let file = directory.appendingPathComponent("f.bin")
+        XCTAssertEqual(sha256Hex(ofFile: file.path), sha)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date, Self.modified)
+
+        // Credentials in the URL reach the server and nothing else: not the output, not the report.
+        let named = try Afget.run(
+            ["--progress", "json", "--report", "report.json", "-d", "named", ftp.url("f.bin", user: "alice:secret@")],
+            in: directory)
+        XCTAssertEqual(named.status, 0, named.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("named/f.bin").path), sha)
+        let report = try String(contentsOf: directory.appendingPathComponent("report.json"), encoding: .utf8)
+        XCTAssertFalse((report + named.stdoutText + named.stderr).contains("secret"), report)
+
+        let refusedLogin = try Afget.run(["-q", "-u", "alice:wrong", "-o", "x.bin", ftp.url("f.bin")], in: directory)
+        XCTAssertEqual(refusedLogin.status, 6, refusedLogin.stderr)
+        XCTAssertEqual(refusedLogin.stderrLines.count, 1, refusedLogin.stderr)
+        XCTAssertTrue(refusedLogin.stderr.contains("the server refused the login"), refusedLogin.stderr)
+
+        let missing = try Afget.run(["-q", ftp.url("none.bin")], in: directory)
+        XCTAssertEqual(missing.status, 8, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains(": the server has no such file"), missing.stderr)
+
+        let directoryURL = try Afget.run(["-q", ftp.url("")], in: directory)
+        XCTAssertEqual(directoryURL.status, 2, directoryURL.stderr)
+        XCTAssertEqual(
+            directoryURL.stderrLines,
+            ["afget: \(ftp.url("")): a directory (the URL ends with /): afget downloads files; name one in the directory"])
+        XCTAssertEqual(Set(listing(directory)), ["f.bin", "named", "report.json"], "nothing left of the failures")
+    }
+
+    func testCtrlCThenTheSameCommandContinuesExactly() throws {
+        let ftp = try PyFTPServer()
+        let sha = try writeRandomFile(ftp.root.appendingPathComponent("big.bin"), count: 2_000_000, modified: Self.modified)
+        let resumeData = directory.appendingPathComponent("big.bin.afresume")
+        try interruptAfterACheckpoint([ftp.url("big.bin")], in: directory, resumeData: resumeData)
+        let plist = try String(contentsOf: resumeData, encoding: .utf8)
+        XCTAssertTrue(plist.contains("<string>Sun, 13 Sep 2020 12:26:40 GMT</string>"), "MDTM is recorded: \(plist)")
+
+        let continued = try Afget.run(["--progress", "line", ftp.url("big.bin")], in: directory)
+        XCTAssertEqual(continued.status, 0, continued.stderr)
+        XCTAssertTrue(continued.stderr.contains("big.bin: continuing at"), continued.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("big.bin").path), sha)
+        XCTAssertEqual(listing(directory), ["big.bin"])
+    }
+
+    /// Same size with a new time, then a new size: each is another file, started over with a
+    /// notice naming what changed (`--no-restart`: exit 9, the part kept).
+    func testAFileReplacedBetweenRunsStartsOver() throws {
+        let ftp = try PyFTPServer()
+        let remote = ftp.root.appendingPathComponent("big.bin")
+        let resumeData = directory.appendingPathComponent("big.bin.afresume")
+        try writeRandomFile(remote, count: 2_000_000, modified: Self.modified)
+        try interruptAfterACheckpoint([ftp.url("big.bin")], in: directory, resumeData: resumeData)
+        let sameSize = try writeRandomFile(remote, count: 2_000_000, modified: Self.modified.addingTimeInterval(60))
+        let retimed = try Afget.run(["--progress", "line", ftp.url("big.bin")], in: directory)
+        XCTAssertEqual(retimed.status, 0, retimed.stderr)
+        XCTAssertTrue(retimed.stderr.contains("cannot continue (the file changed on the server (Last-Modified"), retimed.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("big.bin").path), sameSize)
+
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("big.bin"))
+        try interruptAfterACheckpoint([ftp.url("big.bin")], in: directory, resumeData: resumeData)
+        let longer = try writeRandomFile(remote, count: 2_100_000, modified: Self.modified.addingTimeInterval(60))
+        let refused = try Afget.run(["-q", "--no-restart", ftp.url("big.bin")], in: directory)
+        XCTAssertEqual(refused.status, 9, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("its length changed from 2000000 to 2100000 bytes"), refused.stderr)
+        XCTAssertEqual(listing(directory), ["big.bin.afpart", "big.bin.afresume"])
+        let restarted = try Afget.run(["-q", ftp.url("big.bin")], in: directory)
+        XCTAssertEqual(restarted.status, 0, restarted.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("big.bin").path), longer)
+    }
+
+    /// Explicit TLS required (`--ftp-ssl`) and implicit TLS (`ftps://`), both checked against
+    /// the test CA; a server without TLS is refused rather than used in the clear.
+    func testFTPSWithTheTestCA() throws {
+        let ca = TestCertificates.shared.caPath
+        let explicit = try VsftpdServer(implicit: false)
+        let sha = try writeRandomFile(explicit.root.appendingPathComponent("f.bin"), count: 100_000, modified: Self.modified)
+        let verified = try Afget.run(["-q", "--ftp-ssl", "--cacert", ca, "-d", "explicit", explicit.url("f.bin")], in: directory)
+        XCTAssertEqual(verified.status, 0, verified.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("explicit/f.bin").path), sha)
+        let untrusted = try Afget.run(["-q", "--ftp-ssl", "-o", "x.bin", explicit.url("f.bin")], in: directory)
+        XCTAssertEqual(untrusted.status, 5, untrusted.stderr)
+
+        let plain = try PyFTPServer()
+        try writeRandomFile(plain.root.appendingPathComponent("f.bin"), count: 1000, modified: Self.modified)
+        let clear = try Afget.run(["-q", "--ftp-ssl", "--cacert", ca, "-o", "x.bin", plain.url("f.bin")], in: directory)
+        XCTAssertEqual(clear.status, 5, clear.stderr)
+
+        let implicit = try VsftpdServer(implicit: true)
+        let implicitSHA = try writeRandomFile(
+            implicit.root.appendingPathComponent("f.bin"), count: 100_000, modified: Self.modified)
+        let overTLS = try Afget.run(["-q", "--cacert", ca, "-d", "implicit", implicit.url("f.bin")], in: directory)
+        XCTAssertEqual(overTLS.status, 0, overTLS.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("implicit/f.bin").path), implicitSHA)
+        XCTAssertFalse(exists(directory.appendingPathComponent("x.bin")))
+    }
+
+    func testAnUploadIsReadBackByteForByte() throws {
+        let ftp = try PyFTPServer()
+        let sha = try writeRandomFile(directory.appendingPathComponent("up.bin"), count: 200_000, modified: Self.modified)
+        let missingDirectory = try Afget.run(["upload", "-q", "up.bin", ftp.url("in/new/")], in: directory)
+        XCTAssertEqual(missingDirectory.status, 8, missingDirectory.stderr)
+        let uploaded = try Afget.run(["upload", "-q", "--create-dirs", "up.bin", ftp.url("in/new/")], in: directory)
+        XCTAssertEqual(uploaded.status, 0, uploaded.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: ftp.root.appendingPathComponent("in/new/up.bin").path), sha)
+    }
+}

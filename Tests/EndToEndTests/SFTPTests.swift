@@ -1,0 +1,108 @@
+import Foundation
+import TestServer
+import XCTest
+
+/// Downloads and uploads over SFTP and SCP against OpenSSH's sshd: exact files, host keys
+/// checked against known_hosts or a pin (exit 5 naming host and fingerprint), a key that is
+/// not authorized (exit 6), Ctrl-C then continue, a file touched between runs started over.
+final class SFTPTests: XCTestCase {
+    private var directory: URL!
+    private static let modified = Date(timeIntervalSince1970: 1_600_000_000)
+
+    override func setUpWithError() throws {
+        directory = try makeScratchDirectory()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// afget's HOME: the server's, with its key and known_hosts, unless a test gives another.
+    private func home(_ ssh: SSHServer) -> [String: String] { ["HOME": ssh.home.path] }
+
+    func testSFTPAndSCPDownloadsAreExact() throws {
+        let ssh = try SSHServer()
+        let sha = try writeRandomFile(ssh.root.appendingPathComponent("f.bin"), count: 300_000, modified: Self.modified)
+        let sftp = try Afget.run(["-q", "-d", "sftp", ssh.url("f.bin")], in: directory, environment: home(ssh))
+        XCTAssertEqual(sftp.status, 0, sftp.stderr)
+        let file = directory.appendingPathComponent("sftp/f.bin")
+        XCTAssertEqual(sha256Hex(ofFile: file.path), sha)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date, Self.modified)
+        let scp = try Afget.run(["-q", "-d", "scp", ssh.url("f.bin", scheme: "scp")], in: directory, environment: home(ssh))
+        XCTAssertEqual(scp.status, 0, scp.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("scp/f.bin").path), sha)
+
+        let missing = try Afget.run(["-q", ssh.url("none.bin")], in: directory, environment: home(ssh))
+        XCTAssertEqual(missing.status, 8, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains(": the server has no such file"), missing.stderr)
+
+        let stranger = directory.appendingPathComponent("stranger")
+        try generateKey(stranger)
+        let unauthorized = try Afget.run(
+            ["-q", "--ssh-key", stranger.path, "-o", "x.bin", ssh.url("f.bin")], in: directory, environment: home(ssh))
+        XCTAssertEqual(unauthorized.status, 6, unauthorized.stderr)
+
+        let upload = try Afget.run(
+            ["upload", "-q", "--create-dirs", "sftp/f.bin", ssh.url("in/new/")], in: directory, environment: home(ssh))
+        XCTAssertEqual(upload.status, 0, upload.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: ssh.root.appendingPathComponent("in/new/f.bin").path), sha)
+    }
+
+    /// A host key known_hosts does not have, or has another key for, is refused (exit 5) with
+    /// the host and the fingerprint; a pin trusts the key without known_hosts.
+    func testUnknownAndChangedHostKeysAreRefused() throws {
+        let ssh = try SSHServer()
+        try writeRandomFile(ssh.root.appendingPathComponent("f.bin"), count: 1000, modified: Self.modified)
+        let knownHosts = ssh.home.appendingPathComponent(".ssh/known_hosts")
+        let trusted = try String(contentsOf: knownHosts, encoding: .utf8)
+
+        try Data().write(to: knownHosts)
+        let unknown = try Afget.run(["-q", ssh.url("f.bin")], in: directory, environment: home(ssh))
+        XCTAssertEqual(unknown.status, 5, unknown.stderr)
+        XCTAssertEqual(unknown.stderrLines.count, 1, unknown.stderr)
+        XCTAssertTrue(
+            unknown.stderr.contains("SSH with \(ssh.hostName): unknown host key \(ssh.hostKeyFingerprint)"), unknown.stderr)
+
+        let other = directory.appendingPathComponent("other")
+        try generateKey(other)
+        let otherKey = try String(contentsOf: other.appendingPathExtension("pub"), encoding: .utf8)
+        try "\(ssh.hostName) \(otherKey.split(separator: " ").prefix(2).joined(separator: " "))\n".write(
+            to: knownHosts, atomically: true, encoding: .utf8)
+        let changed = try Afget.run(["-q", ssh.url("f.bin")], in: directory, environment: home(ssh))
+        XCTAssertEqual(changed.status, 5, changed.stderr)
+        XCTAssertTrue(
+            changed.stderr.contains("SSH with \(ssh.hostName): the host key changed: the server shows \(ssh.hostKeyFingerprint)"),
+            changed.stderr)
+        XCTAssertEqual(listing(directory), ["other", "other.pub"], "nothing downloaded from an untrusted host")
+
+        let wrongPin = try Afget.run(
+            ["-q", "--ssh-host-key-sha256", String(repeating: "A", count: 43), ssh.url("f.bin")], in: directory,
+            environment: home(ssh))
+        XCTAssertEqual(wrongPin.status, 5, wrongPin.stderr)
+        XCTAssertTrue(wrongPin.stderr.contains("the host key \(ssh.hostKeyFingerprint) is not the pinned one"), wrongPin.stderr)
+        let pinned = try Afget.run(
+            ["-q", "--ssh-host-key-sha256", ssh.hostKeyFingerprint, ssh.url("f.bin")], in: directory, environment: home(ssh))
+        XCTAssertEqual(pinned.status, 0, pinned.stderr)
+        try trusted.write(to: knownHosts, atomically: true, encoding: .utf8)
+    }
+
+    func testCtrlCThenContinueAndATouchedFileStartsOver() throws {
+        let ssh = try SSHServer()
+        let remote = ssh.root.appendingPathComponent("big.bin")
+        let sha = try writeRandomFile(remote, count: 2_000_000, modified: Self.modified)
+        let resumeData = directory.appendingPathComponent("big.bin.afresume")
+        try interruptAfterACheckpoint([ssh.url("big.bin")], in: directory, environment: home(ssh), resumeData: resumeData)
+        let continued = try Afget.run(["--progress", "line", ssh.url("big.bin")], in: directory, environment: home(ssh))
+        XCTAssertEqual(continued.status, 0, continued.stderr)
+        XCTAssertTrue(continued.stderr.contains("big.bin: continuing at"), continued.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("big.bin").path), sha)
+
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("big.bin"))
+        try interruptAfterACheckpoint([ssh.url("big.bin")], in: directory, environment: home(ssh), resumeData: resumeData)
+        let rewritten = try writeRandomFile(remote, count: 2_000_000, modified: Self.modified.addingTimeInterval(1))
+        let restarted = try Afget.run(["--progress", "line", ssh.url("big.bin")], in: directory, environment: home(ssh))
+        XCTAssertEqual(restarted.status, 0, restarted.stderr)
+        XCTAssertTrue(restarted.stderr.contains("the file changed on the server (Last-Modified"), restarted.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("big.bin").path), rewritten)
+    }
+}
