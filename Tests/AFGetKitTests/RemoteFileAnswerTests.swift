@@ -37,6 +37,9 @@ final class RemoteFileAnswerTests: XCTestCase {
                 "nothing left after the offset"
             ),
         ]
+        var unchanged = RemoteFileAnswer(offset: 0, remaining: 3000, modified: Self.modified, now: Self.now, scheme: "ftp")
+        unchanged.notModified = true
+        XCTAssertEqual(unchanged.head.status, 304, "a conditional request's file is not newer")
         for row in rows {
             XCTAssertEqual(row.head.status, row.status, row.why)
             XCTAssertEqual(Dictionary(uniqueKeysWithValues: row.head.headers.map { ($0.name, $0.value) }), row.headers, row.why)

@@ -26,6 +26,10 @@ final class FTPTests: XCTestCase {
         let file = directory.appendingPathComponent("f.bin")
         XCTAssertEqual(sha256Hex(ofFile: file.path), sha)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date, Self.modified)
+        // MDTM answers `--on-exists update`: a file no newer than the local one is not fetched.
+        let update = try Afget.run(["--progress", "line", "--on-exists", "update", ftp.url("f.bin")], in: directory)
+        XCTAssertEqual(update.status, 0, update.stderr)
+        XCTAssertTrue(update.stderr.contains("skipping f.bin: not modified on the server"), update.stderr)
 
         // Credentials in the URL reach the server and nothing else: not the output, not the report.
         let named = try Afget.run(
@@ -35,6 +39,7 @@ final class FTPTests: XCTestCase {
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("named/f.bin").path), sha)
         let report = try String(contentsOf: directory.appendingPathComponent("report.json"), encoding: .utf8)
         XCTAssertFalse((report + named.stdoutText + named.stderr).contains("secret"), report)
+        XCTAssertTrue(report.contains("\"http_status\":null"), "no HTTP status over FTP: \(report)")
 
         let refusedLogin = try Afget.run(["-q", "-u", "alice:wrong", "-o", "x.bin", ftp.url("f.bin")], in: directory)
         XCTAssertEqual(refusedLogin.status, 6, refusedLogin.stderr)

@@ -18,12 +18,17 @@ struct RemoteFileAnswer: Equatable {
     var now: Int64
     /// `ftp`, `sftp`, ...: the head's version, for messages that quote it.
     var scheme: String
+    /// A conditional request (`--on-exists update`) whose file is not newer: libcurl sent nothing.
+    var notModified = false
 
     /// The answer as a response head: 200 for the whole file, 206 for the rest of it from
     /// `offset`, 416 (with the file's length) when nothing is left after `offset`.
     var head: ResponseHead {
         var headers: [(name: String, value: String)] = [("Date", HTTPDate.format(now))]
         if let modified { headers.append(("Last-Modified", HTTPDate.format(modified))) }
+        if notModified {
+            return ResponseHead(version: scheme.uppercased(), status: 304, reason: "Not Modified", headers: headers)
+        }
         guard offset > 0, let remaining else {
             if let remaining { headers.append(("Content-Length", String(remaining))) }
             return ResponseHead(version: scheme.uppercased(), status: 200, reason: "OK", headers: headers)
@@ -36,6 +41,14 @@ struct RemoteFileAnswer: Equatable {
         headers.append(("Content-Range", "bytes \(offset)-\(total - 1)/\(total)"))
         headers.append(("Content-Length", String(remaining)))
         return ResponseHead(version: scheme.uppercased(), status: 206, reason: "Partial Content", headers: headers)
+    }
+
+    /// The time of a conditional request (`If-Modified-Since`), which libcurl checks against
+    /// the file's (FTP's MDTM, an SFTP stat) before fetching it.
+    static func modifiedSince(of request: HTTPRequest) -> Int64? {
+        request.headers.last(where: { $0.name.isSameHeaderName(as: "If-Modified-Since") }).flatMap {
+            HTTPDate.seconds(from: $0.value)
+        }
     }
 
     /// The offset of a continue (`Range: bytes=N-`), which libcurl asks for as FTP's REST or an

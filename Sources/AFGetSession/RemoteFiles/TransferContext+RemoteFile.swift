@@ -37,6 +37,9 @@ extension TransferContext {
     func prepareRemoteAttempt() {
         remoteOffset = request.url.scheme == "scp" ? 0 : RemoteFileAnswer.continueOffset(of: request) ?? 0
         easy.set(CURLOPT_RESUME_FROM_LARGE, offset: remoteOffset)
+        let since = RemoteFileAnswer.modifiedSince(of: request)
+        easy.set(CURLOPT_TIMECONDITION, Int((since == nil ? CURL_TIMECOND_NONE : CURL_TIMECOND_IFMODSINCE).rawValue))
+        easy.set(CURLOPT_TIMEVALUE_LARGE, offset: since ?? 0)
         if request.url.isSSH, !request.url.hasUser, options.credentials == nil, let user = Self.localUser {
             easy.set(CURLOPT_USERNAME, user)
         }
@@ -58,11 +61,14 @@ extension TransferContext {
     }
 
     /// libcurl finished without a byte of body: an empty file, a continue with nothing left
-    /// (FTP says "already completely downloaded"), or an upload. Its head is put together now.
+    /// (FTP says "already completely downloaded"), a file not newer than a conditional
+    /// request's time, or an upload. Its head is put together now.
     func remoteTransferEnded() {
         guard isRemoteFile, !headersComplete else { return }
         let sent = request.body != .none
-        _ = completeHeaders(as: remoteAnswer(remainingIfUnknown: sent ? nil : 0).head)
+        var answer = remoteAnswer(remainingIfUnknown: sent ? nil : 0)
+        answer.notModified = easy.info(CURLINFO_CONDITION_UNMET) == 1
+        _ = completeHeaders(as: answer.head)
     }
 
     /// libcurl's failure in afget's terms where a remote file makes it mean more: a continue

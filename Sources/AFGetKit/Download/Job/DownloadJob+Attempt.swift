@@ -209,7 +209,7 @@ extension DownloadJob {
         state.bodyStarted = true
         // The speed counts from here, so the first progress report has one.
         state.speed.add(bytes: 0, at: monotonicSeconds())
-        record.httpStatus = head.status  // also for a body cut short or stopped by a signal
+        record.httpStatus = httpStatus(of: head)  // also for a body cut short or stopped by a signal
         if head.status == 200 && state.offset > 0 {
             renderer.handle(.restarting(info, reason: ResumeExpectation.reasonForFullResponse(head, recorded: validators)))
             state.base = 0
@@ -272,6 +272,11 @@ extension DownloadJob {
         }
     }
 
+    /// The report's `http_status`: none for FTP and SFTP, whose heads afget puts together.
+    private func httpStatus(of head: ResponseHead) -> Int? {
+        download.request.url.isRemoteFile ? nil : head.status
+    }
+
     /// Why a file whose server gave nothing to check a continue against cannot be continued.
     private static func withoutValidators(_ scheme: String) -> String {
         switch scheme {
@@ -282,7 +287,7 @@ extension DownloadJob {
     }
 
     private func completed(_ response: TaskResponse, _ state: AttemptState) -> AttemptResult {
-        record.httpStatus = response.head.status
+        record.httpStatus = httpStatus(of: response.head)
         noteRequest(response.progress)
         bytesThisRun += response.progress.received
         if let refused = refusedBody(written: response.progress.written, state) { return refused }
