@@ -13,11 +13,16 @@ final class DocumentedExamplesTests: ServerTestCase {
     private static let siteFileSize = 2_000_000
     private var intranet: TestHTTPServer!
     private var proxy: ForwardProxy!
+    /// `ftp.example.org` and `files.example.org` (SFTP): README's FTP and SFTP examples.
+    private var ftp: PyFTPServer!
+    private var ssh: SSHServer!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         intranet = try TestHTTPServer(tls: TestCertificates.shared.good)
         proxy = try ForwardProxy()
+        ftp = try PyFTPServer()
+        ssh = try SSHServer()
     }
 
     struct Example {
@@ -75,6 +80,8 @@ final class DocumentedExamplesTests: ServerTestCase {
     /// `/site/HOST`.
     private func local(_ text: String) -> String {
         let text = text.replacingOccurrences(of: "http://proxy.example.org:3128", with: proxy.url)
+            .replacingOccurrences(of: "ftp://ftp.example.org/", with: ftp.url(""))
+            .replacingOccurrences(of: "sftp://files.example.org/srv/", with: ssh.url(""))
         let pattern = try! NSRegularExpression(pattern: "https?://(([a-z0-9-]+\\.)*)example\\.org")
         var result = text
         for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
@@ -115,6 +122,15 @@ final class DocumentedExamplesTests: ServerTestCase {
             try files.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try (checked + "\n").write(to: file, atomically: true, encoding: .utf8)
         }
+        // The FTP and SFTP servers' files, and the key and known_hosts that let afget in.
+        try files.createDirectory(at: ftp.root.appendingPathComponent("pub"), withIntermediateDirectories: true)
+        try writeRandomFile(
+            ftp.root.appendingPathComponent("pub/release.tar.gz"), count: 100_000, modified: Date(timeIntervalSince1970: 1e9))
+        try files.createDirectory(at: ssh.root.appendingPathComponent("data"), withIntermediateDirectories: true)
+        try writeRandomFile(
+            ssh.root.appendingPathComponent("data/run-42.h5"), count: 100_000, modified: Date(timeIntervalSince1970: 1e9))
+        try files.createDirectory(at: home, withIntermediateDirectories: true)
+        try files.copyItem(at: ssh.home.appendingPathComponent(".ssh"), to: home.appendingPathComponent(".ssh"))
         // `afget -o - URL/data.tar | tar x` unpacks a real archive.
         let archive = try runBash("tar c dir > data.tar", home: home)
         XCTAssertEqual(archive.status, 0, archive.output)
@@ -185,6 +201,16 @@ final class DocumentedExamplesTests: ServerTestCase {
             }
         }
         XCTAssertEqual(try String(contentsOf: directory.appendingPathComponent("dir/notes.txt"), encoding: .utf8), "notes\n")
+        let release = sha256Hex(ofFile: ftp.root.appendingPathComponent("pub/release.tar.gz").path)
+        for name in ["release.tar.gz", "private.tar.gz"] {
+            XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent(name).path), release, "over FTP: \(name)")
+        }
+        XCTAssertEqual(
+            sha256Hex(ofFile: directory.appendingPathComponent("run-42.h5").path),
+            sha256Hex(ofFile: ssh.root.appendingPathComponent("data/run-42.h5").path), "over SFTP")
+        XCTAssertEqual(
+            try Data(contentsOf: ssh.root.appendingPathComponent("incoming/2026/report.pdf")),
+            try Data(contentsOf: directory.appendingPathComponent("report.pdf")), "uploaded over SFTP")
         XCTAssertTrue(
             FileManager.default.fileExists(
                 atPath: directory.appendingPathComponent("downloads/exports/export-2026-11-21.csv").path),
