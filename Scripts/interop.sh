@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Interoperability check: the same download / resume / change / split / upload / gzip scenarios
 # against real servers (nginx, apache2, lighttpd, caddy, python http.server, twisted, and nghttpd,
-# HTTP/2 over TLS only), and a slow-reading upload sink (slowsink, Scripts/interop/slow_sink.py)
+# HTTP/2 over TLS only; FTP: pyftpdlib and vsftpd, plain and with explicit TLS; OpenSSH's sshd over
+# SFTP and SCP), and a slow-reading upload sink (slowsink, Scripts/interop/slow_sink.py)
 # for the slow-upload scenario, printing a table server × scenario → ok / defect / n/a, one line
 # per defect, and exiting 1 if any.
 #   Scripts/interop.sh [-s SERVER,...] [-c SCENARIO,...]   AFGET=path skips the build; KEEP=1 keeps logs
 # Not part of Scripts/test.sh: it installs servers the tests do not need (see docs/interop.md).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-SERVERS_ALL="nginx apache lighttpd caddy python twisted nghttpd slowsink"
+SERVERS_ALL="nginx apache lighttpd caddy python twisted nghttpd pyftpdlib vsftpd vsftpd-tls sftp scp slowsink"
 SERVERS=$SERVERS_ALL
 SCENARIOS_ALL="download resume changed shrunk split split-changed upload gzip compressed checksum slow-upload"
 SCENARIOS=$SCENARIOS_ALL
@@ -26,7 +27,8 @@ RATE=${RATE:-8M}         # --limit-rate for runs that get interrupted: slow enou
 MIN=$((4 << 20))         # interrupt once afget reports this many bytes
 
 source "$root/Scripts/packages.sh"
-ensure_packages nginx-light apache2 lighttpd lighttpd-mod-webdav lighttpd-mod-deflate caddy nghttp2-server openssl curl gzip
+ensure_packages nginx-light apache2 lighttpd lighttpd-mod-webdav lighttpd-mod-deflate caddy nghttp2-server openssl curl gzip \
+    python3-pyftpdlib vsftpd openssh-server openssh-client
 [[ " $SERVERS " != *" twisted "* ]] || python3 -c 'import twisted' 2>/dev/null || pip install -q twisted >&2
 if [ -z "${AFGET:-}" ]; then
     (cd "$root" && swift build --product afget >&2)
@@ -160,6 +162,66 @@ start_nghttpd() {  # HTTP/2 only, over TLS (h2 by ALPN): a CA and a certificate 
     # what it knows of a file (its descriptor, length, mtime) for 10 s after a change
     SCHEME=https TLS=(--cacert "$srv/ca.pem") PUT="" GZIP="" RANGES="" SETTLE=1
 }
+start_pyftpdlib() {  # anonymous may write: uploads go to up/ (Debian's python3 has the module)
+    mkdir -p "$www/up"
+    /usr/bin/python3 -m pyftpdlib -i 127.0.0.1 -p "$port" -d "$www" -w >>"$srv/log" 2>&1 & server_pid=$!
+    SCHEME=ftp PROBE=tcp PUT=up/ GZIP=""
+}
+start_vsftpd() {  # anonymous, read-only: an upload is refused (exit 8); TLS_MODE=explicit: AUTH TLS required
+    local ssl=NO
+    if [ -n "${TLS_MODE:-}" ]; then
+        ssl=YES
+        openssl req -x509 -nodes -newkey ec -pkeyopt ec_paramgen_curve:P-256 -days 2 -subj /CN=127.0.0.1 \
+            -addext subjectAltName=IP:127.0.0.1 -keyout "$srv/key.pem" -out "$srv/cert.pem" 2>>"$srv/log"
+        TLS=(--ftp-ssl --cacert "$srv/cert.pem")
+    fi
+    mkdir -p "$srv/empty"
+    cat >"$srv/vsftpd.conf" <<EOF
+listen=YES
+listen_address=127.0.0.1
+listen_port=$port
+run_as_launching_user=YES
+background=NO
+anonymous_enable=YES
+anon_root=$www
+local_enable=NO
+write_enable=NO
+seccomp_sandbox=NO
+secure_chroot_dir=$srv/empty
+xferlog_enable=NO
+vsftpd_log_file=$srv/vsftpd.log
+ssl_enable=$ssl
+allow_anon_ssl=YES
+force_anon_logins_ssl=YES
+force_anon_data_ssl=YES
+require_ssl_reuse=NO
+rsa_cert_file=$srv/cert.pem
+rsa_private_key_file=$srv/key.pem
+EOF
+    vsftpd "$srv/vsftpd.conf" >>"$srv/log" 2>&1 & server_pid=$!
+    SCHEME=ftp PROBE=tcp PUT="" GZIP=""
+}
+start_vsftpd-tls() { TLS_MODE=explicit start_vsftpd; }
+start_sftp() {  # sshd with a host key and a client key of its own; the host key pinned by fingerprint
+    ssh-keygen -q -t ed25519 -N '' -f "$srv/host" && ssh-keygen -q -t ed25519 -N '' -f "$srv/client"
+    [ "$(id -u)" -ne 0 ] || mkdir -p /run/sshd
+    cat >"$srv/sshd_config" <<EOF
+Port $port
+ListenAddress 127.0.0.1
+HostKey $srv/host
+PidFile $srv/sshd.pid
+AuthorizedKeysFile $srv/client.pub
+StrictModes no
+UsePAM no
+PasswordAuthentication no
+Subsystem sftp internal-sftp
+EOF
+    /usr/sbin/sshd -D -e -f "$srv/sshd_config" >>"$srv/log" 2>&1 & server_pid=$!
+    mkdir -p "$www/up"
+    TLS=(--ssh-key "$srv/client" --ssh-host-key-sha256 "$(ssh-keygen -l -f "$srv/host.pub" | cut -d' ' -f2)")
+    SCHEME=sftp BASEPATH=$www PROBE=tcp PUT=up/ GZIP=""
+}
+start_scp() { start_sftp; SCHEME=scp RANGES=""; }  # SCP cannot fetch part of a file: a continue starts over
 start_slowsink() {  # reads a PUT body at 150 kB/s through a small receive buffer, records what it got
     SINK="$srv/received"
     python3 "$root/Scripts/interop/slow_sink.py" --port "$port" --record "$SINK" --rate 150000 --rcvbuf 16384 \
@@ -167,13 +229,15 @@ start_slowsink() {  # reads a PUT body at 150 kB/s through a small receive buffe
     PUT="" GZIP="" ONLY=slow-upload
 }
 start_server() {
-    RANGES=1 SCHEME=http TLS=() SETTLE="" ONLY="" SINK=""
+    RANGES=1 SCHEME=http TLS=() SETTLE="" ONLY="" SINK="" BASEPATH="" PROBE=http
     srv="$work/$1"; www="$srv/www"; out="$srv/out"; mkdir -p "$www" "$out"
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     "start_$1"
-    BASE="$SCHEME://127.0.0.1:$port"
+    BASE="$SCHEME://127.0.0.1:$port$BASEPATH"
     local deadline=$((SECONDS + 20))
-    until curl -s "${TLS[@]}" -o /dev/null --max-time 1 "$BASE/"; do
+    # an FTP or SSH server is ready once it listens (curl would need afget's SSH options)
+    until if [ "$PROBE" = tcp ]; then (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null
+          else curl -s "${TLS[@]}" -o /dev/null --max-time 1 "$BASE/"; fi; do
         kill -0 "$server_pid" 2>/dev/null && [ $SECONDS -lt $deadline ] || { cat "$srv"/*log* >&2; return 1; }
         sleep 0.1
     done

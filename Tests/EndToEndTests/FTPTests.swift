@@ -66,9 +66,16 @@ final class FTPTests: XCTestCase {
         let plist = try String(contentsOf: resumeData, encoding: .utf8)
         XCTAssertTrue(plist.contains("<string>Sun, 13 Sep 2020 12:26:40 GMT</string>"), "MDTM is recorded: \(plist)")
 
-        let continued = try Afget.run(["--progress", "line", ftp.url("big.bin")], in: directory)
+        // A wrong checksum keeps the whole part; the right one then finishes it with nothing
+        // fetched (FTP's "already completely downloaded", same size and time).
+        let wrong = try Afget.run(
+            ["--progress", "line", "--checksum", "sha-256=" + String(repeating: "0", count: 64), ftp.url("big.bin")],
+            in: directory)
+        XCTAssertEqual(wrong.status, 10, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("big.bin: continuing at"), wrong.stderr)
+        let continued = try Afget.run(["--progress", "line", "--checksum", "sha-256=" + sha, ftp.url("big.bin")], in: directory)
         XCTAssertEqual(continued.status, 0, continued.stderr)
-        XCTAssertTrue(continued.stderr.contains("big.bin: continuing at"), continued.stderr)
+        XCTAssertFalse(continued.stderr.contains("cannot continue"), continued.stderr)
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("big.bin").path), sha)
         XCTAssertEqual(listing(directory), ["big.bin"])
     }

@@ -45,12 +45,12 @@ extension TransferContext {
         }
     }
 
-    /// What libcurl learnt of the file so far, as an answer.
-    private func remoteAnswer(remainingIfUnknown: Int64? = nil) -> RemoteFileAnswer {
+    /// What libcurl learnt of the file so far, as an answer; `remaining` when known otherwise.
+    private func remoteAnswer(remaining known: Int64? = nil) -> RemoteFileAnswer {
         let length = easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
         let modified = easy.info(offset: CURLINFO_FILETIME_T)
         return RemoteFileAnswer(
-            offset: remoteOffset, remaining: length >= 0 ? length : remainingIfUnknown,
+            offset: remoteOffset, remaining: known ?? (length >= 0 ? length : nil),
             modified: modified >= 0 ? modified : nil, now: Int64(time(nil)), scheme: request.url.scheme)
     }
 
@@ -65,8 +65,12 @@ extension TransferContext {
     /// request's time, or an upload. Its head is put together now.
     func remoteTransferEnded() {
         guard isRemoteFile, !headersComplete else { return }
-        let sent = request.body != .none
-        var answer = remoteAnswer(remainingIfUnknown: sent ? nil : 0)
+        // A continue that ended cleanly without a byte had nothing left: libcurl found the file's
+        // size equal to the offset (it then reports the whole size as the length, not the 0 left).
+        // A new download without a byte is an empty file, or short of its announced length.
+        let remaining: Int64? =
+            request.body != .none ? nil : remoteOffset > 0 ? 0 : max(0, easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T))
+        var answer = remoteAnswer(remaining: remaining)
         answer.notModified = easy.info(CURLINFO_CONDITION_UNMET) == 1
         _ = completeHeaders(as: answer.head)
     }
