@@ -191,7 +191,7 @@ final class ContinueValidationTests: ServerTestCase {
                     of: "<key>NSURLSessionResumeInfoVersion</key>\n\t<integer>1</integer>",
                     with: "<key>NSURLSessionResumeInfoVersion</key>\n\t<integer>99</integer>")
             ),
-            ("ftp URL", good.replacingOccurrences(of: "<string>http://", with: "<string>ftp://")),
+            ("gopher URL", good.replacingOccurrences(of: "<string>http://", with: "<string>gopher://")),
             // Foundation's XML reader recursed once per level and overflowed the stack (SIGSEGV).
             (
                 "deep nesting",
