@@ -41,6 +41,10 @@ final class FTPTests: XCTestCase {
         XCTAssertFalse((report + named.stdoutText + named.stderr).contains("secret"), report)
         XCTAssertTrue(report.contains("\"http_status\":null"), "no HTTP status over FTP: \(report)")
 
+        let active = try Afget.run(["-q", "--ftp-active", "-d", "active", ftp.url("f.bin")], in: directory)
+        XCTAssertEqual(active.status, 0, active.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("active/f.bin").path), sha)
+
         let refusedLogin = try Afget.run(["-q", "-u", "alice:wrong", "-o", "x.bin", ftp.url("f.bin")], in: directory)
         XCTAssertEqual(refusedLogin.status, 6, refusedLogin.stderr)
         XCTAssertEqual(refusedLogin.stderrLines.count, 1, refusedLogin.stderr)
@@ -55,7 +59,7 @@ final class FTPTests: XCTestCase {
         XCTAssertEqual(
             directoryURL.stderrLines,
             ["afget: \(ftp.url("")): a directory (the URL ends with /): afget downloads files; name one in the directory"])
-        XCTAssertEqual(Set(listing(directory)), ["f.bin", "named", "report.json"], "nothing left of the failures")
+        XCTAssertEqual(Set(listing(directory)), ["active", "f.bin", "named", "report.json"], "nothing left of the failures")
     }
 
     func testCtrlCThenTheSameCommandContinuesExactly() throws {

@@ -28,9 +28,17 @@ final class SFTPTests: XCTestCase {
         let file = directory.appendingPathComponent("sftp/f.bin")
         XCTAssertEqual(sha256Hex(ofFile: file.path), sha)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date, Self.modified)
-        let scp = try Afget.run(["-q", "-d", "scp", ssh.url("f.bin", scheme: "scp")], in: directory, environment: home(ssh))
-        XCTAssertEqual(scp.status, 0, scp.stderr)
-        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("scp/f.bin").path), sha)
+        // A list may mix schemes: SCP, FTP and SFTP items, three at once.
+        let ftp = try PyFTPServer()
+        let ftpSHA = try writeRandomFile(ftp.root.appendingPathComponent("g.bin"), count: 200_000, modified: Self.modified)
+        let list =
+            "\(ssh.url("f.bin", scheme: "scp"))\n  out=scp.bin\n\(ftp.url("g.bin"))\n\(ssh.url("f.bin"))\n  out=again.bin\n"
+        try list.write(to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
+        let mixed = try Afget.run(["-q", "-j", "3", "-i", "list.txt", "-d", "mixed"], in: directory, environment: home(ssh))
+        XCTAssertEqual(mixed.status, 0, mixed.stderr)
+        for (name, want) in [("scp.bin", sha), ("g.bin", ftpSHA), ("again.bin", sha)] {
+            XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("mixed/\(name)").path), want, name)
+        }
 
         let missing = try Afget.run(["-q", ssh.url("none.bin")], in: directory, environment: home(ssh))
         XCTAssertEqual(missing.status, 8, missing.stderr)
