@@ -13,6 +13,13 @@ struct BatchOptions: ParsableArguments {
     var inputFile: String?
 
     @Option(
+        name: .customLong("metalink"),
+        help: ArgumentHelp(
+            "Download every file a Metalink v4 document describes, each checked against its size and strongest hash.",
+            valueName: "file"), completion: .file())
+    var metalink: String?
+
+    @Option(
         name: .customLong("checksum"),
         help: ArgumentHelp(
             "Verify a single URL's file before it is moved into place: sha-256=HEX, sha-1=HEX or md5=HEX.",
@@ -52,6 +59,7 @@ struct BatchOptions: ParsableArguments {
 
     func validate() throws {
         if inputFile == "" { throw ValidationError("--input-file needs a file name (- reads standard input)") }
+        if metalink == "" { throw ValidationError("--metalink needs a file name") }
         _ = try resolvedShard()
     }
 

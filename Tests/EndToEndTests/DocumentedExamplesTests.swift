@@ -108,10 +108,11 @@ final class DocumentedExamplesTests: ServerTestCase {
             let file =
                 name.hasPrefix("~/")
                 ? home.appendingPathComponent(String(name.dropFirst(2))) : directory.appendingPathComponent(name)
-            // A checksum in the list is of the file the site serves (the README's is an example's).
+            // A checksum in the list or the Metalink document is of the file the site serves
+            // (the README's is an example's).
             let checked = local(block.lines.dropFirst().joined(separator: "\n")).replacingOccurrences(
-                of: "sha-256=[0-9a-f]{64}", with: "sha-256=" + TestPayload.sha256(count: Self.siteFileSize),
-                options: .regularExpression)
+                of: "(sha-256=|<hash type=\"sha-256\">)[0-9a-f]{64}",
+                with: "$1" + TestPayload.sha256(count: Self.siteFileSize), options: .regularExpression)
             try files.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try (checked + "\n").write(to: file, atomically: true, encoding: .utf8)
         }
