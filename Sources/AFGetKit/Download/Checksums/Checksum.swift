@@ -1,7 +1,7 @@
 import AFGetSupport
 
-/// An expected digest of a file: `sha-256=HEX`, `sha-1=HEX` or `md5=HEX` (aria2c's spelling;
-/// `sha256=` is accepted too).
+/// An expected digest of a file: `sha-256=HEX`, `sha-512=HEX`, `sha-1=HEX` or `md5=HEX`
+/// (aria2c's spelling; `sha256=` is accepted too).
 public struct Checksum: Sendable, Equatable, CustomStringConvertible {
     public typealias Algorithm = DigestAlgorithm
 
@@ -16,7 +16,7 @@ public struct Checksum: Sendable, Equatable, CustomStringConvertible {
 
     public static func parse(_ text: String) throws(TransferFailure) -> Checksum {
         guard let equals = text.firstIndex(of: "=") else {
-            throw TransferFailure(.usage, "checksum \"\(text)\" is not ALGO=HEX (sha-256, sha-1 or md5)")
+            throw TransferFailure(.usage, "checksum \"\(text)\" is not ALGO=HEX (sha-256, sha-512, sha-1 or md5)")
         }
         let name = text[..<equals].lowercased()
         let hex = String(text[text.index(after: equals)...]).trimmingWhitespace()
@@ -25,7 +25,7 @@ public struct Checksum: Sendable, Equatable, CustomStringConvertible {
                 $0.rawValue == name || $0.rawValue.replacing("-", with: "") == name
             })
         else {
-            throw TransferFailure(.usage, "unknown checksum algorithm \"\(name)\" (sha-256, sha-1 or md5)")
+            throw TransferFailure(.usage, "unknown checksum algorithm \"\(name)\" (sha-256, sha-512, sha-1 or md5)")
         }
         // ASCII digits only: Character.isHexDigit also takes fullwidth ones ("Ａ"), which no
         // digest equals, so the download would fail only after the whole file came.
