@@ -133,6 +133,23 @@ final class ChecksumsFileTests: ServerTestCase {
         XCTAssertEqual(listing(directory), ["SHA256SUMS"])
     }
 
+    /// `-c` takes a file of the server's length whose last 64 KiB match for complete; with a
+    /// checksum (the sums file's, or `--checksum`) it is read once and must match it too.
+    func testAFileContinueFindsCompleteIsCheckedToo() throws {
+        let size = 200_000
+        var bytes = TestPayload.bytes(0..<size)
+        bytes[10] ^= 0xFF
+        try Data(bytes).write(to: directory.appendingPathComponent("one.bin"))
+        try write("\(TestPayload.sha256(count: size))  one.bin\n", to: "SHA256SUMS")
+        let url = server.url("/file/one.bin?size=\(size)")
+        for checking in [["--checksums", "SHA256SUMS"], ["--checksum", "sha-256=\(TestPayload.sha256(count: size))"]] {
+            let result = try Afget.run(["-c", "-q"] + checking + [url], in: directory)
+            XCTAssertEqual(result.status, 10, result.stderr)
+            XCTAssertTrue(result.stderr.hasPrefix("afget: one.bin: exists but does not match"), result.stderr)
+            XCTAssertEqual(sha("one.bin"), sha256Hex(bytes), "left as it is")
+        }
+    }
+
     /// A download continued from an earlier run is checked over the whole file, not the part
     /// that arrived in the second run.
     func testAContinuedFileIsCheckedWhole() throws {
