@@ -119,6 +119,14 @@ final class ChecksumsFileTests: ServerTestCase {
             second.stderrLines.filter { $0.hasPrefix("afget: b.bin: exists but does not match") }.count, 1, second.stderr)
         XCTAssertEqual(try String(contentsOf: directory.appendingPathComponent("b.bin"), encoding: .utf8), "changed")
         XCTAssertEqual(server.log.all.count, requests, "nothing fetched")
+
+        // With --on-exists update the server's 304 says the copy is current, not that its
+        // bytes are right: it is read and checked too.
+        let update = try Afget.run(["-q", "--on-exists", "update", "--checksums", "SUMS", urls[1]], in: directory)
+        XCTAssertEqual(update.status, 10, update.stderr)
+        XCTAssertTrue(update.stderr.hasPrefix("afget: b.bin: exists but does not match"), update.stderr)
+        XCTAssertEqual(server.log.all.last?.header("If-Modified-Since") != nil, true)
+        XCTAssertEqual(try String(contentsOf: directory.appendingPathComponent("b.bin"), encoding: .utf8), "changed")
     }
 
     /// A line that is neither format: one line naming the file and line, exit 2, no request.

@@ -194,11 +194,18 @@ extension DownloadJob {
         }
     }
 
-    /// `--on-exists update` and the server's copy is not newer: the file stays as it is.
+    /// `--on-exists update` and the server's copy is not newer: the file stays as it is, once a
+    /// checksum it has is matched by one read of it (a 304 says nothing of the bytes here).
     func notModified() -> ItemOutcome {
         download.part?.abandon()
         record.httpStatus = 304
-        renderer.handle(.skipped(info, reason: "not modified on the server"))
+        let reason: String
+        do {
+            reason = try PreparedDownload.skipReason(info.path, "not modified on the server", checksum: download.checksum)
+        } catch {
+            return reportFailure(ItemFailure(item: info.path, error))
+        }
+        renderer.handle(.skipped(info, reason: reason))
         return .skipped
     }
 
