@@ -141,6 +141,19 @@ final class ChecksumsFileTests: ServerTestCase {
         XCTAssertEqual(listing(directory), ["SHA256SUMS"])
     }
 
+    /// With `-J` the item is found by its URL's name; a file under the server's name that
+    /// `--on-exists skip` keeps must match that checksum too.
+    func testAFileKeptUnderTheServersNameIsChecked() throws {
+        try write("mine", to: "work/taken.txt")
+        try write("\(TestPayload.sha256(count: 100))  u.bin\n", to: "SHA256SUMS")
+        let url = server.url("/disposition/u.bin?size=100&cd=attachment%3B%20filename%3Dtaken.txt")
+        let result = try Afget.run(["-q", "-J", "-d", "work", "--checksums", "SHA256SUMS", url], in: directory)
+        XCTAssertEqual(result.status, 10, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("afget: work/taken.txt: exists but does not match"), result.stderr)
+        XCTAssertEqual(listing(directory.appendingPathComponent("work")), ["taken.txt"])
+        XCTAssertEqual(try String(contentsOf: directory.appendingPathComponent("work/taken.txt"), encoding: .utf8), "mine")
+    }
+
     /// `-c` takes a file of the server's length whose last 64 KiB match for complete; with a
     /// checksum (the sums file's, or `--checksum`) it is read once and must match it too.
     func testAFileContinueFindsCompleteIsCheckedToo() throws {
