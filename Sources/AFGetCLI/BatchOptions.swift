@@ -109,10 +109,28 @@ struct RunOptions: ParsableArguments {
 
     static let defaultMinSplitSize = ByteCount(bytes: 1 << 20)
 
+    @Option(
+        name: .customLong("max-per-host"),
+        help: ArgumentHelp(
+            "Connections to one host at a time, segments included (default: no limit beyond -j and -s).",
+            valueName: "n"))
+    var maxPerHost: Int?
+
+    @Flag(
+        name: .customLong("no-host-give-up"),
+        help: "Try every item of a host, also after \(HostRules.giveUpAfterDefault) of its items in a row found it down.")
+    var noHostGiveUp = false
+
+    /// The batch's rules per host.
+    var hostRules: HostRules {
+        HostRules(maxPerHost: maxPerHost, giveUpAfter: noHostGiveUp ? nil : HostRules.giveUpAfterDefault)
+    }
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
         guard (1...64).contains(split) else { throw ValidationError("--split must be 1 to 64") }
         guard minSplitSize.bytes >= 16 << 10 else { throw ValidationError("--min-split-size must be 16K or more") }
+        if let maxPerHost, maxPerHost < 1 { throw ValidationError("--max-per-host must be 1 or more") }
         if report == "" { throw ValidationError("--report needs a file name") }
     }
 }

@@ -38,15 +38,20 @@ func runDownloads(
         transfer: try connection.transferOptions(auth: options.auth, tls: options.tls, retry: options.retry),
         retry: options.retry.policy, discardsResumeData: resume.restart, refusesRestart: resume.noRestart,
         concurrency: run.jobs, failsFast: run.failFast, reportsSHA256: run.report != nil || progress.style == .json,
-        namesFromServer: namesFromServer, split: run.split, minimumSplitSize: run.minSplitSize.bytes)
+        namesFromServer: namesFromServer,
+        // A file's segments are connections to its host too: no more of them than --max-per-host.
+        split: min(run.split, run.maxPerHost ?? run.split), minimumSplitSize: run.minSplitSize.bytes)
     settings.continuesExistingFiles = resume.continueDownloads
+    settings.hosts = run.hostRules
     let renderer = SharedRenderer(
         progress.style.makeRenderer(
             stdoutCarriesData: stdoutCarriesData, showsSummary: (feed.knownCount ?? 2) + alreadyFailed.count > 1))
 
     // Every connection a run holds at once is kept for the next item, not only four per
     // transfer running when one ends.
-    let manager = TaskManager(idleConnectionsKept: run.jobs * run.split, totalRateLimit: connection.totalRateLimit)
+    let manager = TaskManager(
+        idleConnectionsKept: run.jobs * run.split, connectionsPerHost: run.maxPerHost,
+        totalRateLimit: connection.totalRateLimit)
     // Ctrl-C and SIGTERM stop the run; the runner then checkpoints and reports.
     let interrupts = InterruptMonitor(stopping: manager.cancellation)
     defer { withExtendedLifetime(interrupts) {} }

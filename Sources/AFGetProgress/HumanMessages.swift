@@ -125,11 +125,26 @@ enum HumanMessages {
     /// The summary line, then the failed items (the first ten, and how many more).
     static func summary(_ summary: RunSummary) -> String {
         var lines = [summaryLine(summary)]
+        lines += summary.hosts.map { "  \(hostNote($0))" }
         lines += summary.firstFailures.map { "  \($0)" }
         if summary.failed > summary.firstFailures.count {
             lines.append("  and \(summary.failed - summary.firstFailures.count) more: see --report")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// "https://example.org:443: asked to wait (Retry-After) once, 12 items held back".
+    static func hostNote(_ note: HostNote) -> String {
+        func items(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
+        var said: [String] = []
+        if note.holds > 0 {
+            let times = note.holds == 1 ? "once" : "\(note.holds) times"
+            said.append("asked to wait (Retry-After) \(times), \(items(note.itemsHeld)) held back")
+        }
+        if let reason = note.givenUp {
+            said.append("given up (\(reason.hostFailureWords)), \(items(note.notTried)) not tried")
+        }
+        return "\(note.host): \(said.joined(separator: "; "))"
     }
 
     /// "afget: 3 downloaded, 1 skipped, 1 failed; 2.0 MiB in 0:04", with what else the run met.

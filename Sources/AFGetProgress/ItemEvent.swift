@@ -108,6 +108,8 @@ public struct RunSummary: Sendable, Equatable {
     public var exitCode: Int32 = 0
     /// Items were sent, not fetched: `downloaded` counts uploads and is worded so.
     public var isUpload = false
+    /// Hosts that asked the batch to wait or were given up (`--max-per-host`'s rules).
+    public var hosts: [HostNote] = []
 
     public init() {}
 
@@ -127,6 +129,39 @@ public struct RunSummary: Sendable, Equatable {
         line.add("bytes", bytes)
         line.add("seconds", seconds)
         line.add("exit", Int(exitCode))
+        if !hosts.isEmpty { line.addRaw("hosts", "[" + hosts.map(\.json).joined(separator: ",") + "]") }
+    }
+}
+
+/// What a batch's summary says of one host it held back (the host asked, with Retry-After) or
+/// gave up on (its items kept failing the same way).
+public struct HostNote: Sendable, Equatable {
+    public let host: String
+    /// Times the host asked the batch to wait.
+    public let holds: Int
+    /// Items set aside while the host was held.
+    public let itemsHeld: Int
+    /// Given up on, after this failure.
+    public let givenUp: FailureReason?
+    /// Items that failed untried once the host was given up.
+    public let notTried: Int
+
+    public init(host: String, holds: Int, itemsHeld: Int, givenUp: FailureReason?, notTried: Int) {
+        self.host = host
+        self.holds = holds
+        self.itemsHeld = itemsHeld
+        self.givenUp = givenUp
+        self.notTried = notTried
+    }
+
+    var json: String {
+        var line = JSONLine()
+        line.add("host", host)
+        line.add("holds", holds)
+        line.add("items_held", itemsHeld)
+        if let code = givenUp?.code { line.add("given_up", code) }
+        line.add("not_tried", notTried)
+        return line.text
     }
 }
 

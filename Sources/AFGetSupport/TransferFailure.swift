@@ -17,10 +17,13 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
     /// Not a byte of the request went out (no connection was made): sending it again cannot
     /// repeat anything, even for a POST.
     public let requestUnsent: Bool
+    /// What precisely went wrong, where afget knows more than the class.
+    public let reason: FailureReason
 
     public init(
         _ kind: FailureClass, _ message: String, transient: Bool = false, discardsData: Bool = false,
-        systemErrorCode: Int32? = nil, entityChanged: Bool = false, requestUnsent: Bool = false
+        systemErrorCode: Int32? = nil, entityChanged: Bool = false, requestUnsent: Bool = false,
+        reason: FailureReason = .unspecified
     ) {
         self.kind = kind
         self.message = message
@@ -29,6 +32,14 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
         self.systemErrorCode = systemErrorCode
         self.entityChanged = entityChanged
         self.requestUnsent = requestUnsent
+        self.reason = reason
+    }
+
+    /// The same failure told in other words (more said of it, or where it leaves the data).
+    public func reworded(_ message: String, transient: Bool? = nil) -> TransferFailure {
+        TransferFailure(
+            kind, message, transient: transient ?? isTransient, discardsData: discardsData,
+            systemErrorCode: systemErrorCode, entityChanged: entityChanged, requestUnsent: requestUnsent, reason: reason)
     }
 
     /// The file system (or the user's quota) has no room left.

@@ -18,6 +18,8 @@ struct PreparedDownload {
     /// The server's name for the file replaces the URL's (`-J` for a file named after its URL
     /// in a directory, or resume data that says so).
     let takesServerName: Bool
+    /// The origin the batch's host rules count the item against (`DownloadItem.hostKey`).
+    let hostKey: String
 
     /// A part file completed into the destination, or a stream written as the bytes come
     /// (stdout, or a device or FIFO given with `-o`), which cannot be resumed.
@@ -66,6 +68,7 @@ struct PreparedDownload {
         self.isConditional = isConditional
         self.checksum = checksum
         self.takesServerName = takesServerName
+        hostKey = item.hostKey
     }
 
     /// Parses the URL, resolves the destination under `--on-exists`, and opens the part file.
