@@ -63,6 +63,7 @@ final class SumsFileTests: XCTestCase {
             parsing: [0xEF, 0xBB, 0xBF] + Array("# made by sha256sum\n\n   \n\(sha256)  a\r\n\(md5)  b\n".utf8), name: "SUMS")
         XCTAssertEqual(file.entries.map(\.path), [Array("a".utf8), Array("b".utf8)])
         XCTAssertEqual(file.entries.map(\.line), [4, 5])
+        XCTAssertEqual(file.entries.map(\.checksum.origin), ["SUMS:4", "SUMS:5"], "a mismatch names its line")
     }
 
     /// One line naming the file and the line, and why; the whole file is refused.

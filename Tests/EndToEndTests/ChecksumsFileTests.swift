@@ -47,7 +47,7 @@ final class ChecksumsFileTests: ServerTestCase {
         XCTAssertEqual(listing(directory.appendingPathComponent("out")), ["a.bin", "b.bin.afpart", "b.bin.afresume", "sub"])
         XCTAssertEqual(sha("out/b.bin.afpart"), TestPayload.sha256(count: 4000), "the data is kept")
         let failures = result.stderrLines.filter {
-            $0.hasPrefix("afget: \(urls[1]): checksum mismatch: expected sha-256 \(wrong)")
+            $0.hasPrefix("afget: \(urls[1]): checksum mismatch: expected sha-256 \(wrong) (SHA256SUMS:2), got ")
         }
         XCTAssertEqual(failures.count, 1, result.stderr)
 

@@ -8,10 +8,18 @@ public struct Checksum: Sendable, Equatable, CustomStringConvertible {
     public let algorithm: Algorithm
     /// Lowercase hex.
     public let hex: String
+    /// Where the expected digest was read when that is not the item's own line or option
+    /// ("SHA256SUMS:2"), so a mismatch says which file to doubt. Not part of equality.
+    public let origin: String?
 
-    public init(algorithm: Algorithm, hex: String) {
+    public init(algorithm: Algorithm, hex: String, origin: String? = nil) {
         self.algorithm = algorithm
         self.hex = hex.lowercased()
+        self.origin = origin
+    }
+
+    public static func == (lhs: Checksum, rhs: Checksum) -> Bool {
+        lhs.algorithm == rhs.algorithm && lhs.hex == rhs.hex
     }
 
     public static func parse(_ text: String) throws(TransferFailure) -> Checksum {
@@ -38,10 +46,11 @@ public struct Checksum: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(algorithm.rawValue)=\(hex)" }
 
-    /// "expected sha-256 HEX, got HEX" when `digest` (of this checksum's algorithm) does not
-    /// match; nil when it does.
+    /// "expected sha-256 HEX (SHA256SUMS:2), got HEX" when `digest` (of this checksum's
+    /// algorithm) does not match; nil when it does.
     func mismatch(with digest: RunningDigest) -> String? {
         let actual = digest.hex()
-        return actual == hex ? nil : "expected \(algorithm.rawValue) \(hex), got \(actual)"
+        let from = origin.map { " (\($0))" } ?? ""
+        return actual == hex ? nil : "expected \(algorithm.rawValue) \(hex)\(from), got \(actual)"
     }
 }

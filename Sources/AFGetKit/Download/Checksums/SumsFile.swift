@@ -51,9 +51,10 @@ public struct SumsFile: Sendable {
     private mutating func add(_ line: SumsLine, line number: Int) throws(TransferFailure) {
         let path = Self.normalized(line.name)
         guard !path.isEmpty else { throw TransferFailure(.usage, "the name names no file") }
+        let checksum = Checksum(algorithm: line.checksum.algorithm, hex: line.checksum.hex, origin: "\(name):\(number)")
         guard let index = byPath[path] else {
             byPath[path] = entries.count
-            entries.append(Entry(path: path, checksum: line.checksum, line: number))
+            entries.append(Entry(path: path, checksum: checksum, line: number))
             return
         }
         let earlier = entries[index]
@@ -64,7 +65,7 @@ public struct SumsFile: Sendable {
                     "\(Self.shown(path)) has another \(line.checksum.algorithm.rawValue) hash on line \(earlier.line)")
             }
         } else if Self.strength(line.checksum.algorithm) > Self.strength(earlier.checksum.algorithm) {
-            entries[index] = Entry(path: path, checksum: line.checksum, line: earlier.line)
+            entries[index] = Entry(path: path, checksum: checksum, line: earlier.line)
         }
     }
 
