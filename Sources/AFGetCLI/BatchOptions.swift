@@ -22,9 +22,22 @@ struct BatchOptions: ParsableArguments {
     @Option(
         name: .customLong("checksum"),
         help: ArgumentHelp(
-            "Verify a single URL's file before it is moved into place: sha-256=HEX, sha-1=HEX or md5=HEX.",
+            "Verify a single URL's file before it is moved into place: sha-256=HEX, sha-512=HEX, sha-1=HEX or md5=HEX.",
             valueName: "algo=hex"))
     var checksum: String?
+
+    @Option(
+        name: .customLong("checksums"),
+        help: ArgumentHelp(
+            "A sums file (SHA256SUMS, MD5SUMS, BSD CHECKSUM) or its URL: each item it names, by its path under -d or "
+                + "its name, is checked by it before it is moved into place.",
+            valueName: "file|url"), completion: .file())
+    var sumsFile: String?
+
+    @Flag(
+        name: .customLong("require-checksums"),
+        help: "With --checksums: an item the sums file does not name fails (exit 10) instead of going unchecked.")
+    var requiresChecksums = false
 
     @Option(
         name: .customLong("shard"),
@@ -60,6 +73,10 @@ struct BatchOptions: ParsableArguments {
     func validate() throws {
         if inputFile == "" { throw ValidationError("--input-file needs a file name (- reads standard input)") }
         if metalink == "" { throw ValidationError("--metalink needs a file name") }
+        if sumsFile == "" { throw ValidationError("--checksums needs a file name or a URL") }
+        if requiresChecksums && sumsFile == nil {
+            throw ValidationError("--require-checksums needs --checksums FILE|URL to check items against")
+        }
         _ = try resolvedShard()
     }
 

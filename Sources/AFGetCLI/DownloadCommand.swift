@@ -39,9 +39,12 @@ struct DownloadCommand: AsyncParsableCommand {
             throw UsageFailure(message: error.message)
         }
         let feed = try makeFeed(checksum: checksum)
+        let sums = batch.sumsFile.map {
+            SumsFileChoice(argument: $0, directory: output.directory, requiresChecksums: batch.requiresChecksums)
+        }
         try await runDownloads(
             feed, inputList: batch.inputFile, options: options, onExists: output.onExists,
-            namesFromServer: output.namesFromServer, stdoutCarriesData: output.target == .standardOutput)
+            namesFromServer: output.namesFromServer, stdoutCarriesData: output.target == .standardOutput, sums: sums)
     }
 
     /// The command line's URLs, then the list's entries as it is read. A list file is checked

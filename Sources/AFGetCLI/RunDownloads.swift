@@ -16,11 +16,19 @@ struct DownloadingOptions: ParsableArguments {
     @OptionGroup(title: "Config file") var config: ConfigFileOptions
 }
 
+/// `--checksums` as given: the sums file (or its URL), `-d` (items are matched by their path
+/// below it) and `--require-checksums`.
+struct SumsFileChoice {
+    let argument: String
+    let directory: String?
+    let requiresChecksums: Bool
+}
+
 /// Runs download items with the options every downloading command shares, writes the report,
 /// and exits with the run's status.
 func runDownloads(
     _ feed: ItemFeed, alreadyFailed: [ItemFailure] = [], inputList: String? = nil, options: DownloadingOptions,
-    onExists: OnExistsPolicy, namesFromServer: Bool = false, stdoutCarriesData: Bool
+    onExists: OnExistsPolicy, namesFromServer: Bool = false, stdoutCarriesData: Bool, sums: SumsFileChoice? = nil
 ) async throws {
     let (run, connection, resume, progress) = (options.run, options.connection, options.resume, options.progress)
     let headers = try reportingFailures { try connection.headers() }
@@ -47,6 +55,23 @@ func runDownloads(
     // Ctrl-C and SIGTERM stop the run; the runner then checkpoints and reports.
     let interrupts = InterruptMonitor(stopping: manager.cancellation)
     defer { withExtendedLifetime(interrupts) {} }
+    if let sums {
+        // Read (or fetched) whole and checked before any item: a bad line stops the run (exit 2).
+        let file: SumsFile?
+        do {
+            file = try await SumsSource.load(
+                sums.argument, manager: manager, options: settings.transfer, retry: settings.retry, headers: headers)
+        } catch {
+            manager.invalidate()
+            throw error
+        }
+        guard let file else {
+            manager.invalidate()
+            OutputStream.standardError.writeLine("afget: interrupted while fetching \(removingPassword(from: sums.argument))")
+            throw ExitCode(manager.cancellation.exitStatus ?? FailureClass.internalError.exitCode)
+        }
+        settings.sums = SumsCheck(file, directory: sums.directory, requiresChecksums: sums.requiresChecksums)
+    }
     let runner = try DownloadRunner(manager: manager, renderer: renderer, settings: settings)
     let report = try run.report.map { path throws(TransferFailure) in try RunReport(path: path) }
     let summary = await runner.run(feed, alreadyFailed: alreadyFailed, report: report)

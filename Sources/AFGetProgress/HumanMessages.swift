@@ -156,5 +156,13 @@ enum HumanMessages {
             + (summary.busy > 0
                 ? "; \(summary.busy) \(summary.busy == 1 ? "item was" : "items were") being downloaded by another afget"
                 : "")
+            + (notInSums(summary).map { "; \($0)" } ?? "")
+    }
+
+    /// "2 files not in SHA256SUMS, not checked": in the summary line of a batch, and on its own
+    /// line after a single item; nil when every item had a checksum.
+    static func notInSums(_ summary: RunSummary) -> String? {
+        guard let file = summary.sumsFile, summary.notInSums > 0 else { return nil }
+        return "\(summary.notInSums) \(summary.notInSums == 1 ? "file" : "files") not in \(file), not checked"
     }
 }

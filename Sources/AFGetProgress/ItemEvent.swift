@@ -81,6 +81,10 @@ public struct RunSummary: Sendable, Equatable {
     public var busy = 0
     /// With `--shard K/N`: the items this run took of those it saw.
     public var shard: ShardCount?
+    /// With `--checksums`: the sums file's name, and how many items it did not name (downloaded
+    /// or skipped unchecked).
+    public var sumsFile: String?
+    public var notInSums = 0
     /// The first failed items in list order, "ITEM: reason", for the summary's list
     /// (`shownFailures` of them, whatever order the items failed in).
     public var firstFailures: [String] { shownFailureList.map(\.text) }
@@ -121,6 +125,7 @@ public struct RunSummary: Sendable, Equatable {
             line.add("shard_items", shard.taken)
             line.add("list_items", shard.seen)
         }
+        if sumsFile != nil { line.add("not_in_checksums", notInSums) }
         line.add("bytes", bytes)
         line.add("seconds", seconds)
         line.add("exit", Int(exitCode))

@@ -113,6 +113,10 @@ public final class DownloadRunner: Sendable {
         summary.hosts = driver.hostNotes
         summary.seconds = monotonicSeconds() - startedAt
         summary.shard = feed.shardCount
+        if let sums = settings.sums {
+            summary.sumsFile = sums.shortName
+            summary.notInSums = sums.unnamedCount
+        }
         if let interrupted = cancellation.exitStatus {
             summary.exitCode = interrupted
             // A closed standard output ends the run without a word, as it ends `cat`.

@@ -305,8 +305,20 @@ extension DownloadDriver {
             if !notice.isEmpty { renderer.handle(.notice(notice)) }
             return nil
         case .complete(let path, let reason):
-            record = ItemRecord(info: item.info(path: path), outcome: .skipped)
-            renderer.handle(.skipped(record.info, reason: reason))
+            // Complete by its length and last bytes; a checksum it has still reads it once.
+            do throws(ItemFailure) {
+                let checksum = try PreparedDownload.expectedChecksum(item, settings: environment.settings)
+                do throws(TransferFailure) {
+                    let checkedReason = try PreparedDownload.skipReason(path, reason, checksum: checksum)
+                    record = ItemRecord(info: item.info(path: path), outcome: .skipped)
+                    renderer.handle(.skipped(record.info, reason: checkedReason))
+                } catch {
+                    throw ItemFailure(item: path, error)
+                }
+            } catch {
+                record = ItemRecord(info: item.info(path: path), outcome: .failed(error))
+                renderer.handle(.failed(record.info, error))
+            }
         case .leftAlone(let path, let failure):
             let failure = ItemFailure(item: path, failure)
             record = ItemRecord(info: item.info(path: path), outcome: .failed(failure))

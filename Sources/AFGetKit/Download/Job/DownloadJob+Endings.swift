@@ -157,13 +157,20 @@ extension DownloadJob {
     }
 
     /// The server's name for the file is taken and `--on-exists skip` keeps it: the downloaded
-    /// copy, or the part of it fetched so far, is not needed.
+    /// copy, or the part of it fetched so far, is not needed, once the file there matches the
+    /// item's checksum (one read), as any file kept because it exists must.
     func skipServerNamed(_ existing: String, reason: String) -> ItemOutcome {
         if let part = download.part, !part.isAnonymous { unlink(part.path) }
         download.part?.abandon()
         store?.remove()
         record.info = ItemInfo(id: info.id, url: info.url, path: existing)
-        renderer.handle(.skipped(info, reason: reason))
+        let checkedReason: String
+        do {
+            checkedReason = try PreparedDownload.skipReason(existing, reason, checksum: download.checksum)
+        } catch {
+            return reportFailure(ItemFailure(item: existing, error))
+        }
+        renderer.handle(.skipped(info, reason: checkedReason))
         return .skipped
     }
 
@@ -194,11 +201,18 @@ extension DownloadJob {
         }
     }
 
-    /// `--on-exists update` and the server's copy is not newer: the file stays as it is.
+    /// `--on-exists update` and the server's copy is not newer: the file stays as it is, once a
+    /// checksum it has is matched by one read of it (a 304 says nothing of the bytes here).
     func notModified() -> ItemOutcome {
         download.part?.abandon()
         record.httpStatus = 304
-        renderer.handle(.skipped(info, reason: "not modified on the server"))
+        let reason: String
+        do {
+            reason = try PreparedDownload.skipReason(info.path, "not modified on the server", checksum: download.checksum)
+        } catch {
+            return reportFailure(ItemFailure(item: info.path, error))
+        }
+        renderer.handle(.skipped(info, reason: reason))
         return .skipped
     }
 
