@@ -277,6 +277,12 @@ final class CurlLoop {
             requestUnsent: context.easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) == 0,
             proxies: context.options.proxy, proxy: context.options.proxy.proxy(forRequestTo: context.request.url),
             tunnelStatus: context.easy.info(CURLINFO_HTTP_CONNECTCODE))
+        if result == CURLE_PARTIAL_FILE, let expected = context.progress.expected {
+            // How short, as data: the words stay libcurl's.
+            return TransferFailure(
+                failure.kind, failure.message, transient: failure.isTransient, requestUnsent: failure.requestUnsent,
+                reason: .bodyShort(received: context.progress.received, expected: expected))
+        }
         return refusedOnFirstContact(context, result) ? failure.refusedOnFirstContact() : failure
     }
 

@@ -84,7 +84,7 @@ extension DownloadJob {
             let cause = failure.message.components(separatedBy: "; the data is kept in").first ?? failure.message
             return TransferFailure(
                 failure.kind, "\(cause); it could not be kept (\(unkept.message)), so the next run downloads it again",
-                systemErrorCode: failure.systemErrorCode)
+                systemErrorCode: failure.systemErrorCode, reason: failure.reason)
         }
         let nextRun: String
         if validators.ifRange == nil {
@@ -98,7 +98,8 @@ extension DownloadJob {
         } else {
             nextRun = "run the same command again to move it into place"
         }
-        return TransferFailure(failure.kind, "\(failure.message); \(nextRun)", systemErrorCode: failure.systemErrorCode)
+        return TransferFailure(
+            failure.kind, "\(failure.message); \(nextRun)", systemErrorCode: failure.systemErrorCode, reason: failure.reason)
     }
 
     /// Keeps a whole file for the next run (a checksum that did not match, a move that failed):
@@ -183,7 +184,7 @@ extension DownloadJob {
         if let failure = keepWholePart(size) { return failure }
         let kept =
             download.part.map { "; the data is kept in \($0.path) (run again with the right checksum, or --restart)" } ?? ""
-        return TransferFailure(.checksumMismatch, "checksum mismatch: \(mismatch)\(kept)")
+        return TransferFailure(.checksumMismatch, "checksum mismatch: \(mismatch)\(kept)", reason: .checksumMismatch)
     }
 
     /// Brings the digests to the first `offset` bytes of the part file, reading what they have
