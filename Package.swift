@@ -36,6 +36,13 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // libxml2: Metalink documents are XML, read by a parser made for it (DTDs, entities and
+        // the network off).
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // Linux calls Swift's Glibc module lacks.
         .target(name: "CPlatform"),
         // Swift ownership of libcurl handles.
@@ -56,7 +63,9 @@ let package = Package(
         // each through the one retry loop.
         .target(
             name: "AFGetKit",
-            dependencies: ["AFGetSession", "AFGetRequest", "AFGetProgress", "AFGetSupport", "CurlCore", "CPlatform"]
+            dependencies: [
+                "AFGetSession", "AFGetRequest", "AFGetProgress", "AFGetSupport", "CurlCore", "CPlatform", "CLibXML2",
+            ]
         ),
         // The command line: argument parsing and presentation; it builds plans and hands them over.
         .target(

@@ -33,8 +33,10 @@ for module in CCurl CPlatform; do
         || mv "$build/maps/$module/module.modulemap.new" "$build/maps/$module/module.modulemap"
     rm -f "$build/maps/$module/module.modulemap.new"
 done
+# libxml2's headers live in a directory of their own (pkg-config says which).
+read -ra libxml2_flags < <(pkg-config --cflags-only-I libxml-2.0)
 includes=(-I "$build" -I "$build/maps/CCurl" -I "$build/maps/CPlatform"
-    -I Sources/CLibcurl -I Sources/COpenSSL -I Sources/CZlib)
+    -I Sources/CLibcurl -I Sources/COpenSSL -I Sources/CZlib -I Sources/CLibXML2 "${libxml2_flags[@]}")
 
 # A module is rebuilt when a source is newer than its object, or an earlier module was rebuilt.
 rebuilt=false
@@ -90,7 +92,7 @@ build_fuzzer() {
             objects+=("$build/$module.o")
         done
         # Linked beside, then renamed: a run still going keeps the binary it started with.
-        swiftc -sanitize=fuzzer,address -use-ld=lld "${objects[@]}" -lcurl -lcrypto -lz -o "$build/afget-fuzz.new"
+        swiftc -sanitize=fuzzer,address -use-ld=lld "${objects[@]}" -lcurl -lcrypto -lz -lxml2 -o "$build/afget-fuzz.new"
         mv "$build/afget-fuzz.new" "$build/afget-fuzz"
     fi
     exec 9>&-

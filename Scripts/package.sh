@@ -39,7 +39,7 @@ depends=()
 for library in $(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
     case "$library" in
         libc.so.*|libm.so.*|ld-linux*|libstdc++.so.*|libgcc_s.so.*) continue ;;
-        libcurl.so.*|libcrypto.so.*|libssl.so.*|libz.so.*) ;;
+        libcurl.so.*|libcrypto.so.*|libssl.so.*|libz.so.*|libxml2.so.*) ;;
         *) echo "afget: the binary needs $library, which the package does not declare" >&2; exit 1 ;;
     esac
     path="$(ldd "$binary" | awk -v name="$library" '$1 == name { print $3 }')"

@@ -16,5 +16,6 @@ ensure_packages() {
     "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
-# What building afget needs: libcurl (OpenSSL flavour) found through pkg-config, OpenSSL and zlib.
-BUILD_PACKAGES=(pkg-config libcurl4-openssl-dev libssl-dev zlib1g-dev)
+# What building afget needs: libcurl (OpenSSL flavour) found through pkg-config, OpenSSL, zlib
+# and libxml2 (Metalink).
+BUILD_PACKAGES=(pkg-config libcurl4-openssl-dev libssl-dev zlib1g-dev libxml2-dev)

@@ -1,3 +1,4 @@
+import AFGetRequest
 @testable import AFGetKit
 @testable import CurlCore
 
@@ -23,7 +24,7 @@ enum HTTPDateTarget: FuzzTarget {
         if let fast = HTTPDate.fixdateSeconds(input), String(validating: input, as: UTF8.self) != nil {
             expect(date == fast, "the fixdate reading differs from the general one")
         }
-        let wait = RetryPolicy.seconds(retryAfter: text, now: now)
+        let wait = RetryAfter.seconds(text, now: now)
         if let wait {
             expect(wait >= 0 && wait.isFinite, "a wait of \(wait) s")
             let trimmed = text.trimmingWhitespace()
@@ -36,7 +37,7 @@ enum HTTPDateTarget: FuzzTarget {
         }
         // The decision that follows never waits longer than the policy allows.
         switch RetryPolicy(maxRetries: 3, baseDelay: 1).decision(afterFailedAttempts: 1, retryAfter: text, now: now) {
-        case .retry(let after): expect(after >= 0 && after <= RetryPolicy.maxRetryAfter, "a wait of \(after) s")
+        case .retry(let after): expect(after >= 0 && after <= RetryAfter.longestWait, "a wait of \(after) s")
         case .tooLongToWait(let why): expect(why.contains("Retry-After"), "a refusal not naming Retry-After: \(why)")
         default: break
         }

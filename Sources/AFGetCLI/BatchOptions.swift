@@ -13,11 +13,31 @@ struct BatchOptions: ParsableArguments {
     var inputFile: String?
 
     @Option(
+        name: .customLong("metalink"),
+        help: ArgumentHelp(
+            "Download every file a Metalink v4 document describes, each checked against its size and strongest hash.",
+            valueName: "file"), completion: .file())
+    var metalink: String?
+
+    @Option(
         name: .customLong("checksum"),
         help: ArgumentHelp(
-            "Verify a single URL's file before it is moved into place: sha-256=HEX, sha-1=HEX or md5=HEX.",
+            "Verify a single URL's file before it is moved into place: sha-256=HEX, sha-512=HEX, sha-1=HEX or md5=HEX.",
             valueName: "algo=hex"))
     var checksum: String?
+
+    @Option(
+        name: .customLong("checksums"),
+        help: ArgumentHelp(
+            "A sums file (SHA256SUMS, MD5SUMS, BSD CHECKSUM) or its URL: each item it names, by its path under -d or "
+                + "its name, is checked by it before it is moved into place.",
+            valueName: "file|url"), completion: .file())
+    var sumsFile: String?
+
+    @Flag(
+        name: .customLong("require-checksums"),
+        help: "With --checksums: an item the sums file does not name fails (exit 10) instead of going unchecked.")
+    var requiresChecksums = false
 
     @Option(
         name: .customLong("shard"),
@@ -52,6 +72,11 @@ struct BatchOptions: ParsableArguments {
 
     func validate() throws {
         if inputFile == "" { throw ValidationError("--input-file needs a file name (- reads standard input)") }
+        if metalink == "" { throw ValidationError("--metalink needs a file name") }
+        if sumsFile == "" { throw ValidationError("--checksums needs a file name or a URL") }
+        if requiresChecksums && sumsFile == nil {
+            throw ValidationError("--require-checksums needs --checksums FILE|URL to check items against")
+        }
         _ = try resolvedShard()
     }
 
@@ -92,10 +117,28 @@ struct RunOptions: ParsableArguments {
 
     static let defaultMinSplitSize = ByteCount(bytes: 1 << 20)
 
+    @Option(
+        name: .customLong("max-per-host"),
+        help: ArgumentHelp(
+            "Connections to one host at a time, segments included (default: no limit beyond -j and -s).",
+            valueName: "n"))
+    var maxPerHost: Int?
+
+    @Flag(
+        name: .customLong("no-host-give-up"),
+        help: "Try every item of a host, also after \(HostRules.giveUpAfterDefault) of its items in a row found it down.")
+    var noHostGiveUp = false
+
+    /// The batch's rules per host.
+    var hostRules: HostRules {
+        HostRules(maxPerHost: maxPerHost, giveUpAfter: noHostGiveUp ? nil : HostRules.giveUpAfterDefault)
+    }
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
         guard (1...64).contains(split) else { throw ValidationError("--split must be 1 to 64") }
         guard minSplitSize.bytes >= 16 << 10 else { throw ValidationError("--min-split-size must be 16K or more") }
+        if let maxPerHost, maxPerHost < 1 { throw ValidationError("--max-per-host must be 1 or more") }
         if report == "" { throw ValidationError("--report needs a file name") }
     }
 }

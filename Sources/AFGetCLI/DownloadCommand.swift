@@ -18,12 +18,14 @@ struct DownloadCommand: AsyncParsableCommand {
     @OptionGroup var options: DownloadingOptions
 
     func validate() throws {
-        guard !urls.isEmpty || batch.inputFile != nil else { throw ValidationError("no URL given (and no -i list)") }
+        guard !urls.isEmpty || batch.inputFile != nil || batch.metalink != nil else {
+            throw ValidationError("no URL given (and no -i list)")
+        }
         // `afget -q resume` reads "resume" as a URL of the default command.
         if let command = urls.first(where: AFGetCommand.commandNames.contains) {
             throw ValidationError("\(command) is a command, not a URL: put options after it (afget \(command) -q ...)")
         }
-        try output.validate(urlCount: urls.count, hasList: batch.inputFile != nil)
+        try output.validate(urlCount: urls.count, hasList: batch.inputFile != nil || batch.metalink != nil)
         if batch.checksum != nil && urls.count != 1 {
             throw ValidationError("--checksum takes a single URL; give checksum= lines in a list for several")
         }
@@ -37,16 +39,20 @@ struct DownloadCommand: AsyncParsableCommand {
             throw UsageFailure(message: error.message)
         }
         let feed = try makeFeed(checksum: checksum)
+        let sums = batch.sumsFile.map {
+            SumsFileChoice(argument: $0, directory: output.directory, requiresChecksums: batch.requiresChecksums)
+        }
         try await runDownloads(
             feed, inputList: batch.inputFile, options: options, onExists: output.onExists,
-            namesFromServer: output.namesFromServer, stdoutCarriesData: output.target == .standardOutput)
+            namesFromServer: output.namesFromServer, stdoutCarriesData: output.target == .standardOutput, sums: sums)
     }
 
     /// The command line's URLs, then the list's entries as it is read. A list file is checked
     /// first, whole: a conflict stops the run before any transfer (exit 2).
     private func makeFeed(checksum: Checksum?) throws(UsageFailure) -> ItemFeed {
+        let described = try metalinkEntries()
         let urlItems = BatchPlan.items(
-            urls: urls, output: output.target, list: [], directory: output.directory, checksum: checksum)
+            urls: urls, output: output.target, list: described, directory: output.directory, checksum: checksum)
         let plan = BatchPlan.check(urlItems)
         if let conflict = plan.conflict { throw UsageFailure(message: "\(conflict)") }
         say(plan.notices)
@@ -57,7 +63,7 @@ struct DownloadCommand: AsyncParsableCommand {
         if list != "-" && fileKind(at: list, followingSymlinks: true) == S_IFREG {
             let check = try usage { () throws(ItemFailure) in
                 try ListCheck(
-                    list: list, after: plan.items, firstIndex: urls.count, directory: output.directory,
+                    list: list, after: plan.items, firstIndex: urls.count + described.count, directory: output.directory,
                     report: options.run.report, shard: batch.shard)
             }
             if let conflict = check.conflict { throw UsageFailure(message: "\(conflict)") }
@@ -67,8 +73,19 @@ struct DownloadCommand: AsyncParsableCommand {
         }
         return try usage { () throws(ItemFailure) in
             try ItemFeed(
-                items: plan.items, list: list, firstIndex: urls.count, directory: output.directory, firstPass: firstPass,
+                items: plan.items, list: list, firstIndex: urls.count + described.count, directory: output.directory,
+                firstPass: firstPass,
                 report: options.run.report, shard: batch.shard)
+        }
+    }
+
+    /// The files of `--metalink`'s document as list entries: each named as the document says
+    /// (below `-d`), checked against its strongest hash, fetched from its most preferred URL.
+    /// A document that cannot be read or used is refused whole, before any transfer (exit 2).
+    private func metalinkEntries() throws(UsageFailure) -> [InputList.Entry] {
+        guard let path = batch.metalink else { return [] }
+        return try usage { () throws(ItemFailure) in
+            try MetalinkReader.load(path).map { InputList.Entry(metalinkFile: $0, document: path) }
         }
     }
 

@@ -56,6 +56,8 @@ struct PeerHabit: Equatable {
         case parallel
         /// wget's `--retry-connrefused`.
         case retryRefused
+        /// curl's `--parallel-max-host`.
+        case maxPerHost
         /// wget's `--directory-prefix`.
         case directoryPrefix
         /// `-j8`: a value written against its option, which afget's parser does not take.
@@ -153,6 +155,8 @@ struct PeerHabit: Equatable {
             "transfers at once are -j N in afget (4 by default)"
         case .retryRefused:
             "wget's --retry-connrefused is --retry-refused in afget"
+        case .maxPerHost:
+            "curl's --parallel-max-host N is --max-per-host N in afget"
         case .directoryPrefix:
             "wget's --directory-prefix is -P DIR (--dir) in afget"
         case .attachedValue(let letter, let value):

@@ -98,6 +98,7 @@ enum PeerHabits {
             case "--directory-prefix": return habit(.directoryPrefix)
             case "--parallel", "--parallel-max", "--max-concurrent-downloads": return habit(.parallel)
             case "--retry-connrefused": return habit(.retryRefused)
+            case "--parallel-max-host": return habit(.maxPerHost)
             default: return nil
             }
         }

@@ -17,11 +17,19 @@ struct DownloadingOptions: ParsableArguments {
     @OptionGroup(title: "Config file") var config: ConfigFileOptions
 }
 
+/// `--checksums` as given: the sums file (or its URL), `-d` (items are matched by their path
+/// below it) and `--require-checksums`.
+struct SumsFileChoice {
+    let argument: String
+    let directory: String?
+    let requiresChecksums: Bool
+}
+
 /// Runs download items with the options every downloading command shares, writes the report,
 /// and exits with the run's status.
 func runDownloads(
     _ feed: ItemFeed, alreadyFailed: [ItemFailure] = [], inputList: String? = nil, options: DownloadingOptions,
-    onExists: OnExistsPolicy, namesFromServer: Bool = false, stdoutCarriesData: Bool
+    onExists: OnExistsPolicy, namesFromServer: Bool = false, stdoutCarriesData: Bool, sums: SumsFileChoice? = nil
 ) async throws {
     let (run, connection, resume, progress) = (options.run, options.connection, options.resume, options.progress)
     let headers = try reportingFailures { try connection.headers() }
@@ -32,18 +40,40 @@ func runDownloads(
             auth: options.auth, tls: options.tls, retry: options.retry, remoteFiles: options.remoteFiles.settings()),
         retry: options.retry.policy, discardsResumeData: resume.restart, refusesRestart: resume.noRestart,
         concurrency: run.jobs, failsFast: run.failFast, reportsSHA256: run.report != nil || progress.style == .json,
-        namesFromServer: namesFromServer, split: run.split, minimumSplitSize: run.minSplitSize.bytes)
+        namesFromServer: namesFromServer,
+        // A file's segments are connections to its host too: no more of them than --max-per-host.
+        split: min(run.split, run.maxPerHost ?? run.split), minimumSplitSize: run.minSplitSize.bytes)
     settings.continuesExistingFiles = resume.continueDownloads
+    settings.hosts = run.hostRules
     let renderer = SharedRenderer(
         progress.style.makeRenderer(
             stdoutCarriesData: stdoutCarriesData, showsSummary: (feed.knownCount ?? 2) + alreadyFailed.count > 1))
 
     // Every connection a run holds at once is kept for the next item, not only four per
     // transfer running when one ends.
-    let manager = TaskManager(idleConnectionsKept: run.jobs * run.split, totalRateLimit: connection.totalRateLimit)
+    let manager = TaskManager(
+        idleConnectionsKept: run.jobs * run.split, connectionsPerHost: run.maxPerHost,
+        totalRateLimit: connection.totalRateLimit)
     // Ctrl-C and SIGTERM stop the run; the runner then checkpoints and reports.
     let interrupts = InterruptMonitor(stopping: manager.cancellation)
     defer { withExtendedLifetime(interrupts) {} }
+    if let sums {
+        // Read (or fetched) whole and checked before any item: a bad line stops the run (exit 2).
+        let file: SumsFile?
+        do {
+            file = try await SumsSource.load(
+                sums.argument, manager: manager, options: settings.transfer, retry: settings.retry, headers: headers)
+        } catch {
+            manager.invalidate()
+            throw error
+        }
+        guard let file else {
+            manager.invalidate()
+            OutputStream.standardError.writeLine("afget: interrupted while fetching \(removingPassword(from: sums.argument))")
+            throw ExitCode(manager.cancellation.exitStatus ?? FailureClass.internalError.exitCode)
+        }
+        settings.sums = SumsCheck(file, directory: sums.directory, requiresChecksums: sums.requiresChecksums)
+    }
     let runner = try DownloadRunner(manager: manager, renderer: renderer, settings: settings)
     let report = try run.report.map { path throws(TransferFailure) in try RunReport(path: path) }
     let summary = await runner.run(feed, alreadyFailed: alreadyFailed, report: report)

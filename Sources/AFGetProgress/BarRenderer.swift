@@ -56,7 +56,11 @@ public final class BarRenderer: ProgressRenderer {
         case .summary(let summary):
             bars.removeAll()
             stream.write(region.clear(in: measure()))
-            if isBatch { stream.writeLine(HumanMessages.summary(summary)) }
+            if isBatch {
+                stream.writeLine(HumanMessages.summary(summary))
+            } else if let unchecked = HumanMessages.notInSums(summary) {
+                stream.writeLine("afget: \(unchecked)")
+            }
         default:
             // Drawn with the first transfer, not "[0/N]" first.
             break

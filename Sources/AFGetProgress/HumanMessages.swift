@@ -125,11 +125,26 @@ enum HumanMessages {
     /// The summary line, then the failed items (the first ten, and how many more).
     static func summary(_ summary: RunSummary) -> String {
         var lines = [summaryLine(summary)]
+        lines += summary.hosts.map { "  \(hostNote($0))" }
         lines += summary.firstFailures.map { "  \($0)" }
         if summary.failed > summary.firstFailures.count {
             lines.append("  and \(summary.failed - summary.firstFailures.count) more: see --report")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// "https://example.org:443: asked to wait (Retry-After) once, 12 items held back".
+    static func hostNote(_ note: HostNote) -> String {
+        func items(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
+        var said: [String] = []
+        if note.holds > 0 {
+            let times = note.holds == 1 ? "once" : "\(note.holds) times"
+            said.append("asked to wait (Retry-After) \(times), \(items(note.itemsHeld)) held back")
+        }
+        if let reason = note.givenUp {
+            said.append("given up (\(reason.hostFailureWords)), \(items(note.notTried)) not tried")
+        }
+        return "\(note.host): \(said.joined(separator: "; "))"
     }
 
     /// "afget: 3 downloaded, 1 skipped, 1 failed; 2.0 MiB in 0:04", with what else the run met.
@@ -141,5 +156,13 @@ enum HumanMessages {
             + (summary.busy > 0
                 ? "; \(summary.busy) \(summary.busy == 1 ? "item was" : "items were") being downloaded by another afget"
                 : "")
+            + (notInSums(summary).map { "; \($0)" } ?? "")
+    }
+
+    /// "2 files not in SHA256SUMS, not checked": in the summary line of a batch, and on its own
+    /// line after a single item; nil when every item had a checksum.
+    static func notInSums(_ summary: RunSummary) -> String? {
+        guard let file = summary.sumsFile, summary.notInSums > 0 else { return nil }
+        return "\(summary.notInSums) \(summary.notInSums == 1 ? "file" : "files") not in \(file), not checked"
     }
 }

@@ -81,6 +81,10 @@ public struct RunSummary: Sendable, Equatable {
     public var busy = 0
     /// With `--shard K/N`: the items this run took of those it saw.
     public var shard: ShardCount?
+    /// With `--checksums`: the sums file's name, and how many items it did not name (downloaded
+    /// or skipped unchecked).
+    public var sumsFile: String?
+    public var notInSums = 0
     /// The first failed items in list order, "ITEM: reason", for the summary's list
     /// (`shownFailures` of them, whatever order the items failed in).
     public var firstFailures: [String] { shownFailureList.map(\.text) }
@@ -104,6 +108,8 @@ public struct RunSummary: Sendable, Equatable {
     public var exitCode: Int32 = 0
     /// Items were sent, not fetched: `downloaded` counts uploads and is worded so.
     public var isUpload = false
+    /// Hosts that asked the batch to wait or were given up (`--max-per-host`'s rules).
+    public var hosts: [HostNote] = []
 
     public init() {}
 
@@ -119,9 +125,43 @@ public struct RunSummary: Sendable, Equatable {
             line.add("shard_items", shard.taken)
             line.add("list_items", shard.seen)
         }
+        if sumsFile != nil { line.add("not_in_checksums", notInSums) }
         line.add("bytes", bytes)
         line.add("seconds", seconds)
         line.add("exit", Int(exitCode))
+        if !hosts.isEmpty { line.addRaw("hosts", "[" + hosts.map(\.json).joined(separator: ",") + "]") }
+    }
+}
+
+/// What a batch's summary says of one host it held back (the host asked, with Retry-After) or
+/// gave up on (its items kept failing the same way).
+public struct HostNote: Sendable, Equatable {
+    public let host: String
+    /// Times the host asked the batch to wait.
+    public let holds: Int
+    /// Items set aside while the host was held.
+    public let itemsHeld: Int
+    /// Given up on, after this failure.
+    public let givenUp: FailureReason?
+    /// Items that failed untried once the host was given up.
+    public let notTried: Int
+
+    public init(host: String, holds: Int, itemsHeld: Int, givenUp: FailureReason?, notTried: Int) {
+        self.host = host
+        self.holds = holds
+        self.itemsHeld = itemsHeld
+        self.givenUp = givenUp
+        self.notTried = notTried
+    }
+
+    var json: String {
+        var line = JSONLine()
+        line.add("host", host)
+        line.add("holds", holds)
+        line.add("items_held", itemsHeld)
+        if let code = givenUp?.code { line.add("given_up", code) }
+        line.add("not_tried", notTried)
+        return line.text
     }
 }
 

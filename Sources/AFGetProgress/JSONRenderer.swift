@@ -39,6 +39,10 @@ public final class JSONRenderer: ProgressRenderer {
             describe(&line, "failed", info)
             line.add("exit", Int(failure.exitCode))
             line.add("class", failure.failure.kind.rawValue)
+            if let reason = failure.failure.reason.code {
+                line.add("reason", reason)
+                for field in failure.failure.reason.fields { line.add(field.name, field.value) }
+            }
             line.add("message", failure.failure.message)
             errors.writeLine(HumanMessages.failure(failure))
         case .retrying(let info, let attempt, let delay, let reason):

@@ -43,7 +43,11 @@ public final class LineRenderer: ProgressRenderer {
             lastStatusAt[info.id] = now
             stream.writeLine(status(info, bytes: bytes, total: total, speed: speed))
         case .summary(let summary):
-            if isBatch { stream.writeLine(HumanMessages.summary(summary)) }
+            if isBatch {
+                stream.writeLine(HumanMessages.summary(summary))
+            } else if let unchecked = HumanMessages.notInSums(summary) {
+                stream.writeLine("afget: \(unchecked)")
+            }
         default:
             break
         }

@@ -44,7 +44,8 @@ enum CurlFailureClassifier {
         // A body that cannot be decoded is worthless: nothing of it is kept.
         return TransferFailure(
             kind, message, transient: !isTLSAlert && isTransient(error.curlCode),
-            discardsData: error.curlCode == CURLE_BAD_CONTENT_ENCODING, requestUnsent: requestUnsent)
+            discardsData: error.curlCode == CURLE_BAD_CONTENT_ENCODING, requestUnsent: requestUnsent,
+            reason: reason(of: error.curlCode, requestUnsent: requestUnsent))
     }
 
     /// A failure that is the proxy's: it refused the tunnel (its CONNECT status, a 407 for
@@ -76,6 +77,18 @@ enum CurlFailureClassifier {
             true
         default:
             false
+        }
+    }
+
+    /// The failures that are the host's rather than the item's: no address, no connection.
+    /// A timeout counts only before a byte of the request went out (libcurl gives one code to
+    /// a connect timeout and to a transfer that took too long).
+    static func reason(of code: CURLcode, requestUnsent: Bool) -> FailureReason {
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST: .hostNotFound
+        case CURLE_COULDNT_CONNECT: .connectFailed
+        case CURLE_OPERATION_TIMEDOUT where requestUnsent: .connectTimeout
+        default: .unspecified
         }
     }
 
@@ -132,6 +145,6 @@ extension TransferFailure {
     func refusedOnFirstContact() -> TransferFailure {
         TransferFailure(
             kind, "\(message) (connection refused; not retried before the server has answered once: --retry-refused retries it)",
-            transient: false, requestUnsent: true)
+            transient: false, requestUnsent: true, reason: reason)
     }
 }

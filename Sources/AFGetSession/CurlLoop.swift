@@ -1,4 +1,5 @@
 import Glibc
+import AFGetRequest
 import AFGetSupport
 import CCurl
 import CurlCore
@@ -20,6 +21,8 @@ final class CurlLoop {
     /// Origins that closed a connection offering only HTTP/1.1 before answering: they speak
     /// HTTP/2 alone (nghttpd), so a connection of a transfer's own is an HTTP/2 one there.
     private var originsWithoutHTTP1: Set<String> = []
+    /// Until when (monotonic seconds) the tasks of an origin wait at their gates (Retry-After).
+    private var originHolds: [String: Double] = [:]
     /// Per gate: tasks holding a place, and those waiting for one.
     private var gates: [ObjectIdentifier: GateQueue] = [:]
     private var stopping = false
@@ -47,7 +50,10 @@ final class CurlLoop {
     private static let gapSettlingTime = 0.5
     private static let progressInterval = 0.25
 
-    init(inbox: CommandInbox, cancellation: Cancellation, idleConnectionsKept: Int?, runRate: RunRate?) {
+    init(
+        inbox: CommandInbox, cancellation: Cancellation, idleConnectionsKept: Int?, connectionsPerHost: Int?,
+        runRate: RunRate?
+    ) {
         self.runRate = runRate
         self.inbox = inbox
         self.cancellation = cancellation
@@ -55,6 +61,7 @@ final class CurlLoop {
         ContinueSignals.startCounting()
         continuesSeen = ContinueSignals.count
         if let idleConnectionsKept { multi.set(CURLMOPT_MAXCONNECTS, idleConnectionsKept) }
+        if let connectionsPerHost { multi.set(CURLMOPT_MAX_HOST_CONNECTIONS, connectionsPerHost) }
     }
 
     func run() {
@@ -164,7 +171,7 @@ final class CurlLoop {
         let key = ObjectIdentifier(gate)
         let queue = gates[key] ?? GateQueue(limit: gate.limit)
         gates[key] = queue
-        if queue.holding < queue.limit && queue.waiting.isEmpty {
+        if queue.holding < queue.limit && queue.waiting.isEmpty && !isHeld(context, at: monotonicSeconds()) {
             takePlace(context, at: key)
         } else {
             gates[key]?.wait(context)
@@ -186,16 +193,40 @@ final class CurlLoop {
     }
 
     /// Starts waiting tasks in the places given back since the last call; a task canceled
-    /// while it waited is passed over.
+    /// while it waited is passed over, one whose origin is held is passed by.
     private func admitWaiting() {
+        let now = monotonicSeconds()
+        if !originHolds.isEmpty { originHolds = originHolds.filter { $0.value > now } }
         for key in Array(gates.keys) {
-            while let queue = gates[key], queue.holding < queue.limit, let next = queue.waiting.first?.id {
-                gates[key]?.waiting.removeFirst()
+            while let queue = gates[key], queue.holding < queue.limit,
+                let index = queue.waiting.firstIndex(where: { tasks[$0.id].map { !isHeld($0, at: now) } ?? true })
+            {
+                let next = queue.waiting[index].id
+                gates[key]?.waiting.remove(at: index)
                 guard let context = tasks[next], context.machine.state == .running, !context.isAttached else { continue }
                 takePlace(context, at: key)
             }
             if let queue = gates[key], queue.holding == 0, queue.waiting.isEmpty { gates[key] = nil }
         }
+    }
+
+    /// A 429 or 503 with Retry-After holds the tasks of its origin still waiting at a gate
+    /// (`TransferOptions.origin`) until then, while others pass them. Decided here, as the
+    /// answer arrives, because the place it gives back is handed on in this same pass, before
+    /// the download driver hears of the answer (which then holds the items it has not started).
+    private func holdOriginIfAsked(_ context: TransferContext) {
+        guard let origin = context.options.origin, context.head.status == 429 || context.head.status == 503,
+            let value = context.head.value(of: "Retry-After"), let seconds = RetryAfter.seconds(value, now: Int64(time(nil)))
+        else { return }
+        let until = monotonicSeconds() + min(seconds, RetryAfter.longestWait)
+        originHolds[origin] = max(originHolds[origin] ?? until, until)
+    }
+
+    private func isHeld(_ context: TransferContext, at now: Double) -> Bool {
+        guard !originHolds.isEmpty, let origin = context.options.origin, let until = originHolds[origin] else {
+            return false
+        }
+        return until > now
     }
 
     // MARK: Completion
@@ -204,7 +235,10 @@ final class CurlLoop {
         guard let pointer = EasyHandle.privatePointer(of: easy) else { return }
         let context = Unmanaged<TransferContext>.fromOpaque(pointer).takeUnretainedValue()
         detach(context)
-        if context.headersComplete { originsThatAnswered.insert(context.request.url.origin) }
+        if context.headersComplete {
+            originsThatAnswered.insert(context.request.url.origin)
+            holdOriginIfAsked(context)
+        }
         if result == CURLE_OK { context.remoteTransferEnded() }
         // Received data reaches the file whatever the outcome: a failed transfer keeps its bytes.
         var ending = TransferEnding()
@@ -245,6 +279,12 @@ final class CurlLoop {
             requestUnsent: context.easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) == 0,
             proxies: context.options.proxy, proxy: context.options.proxy.proxy(forRequestTo: context.request.url),
             tunnelStatus: context.easy.info(CURLINFO_HTTP_CONNECTCODE))
+        if result == CURLE_PARTIAL_FILE, let expected = context.progress.expected {
+            // How short, as data: the words stay libcurl's.
+            return TransferFailure(
+                failure.kind, failure.message, transient: failure.isTransient, requestUnsent: failure.requestUnsent,
+                reason: .bodyShort(received: context.progress.received, expected: expected))
+        }
         return refusedOnFirstContact(context, result) ? failure.refusedOnFirstContact() : failure
     }
 

@@ -25,13 +25,19 @@ public final class TaskManager: Sendable {
     /// `idleConnectionsKept`: how many connections stay open for reuse once their transfers
     /// end. libcurl's default, four per transfer running at that moment, closes connections
     /// whenever a batch briefly runs few transfers, so a run that knows how many it runs at
-    /// once (`-j`, `-s`) says so. `totalRateLimit`: the most bytes per second every task
-    /// together receives (`--limit-total-rate`).
-    public init(cancellation: Cancellation = Cancellation(), idleConnectionsKept: Int? = nil, totalRateLimit: Int64? = nil) {
+    /// once (`-j`, `-s`) says so. `connectionsPerHost`: the most connections to one host at
+    /// once (`--max-per-host`); a transfer beyond them waits in libcurl for one to be free.
+    /// `totalRateLimit`: the most bytes per second every task together receives
+    /// (`--limit-total-rate`).
+    public init(
+        cancellation: Cancellation = Cancellation(), idleConnectionsKept: Int? = nil, connectionsPerHost: Int? = nil,
+        totalRateLimit: Int64? = nil
+    ) {
         self.cancellation = cancellation
         startThread(named: "afget-curl") { [inbox, stopped] in
             CurlLoop(
                 inbox: inbox, cancellation: cancellation, idleConnectionsKept: idleConnectionsKept,
+                connectionsPerHost: connectionsPerHost,
                 runRate: totalRateLimit.map { RunRate(bytesPerSecond: $0) }
             ).run()
             // OpenSSL keeps random-number state for each thread that used it (libcurl's TLS did,

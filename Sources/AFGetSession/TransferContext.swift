@@ -398,7 +398,9 @@ final class TransferContext {
     }
 
     private static func overMaxSize(_ max: Int64) -> TransferFailure {
-        TransferFailure(.protocolViolation, "the body is larger than --max-size (\(max) bytes)", discardsData: true)
+        TransferFailure(
+            .protocolViolation, "the body is larger than --max-size (\(max) bytes)", discardsData: true,
+            reason: .tooLarge(limit: max))
     }
 
     func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {

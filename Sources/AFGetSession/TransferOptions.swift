@@ -27,6 +27,8 @@ public struct TransferOptions: Sendable, Equatable {
     public var gate: TransferGate?
     /// Tasks waiting at the gate start lowest first: the item's place in the list.
     public var gateOrder = 0
+    /// The origin whose Retry-After holds this task while it waits at its gate.
+    public var origin: String?
     /// libcurl's receive buffer: large for one stream, smaller where several share the network.
     public var receiveBufferBytes = 512 << 10
     /// A connection to this transfer alone rather than a stream on a shared HTTP/2 one: `-s N`
@@ -52,7 +54,7 @@ public struct TransferOptions: Sendable, Equatable {
     public var maxTimeFailure: TransferFailure {
         let limit = maxTime ?? 0
         let shown = limit == limit.rounded() ? "\(Int(limit)) s" : "\(limit) s"
-        return TransferFailure(.network, "took longer than --max-time (\(shown))")
+        return TransferFailure(.network, "took longer than --max-time (\(shown))", reason: .timeLimit)
     }
 
     /// Whether a 401 means the credentials were refused rather than missing.

@@ -28,6 +28,7 @@ public final class RunningDigest: Sendable {
         case .sha256: EVP_sha256()
         case .sha1: EVP_sha1()
         case .md5: EVP_md5()
+        case .sha512: EVP_sha512()
         }
     }
 
@@ -87,11 +88,13 @@ extension RunningDigest {
     }
 }
 
-/// The digests afget computes: for `--checksum` (aria2c's spelling) and SHA-256 for reports.
+/// The digests afget computes: for `--checksum` (aria2c's spelling), sums files
+/// (`--checksums`, whose SHA512SUMS need SHA-512) and SHA-256 for reports.
 public enum DigestAlgorithm: String, Sendable, CaseIterable {
     case sha256 = "sha-256"
     case sha1 = "sha-1"
     case md5
+    case sha512 = "sha-512"
 
     /// The length of the digest in hex digits.
     public var hexLength: Int {
@@ -99,6 +102,7 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable {
         case .sha256: 64
         case .sha1: 40
         case .md5: 32
+        case .sha512: 128
         }
     }
 }

@@ -11,28 +11,40 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
     public let discardsData: Bool
     /// The errno behind a local file failure.
     public let systemErrorCode: Int32?
-    /// A resume conflict because the server now has another version of the file: what the part
-    /// holds is of the old one, and the download starts over (not a server that mishandles ranges).
-    public let entityChanged: Bool
     /// Not a byte of the request went out (no connection was made): sending it again cannot
     /// repeat anything, even for a POST.
     public let requestUnsent: Bool
+    /// What precisely went wrong, where afget knows more than the class; a full disk is known
+    /// from its errno.
+    public let reason: FailureReason
 
     public init(
         _ kind: FailureClass, _ message: String, transient: Bool = false, discardsData: Bool = false,
-        systemErrorCode: Int32? = nil, entityChanged: Bool = false, requestUnsent: Bool = false
+        systemErrorCode: Int32? = nil, requestUnsent: Bool = false, reason: FailureReason = .unspecified
     ) {
         self.kind = kind
         self.message = message
         isTransient = transient
         self.discardsData = discardsData
         self.systemErrorCode = systemErrorCode
-        self.entityChanged = entityChanged
         self.requestUnsent = requestUnsent
+        let outOfSpace = systemErrorCode == ENOSPC || systemErrorCode == EDQUOT
+        self.reason = reason == .unspecified && outOfSpace ? .noSpace : reason
+    }
+
+    /// The same failure told in other words (more said of it, or where it leaves the data).
+    public func reworded(_ message: String, transient: Bool? = nil) -> TransferFailure {
+        TransferFailure(
+            kind, message, transient: transient ?? isTransient, discardsData: discardsData,
+            systemErrorCode: systemErrorCode, requestUnsent: requestUnsent, reason: reason)
     }
 
     /// The file system (or the user's quota) has no room left.
-    public var isOutOfSpace: Bool { systemErrorCode == ENOSPC || systemErrorCode == EDQUOT }
+    public var isOutOfSpace: Bool { reason == .noSpace }
+
+    /// A resume conflict because the server now has another version of the file: what the part
+    /// holds is of the old one, and the download starts over (not a server that mishandles ranges).
+    public var entityChanged: Bool { reason == .entityChanged }
 
     /// A write to a pipe whose reader has gone (EPIPE; SIGPIPE is ignored): for standard
     /// output, the end of the run rather than a failure to report.

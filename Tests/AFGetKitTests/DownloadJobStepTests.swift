@@ -109,7 +109,7 @@ final class DownloadJobStepTests: XCTestCase {
         let (waiting, _) = try job("a.bin")
         let first = try awaited(waiting.begin())
         let reset = TransferFailure(.network, "Connection reset by peer", transient: true)
-        guard case .waitToRetry(let seconds) = waiting.handle(.failed(first, reset, TransferProgress())) else {
+        guard case .waitToRetry(let seconds, hostAsked: false) = waiting.handle(.failed(first, reset, TransferProgress())) else {
             return XCTFail("a transient failure is retried")
         }
         XCTAssertGreaterThan(seconds, 0)

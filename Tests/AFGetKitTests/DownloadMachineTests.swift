@@ -22,7 +22,7 @@ final class DownloadMachineTests: XCTestCase {
 
     private static let reset = TransferFailure(.network, "Connection reset by peer", transient: true)
     private static let changed = TransferFailure(
-        .resumeConflict, "the file changed on the server (ETag \"v1\" became \"v2\")", entityChanged: true)
+        .resumeConflict, "the file changed on the server (ETag \"v1\" became \"v2\")", reason: .entityChanged)
 
     /// A whole response: finished when the data holds exactly the file's length, continued
     /// when it ended early, thrown away when it overran.
@@ -32,7 +32,10 @@ final class DownloadMachineTests: XCTestCase {
             (206, 1000, 1000, .finish(), "the rest of a continued file"),
             (
                 200, 600, 600,
-                .retry(TransferFailure(.network, "the body ended early: 600 of 1000 bytes", transient: true), retryAfter: nil),
+                .retry(
+                    TransferFailure(
+                        .network, "the body ended early: 600 of 1000 bytes", transient: true,
+                        reason: .bodyShort(received: 600, expected: 1000)), retryAfter: nil),
                 "short: continued"
             ),
             (

@@ -29,10 +29,10 @@ final class FuzzFindingTests: XCTestCase {
 
     /// http-date: Retry-After "-0" (and "+5") was taken as delay-seconds, which are digits only.
     func testRetryAfterIsDigitsOrAnHTTPDate() {
-        XCTAssertNil(RetryPolicy.seconds(retryAfter: "-0", now: 0))
-        XCTAssertNil(RetryPolicy.seconds(retryAfter: "+5", now: 0))
-        XCTAssertEqual(RetryPolicy.seconds(retryAfter: " 5 ", now: 0), 5)
-        XCTAssertEqual(RetryPolicy.seconds(retryAfter: "Thu, 01 Jan 1970 00:01:00 GMT", now: 0), 60)
+        XCTAssertNil(RetryAfter.seconds("-0", now: 0))
+        XCTAssertNil(RetryAfter.seconds("+5", now: 0))
+        XCTAssertEqual(RetryAfter.seconds(" 5 ", now: 0), 5)
+        XCTAssertEqual(RetryAfter.seconds("Thu, 01 Jan 1970 00:01:00 GMT", now: 0), 60)
     }
 
     /// redirect: a refused redirect from HTTPS to HTTP quoted its target whole, password and all.

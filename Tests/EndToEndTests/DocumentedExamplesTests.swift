@@ -97,8 +97,10 @@ final class DocumentedExamplesTests: ServerTestCase {
         return result
     }
 
-    /// The files the examples name, and README's `text` blocks that start with `# FILE`.
-    private func writeTheirFiles(home: URL) throws {
+    /// The files the examples name, and README's `text` blocks that start with `# FILE`; such a
+    /// file is also what the site serves where an example fetches a URL ending in its name (a
+    /// sums file beside the files it names).
+    private func writeTheirFiles(home: URL, examples: [Example]) throws {
         let files = FileManager.default
         try files.createDirectory(at: directory.appendingPathComponent("dir"), withIntermediateDirectories: true)
         for (name, contents) in [
@@ -115,12 +117,20 @@ final class DocumentedExamplesTests: ServerTestCase {
             let file =
                 name.hasPrefix("~/")
                 ? home.appendingPathComponent(String(name.dropFirst(2))) : directory.appendingPathComponent(name)
-            // A checksum in the list is of the file the site serves (the README's is an example's).
-            let checked = local(block.lines.dropFirst().joined(separator: "\n")).replacingOccurrences(
-                of: "sha-256=[0-9a-f]{64}", with: "sha-256=" + TestPayload.sha256(count: Self.siteFileSize),
-                options: .regularExpression)
+            // A checksum in the list, a sums file or the Metalink document is of the file the site
+            // serves (the README's is an example's).
+            let siteHash = TestPayload.sha256(count: Self.siteFileSize)
+            let checked = local(block.lines.dropFirst().joined(separator: "\n"))
+                .replacingOccurrences(
+                    of: "(sha-256=|<hash type=\"sha-256\">)[0-9a-f]{64}", with: "$1" + siteHash, options: .regularExpression
+                )
+                .replacingOccurrences(of: "(?m)^[0-9a-f]{64}  ", with: siteHash + "  ", options: .regularExpression)
             try files.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try (checked + "\n").write(to: file, atomically: true, encoding: .utf8)
+            let fetched = examples.flatMap {
+                $0.command.matches(of: /https?:\/\/([a-z.-]*example\.org\/[^ ]*)/).map { "/site/" + $0.1 }
+            }
+            for path in fetched where path.hasSuffix("/" + name) { server.publish(Array((checked + "\n").utf8), at: path) }
         }
         // The FTP and SFTP servers' files, and the key and known_hosts that let afget in.
         try files.createDirectory(at: ftp.root.appendingPathComponent("pub"), withIntermediateDirectories: true)
@@ -162,8 +172,8 @@ final class DocumentedExamplesTests: ServerTestCase {
 
     func testEveryDocumentedCommandRunsAndDoesWhatItsCommentSays() throws {
         let home = directory.appendingPathComponent("home")
-        try writeTheirFiles(home: home)
         let examples = try readmeExamples() + manualExamples()
+        try writeTheirFiles(home: home, examples: examples)
         XCTAssertGreaterThanOrEqual(examples.count, 40, "\(examples.map(\.command))")
         for example in examples {
             let command = local(example.command)

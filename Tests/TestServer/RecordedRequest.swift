@@ -7,6 +7,8 @@ public struct RecordedRequest: Sendable {
     public let uri: String
     public let headers: [(name: String, value: String)]
     public let bodyCount: Int
+    /// When the server took the request (`monotonicSeconds()`; the tests share the clock).
+    public let receivedAt = monotonicSeconds()
 
     public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value

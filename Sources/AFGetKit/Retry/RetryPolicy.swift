@@ -1,4 +1,4 @@
-import CurlCore
+import AFGetRequest
 
 /// When and how long to wait before trying a failed transfer again (DESIGN.md §8):
 /// transient failures and HTTP 408, 429, 500, 502, 503, 504 are retried with a delay that
@@ -10,7 +10,6 @@ public struct RetryPolicy: Sendable, Equatable {
     public var retriesAnyMethod: Bool
     public var statuses: StatusRetries
     public static let maxBackoff = 30.0
-    public static let maxRetryAfter = 300.0
 
     /// Which final statuses are tried again (failures on the way, such as a reset, always are).
     public enum StatusRetries: Sendable, Equatable {
@@ -42,7 +41,7 @@ public struct RetryPolicy: Sendable, Equatable {
         case .transient:
             return true
         case .whenTheServerSaysWhen:
-            return (status == 429 || status == 503) && retryAfter.flatMap { Self.seconds(retryAfter: $0, now: now) } != nil
+            return (status == 429 || status == 503) && retryAfter.flatMap { RetryAfter.seconds($0, now: now) } != nil
         }
     }
 
@@ -56,25 +55,14 @@ public struct RetryPolicy: Sendable, Equatable {
     /// After `failedAttempts` failures (1 after the first), with the response's Retry-After if any.
     public func decision(afterFailedAttempts failedAttempts: Int, retryAfter: String?, now: Int64) -> Decision {
         guard failedAttempts <= maxRetries else { return .giveUp }
-        if let retryAfter, let wait = Self.seconds(retryAfter: retryAfter, now: now) {
-            guard wait <= Self.maxRetryAfter else {
+        if let retryAfter, let wait = RetryAfter.seconds(retryAfter, now: now) {
+            guard wait <= RetryAfter.longestWait else {
                 return .tooLongToWait("the server asks to retry after \(Int(wait)) s (Retry-After: \(retryAfter))")
             }
             return .retry(after: wait)
         }
         let exponent = Double(min(failedAttempts - 1, 30))
         return .retry(after: min(Self.maxBackoff, baseDelay * pow2(exponent)))
-    }
-
-    /// Retry-After as seconds from `now`: delay-seconds or an HTTP date.
-    static func seconds(retryAfter: String, now: Int64) -> Double? {
-        let text = retryAfter.trimmingWhitespace()
-        // delay-seconds is digits alone (RFC 9110 §10.2.3): Int64 would also take "-0" and "+5".
-        if !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let seconds = Int64(text) {
-            return Double(seconds)
-        }
-        guard let date = HTTPDate.seconds(from: text) else { return nil }
-        return Double(max(0, date - now))
     }
 }
 

@@ -82,7 +82,7 @@ extension TransferContext {
         return TransferFailure(
             .resumeConflict,
             "the file changed on the server (it is now shorter than the \(remoteOffset) bytes already here)",
-            entityChanged: true)
+            reason: .entityChanged)
     }
 
     /// libcurl's question about the server's host key: trusted when pinned or in known_hosts,

@@ -58,6 +58,13 @@ extension DownloadItem {
         info(path: output == .standardOutput ? "-" : plannedPath ?? "")
     }
 
+    /// The host its host rules count it against (`HostSchedule`): its origin (scheme, name,
+    /// port) as libcurl parsed it.
+    var hostKey: String {
+        guard case .success(let url) = parsedURL else { return "" }
+        return "\(url.scheme)://\(url.host.lowercased()):\(url.port)"
+    }
+
     /// The file the item would write before `--on-exists` has its say; nil for standard
     /// output or a URL that cannot be parsed.
     var plannedPath: String? {

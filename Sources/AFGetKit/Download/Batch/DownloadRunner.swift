@@ -75,7 +75,7 @@ public final class DownloadRunner: Sendable {
         feed.onMore { checkAgain() }
         cancellation.onStop { _ in checkAgain() }
         defer { feed.close() }
-        await driver.run { driver in
+        let setAside = await driver.run { driver in
             while !stopping, !cancellation.isRequested, driver.mayStartAnother() {
                 switch feed.next() {
                 case .item(let item):
@@ -93,22 +93,14 @@ public final class DownloadRunner: Sendable {
             }
             return !(stopping || cancellation.isRequested)
         }
-        // Items a signal or --fail-fast kept from starting are in the report too.
+        // Items a signal or --fail-fast kept from starting are in the report too: those set
+        // aside for their hosts, then the rest of the list.
+        for item in setAside { tally.add(notStarted(item)) }
         notStarted: while true {
             switch feed.nextAfterStop() {
             case .item(let item):
                 lastItemID = item.plannedInfo.id
-                var record = ItemRecord(info: item.plannedInfo)
-                record.stoppedEarly =
-                    switch cancellation.reason {
-                    case .outputClosed:
-                        ItemRecord.EarlyStop(cause: .interrupted, message: "not started: standard output was closed")
-                    case .signal:
-                        ItemRecord.EarlyStop(cause: .interrupted, message: "not started: the run was stopped by a signal")
-                    case .failFast, nil:
-                        ItemRecord.EarlyStop(cause: .notStarted, message: "not started: an earlier item failed (--fail-fast)")
-                    }
-                tally.add(record)
+                tally.add(notStarted(item))
             case .unusable(let failure):
                 tally.add(Self.record(of: failure), unusableAfter: lastItemID)
             case .notice, .notYet:
@@ -118,8 +110,13 @@ public final class DownloadRunner: Sendable {
             }
         }
         var summary = tally.summary
+        summary.hosts = driver.hostNotes
         summary.seconds = monotonicSeconds() - startedAt
         summary.shard = feed.shardCount
+        if let sums = settings.sums {
+            summary.sumsFile = sums.shortName
+            summary.notInSums = sums.unnamedCount
+        }
         if let interrupted = cancellation.exitStatus {
             summary.exitCode = interrupted
             // A closed standard output ends the run without a word, as it ends `cat`.
@@ -129,6 +126,21 @@ public final class DownloadRunner: Sendable {
         }
         renderer.handle(.summary(summary))
         return summary
+    }
+
+    /// The record of an item the run's stop kept from starting.
+    private func notStarted(_ item: DownloadItem) -> ItemRecord {
+        var record = ItemRecord(info: item.plannedInfo)
+        record.stoppedEarly =
+            switch cancellation.reason {
+            case .outputClosed:
+                ItemRecord.EarlyStop(cause: .interrupted, message: "not started: standard output was closed")
+            case .signal:
+                ItemRecord.EarlyStop(cause: .interrupted, message: "not started: the run was stopped by a signal")
+            case .failFast, nil:
+                ItemRecord.EarlyStop(cause: .notStarted, message: "not started: an earlier item failed (--fail-fast)")
+            }
+        return record
     }
 
     /// The record of an item found unusable before it could start (a bad list line, a bad resume

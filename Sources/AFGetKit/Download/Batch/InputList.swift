@@ -187,7 +187,7 @@ public struct InputList: Sendable {
 
     /// `out=` names a file below the item's directory: never absolute, never `..`, and never a
     /// directory (a last part of "." has no file name to create).
-    private static func checkRelative(_ path: String, _ key: String) throws(TransferFailure) {
+    static func checkRelative(_ path: String, _ key: String) throws(TransferFailure) {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard !path.isEmpty, !path.hasPrefix("/"), !components.contains(where: { $0 == ".." || $0.isEmpty }),
             components.last != "."

@@ -113,6 +113,10 @@ public final class RunReport {
             var error = JSONLine()
             error.add("exit", Int(failure.exitCode))
             error.add("class", failure.failure.kind.rawValue)
+            if let reason = failure.failure.reason.code {
+                error.add("reason", reason)
+                for field in failure.failure.reason.fields { error.add(field.name, field.value) }
+            }
             error.add("message", failure.failure.message)
             line.addRaw("error", error.text)
         } else if let stop = record.stoppedEarly {

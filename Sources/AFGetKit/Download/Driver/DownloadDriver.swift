@@ -7,6 +7,8 @@ import AFGetSupport
 /// and each is handed to its job, whose answer (`JobStep`) is performed here. An item is
 /// prepared, transferred and moved into place without a thread of its own or a hand-over to
 /// one. Items that await work of their own (`-s`, `-c`) run as a `SoloDownload` in a child task.
+/// Every item passes its host's rules first (`HostSchedule`): it may be set aside until its
+/// host has room or is no longer held, or fail untried when its host was given up.
 final class DownloadDriver {
     private let environment: DownloadEnvironment
     private var admission: ItemAdmission
@@ -14,7 +16,7 @@ final class DownloadDriver {
     /// Where the jobs' tasks send their events.
     private let route: TaskEventRoute
     /// Each job running here, under the key its waits and commits report with.
-    private var jobs: [Int: (job: DownloadJob, milestones: ItemMilestones)] = [:]
+    private var jobs: [Int: (job: DownloadJob, milestones: ItemMilestones, host: String)] = [:]
     private var nextKey = 0
     /// Which job each running task is for.
     private var jobOfTask: [TaskID: Int] = [:]
@@ -23,6 +25,10 @@ final class DownloadDriver {
     private var waits: [@Sendable () async -> Void] = []
     /// An item's record as it ends, for the runner's tally.
     private let recordEnded: (ItemRecord) -> Void
+    private var hosts: HostSchedule<DownloadItem>
+    /// Items set aside for their hosts at most: beyond them the feed waits (a long list of one
+    /// held host's items is not read into memory).
+    private let setAsideLimit: Int
 
     private var settings: DownloadSettings { environment.settings }
     private var renderer: SharedRenderer { environment.renderer }
@@ -31,6 +37,8 @@ final class DownloadDriver {
         self.environment = environment
         self.admission = admission
         self.recordEnded = recordEnded
+        hosts = HostSchedule(rules: environment.settings.hosts)
+        setAsideLimit = max(1024, 16 * admission.concurrency)
         route = TaskEventRoute { [events] in events.send(contentsOf: $0.map(DriverEvent.task)) }
     }
 
@@ -38,48 +46,79 @@ final class DownloadDriver {
     /// run stopped).
     var checkAgain: @Sendable () -> Void { { [events] in events.send(.checkAgain) } }
 
-    /// Whether the next item may start.
-    func mayStartAnother() -> Bool { admission.mayStartAnother() }
+    /// What the summary says of hosts held back or given up.
+    var hostNotes: [HostNote] { hosts.notes }
+
+    /// Whether the next item may be taken from the feed.
+    func mayStartAnother() -> Bool { admission.mayStartAnother() && hosts.setAsideCount < setAsideLimit }
 
     /// Runs until `takeItems` has started everything it will (it is called whenever a place may
-    /// be free, and returns whether more may come) and every item has ended.
-    func run(takeItems: (DownloadDriver) async -> Bool) async {
+    /// be free, and returns whether more may come) and every item has ended. Returns the items
+    /// still set aside for their hosts when the run stopped: they never started.
+    func run(takeItems: (DownloadDriver) async -> Bool) async -> [DownloadItem] {
         await withDiscardingTaskGroup { group in
             var mayTakeMore = await takeItems(self)
             while true {
                 for work in waits { group.addTask(operation: work) }
                 waits = []
-                guard mayTakeMore || !admission.isIdle, let batch = await events.nextBatch() else { return }
+                let stopped = environment.cancellation.isRequested
+                let setAsideWaiting = hosts.setAsideCount > 0 && !stopped
+                guard mayTakeMore || setAsideWaiting || !admission.isIdle, let batch = await events.nextBatch() else {
+                    break
+                }
                 for event in batch { await handle(event) }
+                await startSetAside()
                 if mayTakeMore { mayTakeMore = await takeItems(self) }
             }
+        }
+        return hosts.takeSetAside()
+    }
+
+    /// Takes `item` as the feed gives it: it starts, or waits for its host, or fails untried.
+    func start(_ item: DownloadItem) async {
+        renderer.handle(.queued(item.plannedInfo))
+        let host = item.hostKey
+        switch hosts.arrive(item, host: host, now: monotonicSeconds()) {
+        case .start:
+            await begin(item, host: host)
+        case .setAside:
+            break
+        case .notTried(let reason):
+            notTried(item, host: host, reason: reason)
+        }
+    }
+
+    /// Starts items set aside whose hosts may take them now, while places are free.
+    private func startSetAside() async {
+        guard hosts.setAsideCount > 0, !environment.cancellation.isRequested else { return }
+        while admission.mayStartAnother(), let (item, host) = hosts.nextReady(now: monotonicSeconds()) {
+            await begin(item, host: host)
         }
     }
 
     /// Starts `item`: in a task of its own when it needs one, else prepared and begun here.
-    func start(_ item: DownloadItem) async {
-        renderer.handle(.queued(item.plannedInfo))
+    private func begin(_ item: DownloadItem, host: String) async {
         let reportsPost = admission.needsPostReports
         admission.started(reportingPost: reportsPost)
         let milestones = ItemMilestones(reportingPost: reportsPost)
         if needsTaskOfItsOwn {
             waits.append { [environment, events] in
-                await Self.runSolo(item, milestones: milestones, environment: environment, events: events)
+                await Self.runSolo(item, host: host, milestones: milestones, environment: environment, events: events)
             }
             return
         }
         switch PreparedDownload.prepare(item, settings: settings, spares: environment.spares, listings: environment.listings) {
         case .skip(let info, let reason):
             renderer.handle(.skipped(info, reason: reason))
-            ended(ItemRecord(info: info, outcome: .skipped), milestones)
+            ended(ItemRecord(info: info, outcome: .skipped), milestones, host: host)
         case .fail(let info, let failure):
             renderer.handle(.failed(info, failure))
-            ended(ItemRecord(info: info, outcome: .failed(failure)), milestones)
+            ended(ItemRecord(info: info, outcome: .failed(failure)), milestones, host: host)
         case .ready(let download):
             let key = nextKey
             nextKey += 1
             let job = DownloadJob(download, environment: environment, route: route)
-            jobs[key] = (job, milestones)
+            jobs[key] = (job, milestones, host)
             await perform(job.begin(), of: key)
         }
     }
@@ -96,15 +135,21 @@ final class DownloadDriver {
             if taskEvent.isFinal { jobOfTask[taskEvent.taskID] = nil }
             await perform(job.handle(taskEvent), of: key)
         case .retryDue(let key, let reason):
-            guard let job = jobs[key]?.job else { return }
-            await perform(job.retryDue(stoppedBy: reason), of: key)
+            guard let (job, _, host) = jobs[key] else { return }
+            if reason == nil, let step = hostRules(for: job, of: host, key: key) {
+                await perform(step, of: key)
+            } else {
+                await perform(job.retryDue(stoppedBy: reason), of: key)
+            }
         case .committed(let key, let failure):
             guard let job = jobs[key]?.job else { return }
             await perform(job.committed(failure), of: key)
         case .milestone(let milestone):
             passed(milestone)
-        case .soloEnded(let record, let milestones):
-            ended(record, milestones)
+        case .soloEnded(let record, let milestones, let host):
+            ended(record, milestones, host: host)
+        case .hostAskedToWait(let host, let seconds):
+            hostAsked(host, toWait: seconds)
         case .checkAgain:
             break
         }
@@ -123,10 +168,9 @@ final class DownloadDriver {
                 return
             case .waiting:
                 return
-            case .waitToRetry(let seconds):
-                waits.append { [events, environment] in
-                    events.send(.retryDue(job: key, await environment.cancellation.wait(seconds: seconds)))
-                }
+            case .waitToRetry(let seconds, let hostAsked):
+                if hostAsked { self.hostAsked(entry.host, toWait: seconds) }
+                waitThenRetry(key, seconds: seconds)
                 return
             case .commit(let descriptor, let move):
                 environment.commits.move(descriptor, from: move.source, to: move.destination) { [events] failure in
@@ -139,7 +183,7 @@ final class DownloadDriver {
                 step = await entry.job.runSegments()
             case .ended:
                 jobs[key] = nil
-                ended(entry.job.record, entry.milestones)
+                ended(entry.job.record, entry.milestones, host: entry.host)
                 return
             }
         }
@@ -152,16 +196,74 @@ final class DownloadDriver {
         }
     }
 
-    private func ended(_ record: ItemRecord, _ milestones: ItemMilestones) {
+    private func waitThenRetry(_ key: Int, seconds: Double) {
+        waits.append { [events, environment] in
+            events.send(.retryDue(job: key, await environment.cancellation.wait(seconds: seconds)))
+        }
+    }
+
+    private func ended(_ record: ItemRecord, _ milestones: ItemMilestones, host: String) {
         admission.finished(requestWasUnposted: !milestones.requestPosted, transferWasOpen: !milestones.transferEnded)
         recordEnded(record)
+        if let givingUp = hosts.ended(host: host, HostSchedule<DownloadItem>.Ending(record.outcome)) {
+            gaveUp(host, givingUp)
+        }
+    }
+}
+
+// MARK: Hosts
+
+extension DownloadDriver {
+    /// A server answered with Retry-After: every item of its host waits as long (one notice).
+    private func hostAsked(_ host: String, toWait seconds: Double) {
+        let now = monotonicSeconds()
+        if hosts.hold(host, until: now + seconds, now: now) {
+            renderer.handle(.notice(HostMessages.held(host, seconds: seconds)))
+        }
+        // Look again when the hold ends, for the items set aside meanwhile.
+        waits.append { [events, environment] in
+            _ = await environment.cancellation.wait(seconds: seconds)
+            events.send(.checkAgain)
+        }
+    }
+
+    /// Whether a job whose retry is due waits longer for its host, or ends because the host was
+    /// given up; nil when it tries again now.
+    private func hostRules(for job: DownloadJob, of host: String, key: Int) -> JobStep? {
+        if let reason = hosts.givenUp(host) {
+            hosts.countNotTried(host)
+            return job.retryAbandoned(HostMessages.notTried(host, reason: reason, again: true))
+        }
+        let now = monotonicSeconds()
+        guard let until = hosts.heldUntil(host, now: now) else { return nil }
+        waitThenRetry(key, seconds: until - now)
+        return .waiting
+    }
+
+    /// An item of a given-up host: it fails at once, without a request.
+    private func notTried(_ item: DownloadItem, host: String, reason: FailureReason) {
+        let info = item.plannedInfo
+        let failure = ItemFailure(item: item.shownURL, HostMessages.notTried(host, reason: reason, again: false))
+        renderer.handle(.failed(info, failure))
+        recordEnded(ItemRecord(info: info, outcome: .failed(failure)))
+    }
+
+    /// `host` failed its items the same way too many times in a row: one notice, and the items
+    /// set aside for it fail untried.
+    private func gaveUp(_ host: String, _ givingUp: HostSchedule<DownloadItem>.GivingUp) {
+        renderer.handle(.notice(HostMessages.givenUp(host, givingUp.reason, inARow: givingUp.inARow)))
+        for item in givingUp.untried {
+            let failure = ItemFailure(item: item.shownURL, HostMessages.notTried(host, reason: givingUp.reason, again: false))
+            renderer.handle(.failed(item.plannedInfo, failure))
+            recordEnded(ItemRecord(info: item.plannedInfo, outcome: .failed(failure)))
+        }
     }
 }
 
 extension DownloadDriver {
     /// An item in a task of its own: `-c`'s check of a file already there, then the job.
     private static func runSolo(
-        _ item: DownloadItem, milestones: ItemMilestones, environment: DownloadEnvironment,
+        _ item: DownloadItem, host: String, milestones: ItemMilestones, environment: DownloadEnvironment,
         events: EventChannel<DriverEvent>
     ) async {
         var milestones = milestones
@@ -170,7 +272,7 @@ extension DownloadDriver {
         if settings.continuesExistingFiles && settings.onExists == .skip,
             let ended = await continueExistingFile(item, environment: environment)
         {
-            events.send(.soloEnded(ended, milestones))
+            events.send(.soloEnded(ended, milestones, host: host))
             return
         }
         let record: ItemRecord
@@ -184,11 +286,11 @@ extension DownloadDriver {
         case .ready(let download):
             let taskEvents = EventChannel<TaskEvent>()
             let job = DownloadJob(download, environment: environment, route: TaskEventRoute(taskEvents))
-            await SoloDownload(environment: environment, events: events).run(
+            await SoloDownload(environment: environment, events: events, host: host).run(
                 job, taskEvents: taskEvents, milestones: &milestones)
             record = job.record
         }
-        events.send(.soloEnded(record, milestones))
+        events.send(.soloEnded(record, milestones, host: host))
     }
 
     /// `-c`: a file of the item's name without resume data is checked against the server and
@@ -203,8 +305,20 @@ extension DownloadDriver {
             if !notice.isEmpty { renderer.handle(.notice(notice)) }
             return nil
         case .complete(let path, let reason):
-            record = ItemRecord(info: item.info(path: path), outcome: .skipped)
-            renderer.handle(.skipped(record.info, reason: reason))
+            // Complete by its length and last bytes; a checksum it has still reads it once.
+            do throws(ItemFailure) {
+                let checksum = try PreparedDownload.expectedChecksum(item, settings: environment.settings)
+                do throws(TransferFailure) {
+                    let checkedReason = try PreparedDownload.skipReason(path, reason, checksum: checksum)
+                    record = ItemRecord(info: item.info(path: path), outcome: .skipped)
+                    renderer.handle(.skipped(record.info, reason: checkedReason))
+                } catch {
+                    throw ItemFailure(item: path, error)
+                }
+            } catch {
+                record = ItemRecord(info: item.info(path: path), outcome: .failed(error))
+                renderer.handle(.failed(record.info, error))
+            }
         case .leftAlone(let path, let failure):
             let failure = ItemFailure(item: path, failure)
             record = ItemRecord(info: item.info(path: path), outcome: .failed(failure))

@@ -12,7 +12,9 @@ enum DriverEvent: Sendable {
     /// An item running in a task of its own (`SoloDownload`) passed a milestone.
     case milestone(ItemMilestones.Milestone)
     /// An item running in a task of its own ended; the milestones it did not pass are passed.
-    case soloEnded(ItemRecord, ItemMilestones)
+    case soloEnded(ItemRecord, ItemMilestones, host: String)
+    /// An item running in a task of its own waits as its host asked (Retry-After).
+    case hostAskedToWait(host: String, seconds: Double)
     /// Not an item's: the feed has items again after it had none, or the run is stopping.
     case checkAgain
 }

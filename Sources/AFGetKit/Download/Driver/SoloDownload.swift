@@ -8,6 +8,8 @@ import AFGetSupport
 struct SoloDownload {
     let environment: DownloadEnvironment
     let events: EventChannel<DriverEvent>
+    /// The item's host, for a Retry-After that holds the host's other items.
+    let host: String
 
     /// Runs `job` to its end. Its tasks' events come on a channel of its own, from which the
     /// first range's task can be handed over to the segments.
@@ -20,7 +22,8 @@ struct SoloDownload {
                 // The job sets aside events of tasks it no longer awaits.
                 guard let event = await taskEvents.next() else { return }
                 step = job.handle(event)
-            case .waitToRetry(let seconds):
+            case .waitToRetry(let seconds, let hostAsked):
+                if hostAsked { events.send(.hostAskedToWait(host: host, seconds: seconds)) }
                 step = job.retryDue(stoppedBy: await environment.cancellation.wait(seconds: seconds))
             case .commit(let descriptor, let move):
                 step = job.committed(await environment.commits.move(descriptor, from: move.source, to: move.destination))

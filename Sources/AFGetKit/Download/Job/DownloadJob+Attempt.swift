@@ -184,6 +184,7 @@ extension DownloadJob {
         let sink = download.sink.feeding(digests)
         var options = settings.transfer
         options.gateOrder = info.id
+        options.origin = download.hostKey
         let task = manager.downloadTask(
             with: request, to: sink, resume: resume, segment: range, options: options,
             disk: environment.disk, route: route)

@@ -82,9 +82,7 @@ extension DownloadJob {
         guard checkpoint(kept) == nil else { return .failed(failure, reached: kept) }
         let message =
             "\(failure.message); \(Formatting.bytes(kept)) kept in \(part.path): run the same command again once there is room"
-        return .failed(
-            TransferFailure(failure.kind, message, transient: failure.isTransient, systemErrorCode: failure.systemErrorCode),
-            reached: kept)
+        return .failed(failure.reworded(message), reached: kept)
     }
 
     /// What a full disk's part file gives back to make room for its resume data: a few blocks.

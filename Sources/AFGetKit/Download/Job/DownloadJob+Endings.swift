@@ -84,7 +84,7 @@ extension DownloadJob {
             let cause = failure.message.components(separatedBy: "; the data is kept in").first ?? failure.message
             return TransferFailure(
                 failure.kind, "\(cause); it could not be kept (\(unkept.message)), so the next run downloads it again",
-                systemErrorCode: failure.systemErrorCode)
+                systemErrorCode: failure.systemErrorCode, reason: failure.reason)
         }
         let nextRun: String
         if validators.ifRange == nil {
@@ -98,7 +98,8 @@ extension DownloadJob {
         } else {
             nextRun = "run the same command again to move it into place"
         }
-        return TransferFailure(failure.kind, "\(failure.message); \(nextRun)", systemErrorCode: failure.systemErrorCode)
+        return TransferFailure(
+            failure.kind, "\(failure.message); \(nextRun)", systemErrorCode: failure.systemErrorCode, reason: failure.reason)
     }
 
     /// Keeps a whole file for the next run (a checksum that did not match, a move that failed):
@@ -157,13 +158,20 @@ extension DownloadJob {
     }
 
     /// The server's name for the file is taken and `--on-exists skip` keeps it: the downloaded
-    /// copy, or the part of it fetched so far, is not needed.
+    /// copy, or the part of it fetched so far, is not needed, once the file there matches the
+    /// item's checksum (one read), as any file kept because it exists must.
     func skipServerNamed(_ existing: String, reason: String) -> ItemOutcome {
         if let part = download.part, !part.isAnonymous { unlink(part.path) }
         download.part?.abandon()
         store?.remove()
         record.info = ItemInfo(id: info.id, url: info.url, path: existing)
-        renderer.handle(.skipped(info, reason: reason))
+        let checkedReason: String
+        do {
+            checkedReason = try PreparedDownload.skipReason(existing, reason, checksum: download.checksum)
+        } catch {
+            return reportFailure(ItemFailure(item: existing, error))
+        }
+        renderer.handle(.skipped(info, reason: checkedReason))
         return .skipped
     }
 
@@ -176,7 +184,7 @@ extension DownloadJob {
         if let failure = keepWholePart(size) { return failure }
         let kept =
             download.part.map { "; the data is kept in \($0.path) (run again with the right checksum, or --restart)" } ?? ""
-        return TransferFailure(.checksumMismatch, "checksum mismatch: \(mismatch)\(kept)")
+        return TransferFailure(.checksumMismatch, "checksum mismatch: \(mismatch)\(kept)", reason: .checksumMismatch)
     }
 
     /// Brings the digests to the first `offset` bytes of the part file, reading what they have
@@ -194,11 +202,18 @@ extension DownloadJob {
         }
     }
 
-    /// `--on-exists update` and the server's copy is not newer: the file stays as it is.
+    /// `--on-exists update` and the server's copy is not newer: the file stays as it is, once a
+    /// checksum it has is matched by one read of it (a 304 says nothing of the bytes here).
     func notModified() -> ItemOutcome {
         download.part?.abandon()
         record.httpStatus = 304
-        renderer.handle(.skipped(info, reason: "not modified on the server"))
+        let reason: String
+        do {
+            reason = try PreparedDownload.skipReason(info.path, "not modified on the server", checksum: download.checksum)
+        } catch {
+            return reportFailure(ItemFailure(item: info.path, error))
+        }
+        renderer.handle(.skipped(info, reason: reason))
         return .skipped
     }
 

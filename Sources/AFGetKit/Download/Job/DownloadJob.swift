@@ -2,6 +2,7 @@ import AFGetProgress
 import AFGetRequest
 import AFGetSession
 import AFGetSupport
+import Glibc
 
 /// One item's download from start to finish: where to continue from, each attempt through the
 /// task manager, checkpoints of resume data, retries that keep the bytes, and the move into place,
@@ -176,6 +177,13 @@ final class DownloadJob {
         return nextAttempt()
     }
 
+    /// The batch gave up on the job's host while the job waited to retry: it ends with
+    /// `failure` instead of trying again.
+    func retryAbandoned(_ failure: TransferFailure) -> JobStep {
+        guard case .retry = awaiting else { return currentStep }
+        return end(fail(failure))
+    }
+
     /// Downloads the planned segments; the driver awaits it.
     func runSegments() async -> JobStep {
         let planned = plannedSegments ?? []
@@ -272,7 +280,8 @@ final class DownloadJob {
         switch retries.decide(after: problem, item: info) {
         case .wait(let seconds):
             awaiting = .retry
-            return .waitToRetry(seconds: seconds)
+            let asked = problem.retryAfter.flatMap { RetryAfter.seconds($0, now: Int64(time(nil))) } != nil
+            return .waitToRetry(seconds: seconds, hostAsked: asked)
         case .giveUp(.exhausted(let failure)), .giveUp(.waitTooLong(let failure)):
             return end(fail(failure))
         case .giveUp(.stopped), .giveUp(.retry):

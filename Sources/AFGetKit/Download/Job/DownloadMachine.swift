@@ -189,7 +189,9 @@ struct DownloadMachine {
     private func lengthFailure(size: Int64) -> TransferFailure? {
         guard let expectedTotal else { return nil }
         if size < expectedTotal {
-            return TransferFailure(.network, "the body ended early: \(size) of \(expectedTotal) bytes", transient: true)
+            return TransferFailure(
+                .network, "the body ended early: \(size) of \(expectedTotal) bytes", transient: true,
+                reason: .bodyShort(received: size, expected: expectedTotal))
         }
         if size > expectedTotal {
             return TransferFailure(

@@ -26,6 +26,10 @@ public struct DownloadSettings: Sendable {
     public var minimumSplitSize: Int64
     /// `-J`: name files as the server's Content-Disposition says (made safe), when not named by `-o` or `out=`.
     public var namesFromServer: Bool
+    /// `--max-per-host`, and when a host is given up.
+    public var hosts = HostRules()
+    /// `--checksums`: the sums file items without a `checksum=` of their own are checked against.
+    public var sums: SumsCheck?
 
     public init(
         onExists: OnExistsPolicy = .skip, headers: [HTTPHeader] = [], transfer: TransferOptions = TransferOptions(),

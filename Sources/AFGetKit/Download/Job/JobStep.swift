@@ -7,7 +7,8 @@ enum JobStep {
     /// A task of the job's is on the network: its events go to `DownloadJob.handle`.
     case awaitingTask(TaskID)
     /// Wait this long (the run's stop ends the wait early), then `retryDue(stoppedBy:)`.
-    case waitToRetry(seconds: Double)
+    /// `hostAsked`: the server said how long (Retry-After), which holds its other items too.
+    case waitToRetry(seconds: Double, hostAsked: Bool)
     /// Hand the finished file to the group commit, then `committed(_:)` with its answer.
     case commit(descriptor: Int32, PartFile.Move)
     /// Await `runSegments()`: the segments of a split download run their own tasks.

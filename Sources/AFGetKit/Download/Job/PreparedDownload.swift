@@ -18,6 +18,8 @@ struct PreparedDownload {
     /// The server's name for the file replaces the URL's (`-J` for a file named after its URL
     /// in a directory, or resume data that says so).
     let takesServerName: Bool
+    /// The origin the batch's host rules count the item against (`DownloadItem.hostKey`).
+    let hostKey: String
 
     /// A part file completed into the destination, or a stream written as the bytes come
     /// (stdout, or a device or FIFO given with `-o`), which cannot be resumed.
@@ -56,7 +58,7 @@ struct PreparedDownload {
     }
 
     private init(
-        _ item: DownloadItem, path: String, request: HTTPRequest, output: Output,
+        _ item: DownloadItem, path: String, request: HTTPRequest, output: Output, checksum: Checksum?,
         resumeData: ResumeData? = nil, isConditional: Bool = false, takesServerName: Bool = false
     ) {
         info = item.info(path: path)
@@ -64,8 +66,9 @@ struct PreparedDownload {
         self.output = output
         self.resumeData = resumeData
         self.isConditional = isConditional
-        checksum = item.checksum
+        self.checksum = checksum
         self.takesServerName = takesServerName
+        hostKey = item.hostKey
     }
 
     /// Parses the URL, resolves the destination under `--on-exists`, and opens the part file.
@@ -79,6 +82,12 @@ struct PreparedDownload {
         } catch {
             return .fail(item.info(path: ""), error)
         }
+        let checksum: Checksum?
+        do {
+            checksum = try expectedChecksum(item, settings: settings)
+        } catch {
+            return .fail(item.plannedInfo, error)
+        }
         var path = ""  // known once the destination is resolved; failures name it from then on
         do throws(TransferFailure) {
             switch try Destination.resolve(item.output, for: request.url, onExists: settings.onExists, listings: listings) {
@@ -86,7 +95,7 @@ struct PreparedDownload {
                 return .ready(
                     PreparedDownload(
                         item, path: "-", request: request,
-                        output: .stream(.standardOutput, closesWhenDone: false)))
+                        output: .stream(.standardOutput, closesWhenDone: false), checksum: checksum))
             case .stream(let device):
                 path = device
                 // A standard stream is shared, not opened again: a redirected file goes on
@@ -99,13 +108,10 @@ struct PreparedDownload {
                 return .ready(
                     PreparedDownload(
                         item, path: device, request: request,
-                        output: .stream(sink, closesWhenDone: true)))
+                        output: .stream(sink, closesWhenDone: true), checksum: checksum))
             case .skip(let existing, let reason):
                 path = existing
-                guard let checksum = item.checksum else { return .skip(item.info(path: existing), reason: reason) }
-                try verify(existing, against: checksum)
-                return .skip(
-                    item.info(path: existing), reason: "\(reason) and matches its \(checksum.algorithm.rawValue) checksum")
+                return .skip(item.info(path: existing), reason: try skipReason(existing, reason, checksum: checksum))
             case .update(let existing, let modifiedAt):
                 path = existing
                 var conditional = request
@@ -113,14 +119,14 @@ struct PreparedDownload {
                     HTTPHeader(
                         name: "If-Modified-Since", value: HTTPDate.format(modifiedAt), scope: .everyHop))
                 return try prepareFile(
-                    item, path: existing, request: conditional, settings: settings, spares: spares, listings: listings,
-                    updating: true)
+                    item, path: existing, request: conditional, checksum: checksum, settings: settings, spares: spares,
+                    listings: listings, updating: true)
             case .file(let destination):
                 path = destination
                 do throws(TransferFailure) {
                     return try prepareFile(
-                        item, path: destination, request: request, settings: settings, spares: spares, listings: listings,
-                        updating: false)
+                        item, path: destination, request: request, checksum: checksum, settings: settings, spares: spares,
+                        listings: listings, updating: false)
                 } catch  where settings.onExists != .overwrite && finishedMeanwhile(destination, error) {
                     return .skip(item.info(path: destination), reason: "another afget downloaded it meanwhile")
                 }
@@ -134,6 +140,26 @@ struct PreparedDownload {
     /// part file locked or renamed away under this run, and the destination there now.
     private static func finishedMeanwhile(_ destination: String, _ failure: TransferFailure) -> Bool {
         (failure.kind == .destinationBusy || failure.systemErrorCode == ENOENT) && fileKind(at: destination) == S_IFREG
+    }
+
+    /// The checksum the item's file must have: its own (`--checksum`, a list line's `checksum=`),
+    /// else the sums file's (`--checksums`); nil when it has none. An item the sums file does not
+    /// name is counted, or with `--require-checksums` refused (exit 10).
+    static func expectedChecksum(_ item: DownloadItem, settings: DownloadSettings) throws(ItemFailure) -> Checksum? {
+        guard item.checksum == nil, let sums = settings.sums else { return item.checksum }
+        switch sums.verdict(for: item) {
+        case .checksum(let checksum): return checksum
+        case .unchecked: return nil
+        case .refused(let failure): throw ItemFailure(item: item.plannedPath ?? item.source, failure)
+        }
+    }
+
+    /// Why an existing file is left as it is, once a checksum it has is matched by one read of
+    /// the file; a mismatch throws (exit 10).
+    static func skipReason(_ existing: String, _ reason: String, checksum: Checksum?) throws(TransferFailure) -> String {
+        guard let checksum else { return reason }
+        try verify(existing, against: checksum)
+        return "\(reason) and matches its \(checksum.algorithm.rawValue) checksum"
     }
 
     /// A file kept because it exists must still be the one the checksum names: a re-run with
@@ -151,8 +177,8 @@ struct PreparedDownload {
 
     /// Opens and locks the part file, then loads and checks resume data.
     private static func prepareFile(
-        _ item: DownloadItem, path: String, request: HTTPRequest, settings: DownloadSettings, spares: SpareFiles,
-        listings: DirectoryListings, updating: Bool
+        _ item: DownloadItem, path: String, request: HTTPRequest, checksum: Checksum?, settings: DownloadSettings,
+        spares: SpareFiles, listings: DirectoryListings, updating: Bool
     ) throws(TransferFailure) -> Preparation {
         // Its part file is named shorter, so a name no file may have would only fail at the
         // final rename, after the whole body.
@@ -174,7 +200,7 @@ struct PreparedDownload {
         {
             return .ready(
                 PreparedDownload(
-                    item, path: path, request: request, output: .part(anonymous), resumeData: nil,
+                    item, path: path, request: request, output: .part(anonymous), checksum: checksum, resumeData: nil,
                     isConditional: updating, takesServerName: takesServerName))
         }
         // The lock first: a destination another afget is downloading is busy (exit 12) whatever
@@ -192,7 +218,7 @@ struct PreparedDownload {
         if settings.discardsResumeData { store.remove() }
         return .ready(
             PreparedDownload(
-                item, path: path, request: request, output: .part(part),
+                item, path: path, request: request, output: .part(part), checksum: checksum,
                 resumeData: resumeData, isConditional: updating, takesServerName: takesServerName))
     }
 

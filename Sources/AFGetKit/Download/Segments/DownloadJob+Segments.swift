@@ -91,7 +91,7 @@ extension DownloadJob {
             return .failed(failure, reached: fallbackOffset)
         case .failed(let failure):
             // Segments already retried on their own: not retried again here (not transient).
-            return .failed(TransferFailure(failure.kind, failure.message), reached: fallbackOffset)
+            return .failed(TransferFailure(failure.kind, failure.message, reason: failure.reason), reached: fallbackOffset)
         case .stopped:
             return .stopped
         }

@@ -1,22 +1,30 @@
 import AFGetSupport
 
-/// An expected digest of a file: `sha-256=HEX`, `sha-1=HEX` or `md5=HEX` (aria2c's spelling;
-/// `sha256=` is accepted too).
+/// An expected digest of a file: `sha-256=HEX`, `sha-512=HEX`, `sha-1=HEX` or `md5=HEX`
+/// (aria2c's spelling; `sha256=` is accepted too).
 public struct Checksum: Sendable, Equatable, CustomStringConvertible {
     public typealias Algorithm = DigestAlgorithm
 
     public let algorithm: Algorithm
     /// Lowercase hex.
     public let hex: String
+    /// Where the expected digest was read when that is not the item's own line or option
+    /// ("SHA256SUMS:2"), so a mismatch says which file to doubt. Not part of equality.
+    public let origin: String?
 
-    public init(algorithm: Algorithm, hex: String) {
+    public init(algorithm: Algorithm, hex: String, origin: String? = nil) {
         self.algorithm = algorithm
         self.hex = hex.lowercased()
+        self.origin = origin
+    }
+
+    public static func == (lhs: Checksum, rhs: Checksum) -> Bool {
+        lhs.algorithm == rhs.algorithm && lhs.hex == rhs.hex
     }
 
     public static func parse(_ text: String) throws(TransferFailure) -> Checksum {
         guard let equals = text.firstIndex(of: "=") else {
-            throw TransferFailure(.usage, "checksum \"\(text)\" is not ALGO=HEX (sha-256, sha-1 or md5)")
+            throw TransferFailure(.usage, "checksum \"\(text)\" is not ALGO=HEX (sha-256, sha-512, sha-1 or md5)")
         }
         let name = text[..<equals].lowercased()
         let hex = String(text[text.index(after: equals)...]).trimmingWhitespace()
@@ -25,7 +33,7 @@ public struct Checksum: Sendable, Equatable, CustomStringConvertible {
                 $0.rawValue == name || $0.rawValue.replacing("-", with: "") == name
             })
         else {
-            throw TransferFailure(.usage, "unknown checksum algorithm \"\(name)\" (sha-256, sha-1 or md5)")
+            throw TransferFailure(.usage, "unknown checksum algorithm \"\(name)\" (sha-256, sha-512, sha-1 or md5)")
         }
         // ASCII digits only: Character.isHexDigit also takes fullwidth ones ("Ａ"), which no
         // digest equals, so the download would fail only after the whole file came.
@@ -38,10 +46,11 @@ public struct Checksum: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(algorithm.rawValue)=\(hex)" }
 
-    /// "expected sha-256 HEX, got HEX" when `digest` (of this checksum's algorithm) does not
-    /// match; nil when it does.
+    /// "expected sha-256 HEX (SHA256SUMS:2), got HEX" when `digest` (of this checksum's
+    /// algorithm) does not match; nil when it does.
     func mismatch(with digest: RunningDigest) -> String? {
         let actual = digest.hex()
-        return actual == hex ? nil : "expected \(algorithm.rawValue) \(hex), got \(actual)"
+        let from = origin.map { " (\($0))" } ?? ""
+        return actual == hex ? nil : "expected \(algorithm.rawValue) \(hex)\(from), got \(actual)"
     }
 }

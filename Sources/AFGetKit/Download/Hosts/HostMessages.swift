@@ -1,0 +1,22 @@
+import AFGetSupport
+
+/// The words of the host rules (`HostSchedule`), in one place.
+enum HostMessages {
+    static func held(_ host: String, seconds: Double) -> String {
+        "afget: \(host) asked to wait \(Int(seconds.rounded())) s (Retry-After): its items wait until then"
+    }
+
+    static func givenUp(_ host: String, _ reason: FailureReason, inARow: Int) -> String {
+        "afget: giving up on \(host) for this run: \(inARow) of its items in a row failed (\(reason.hostFailureWords)); "
+            + "its other items are not tried (--no-host-give-up tries each)"
+    }
+
+    /// The failure of an item of a given-up host: exit 4, with a reason of its own, so that a
+    /// report tells it from an item that was tried, and a re-run tries it.
+    static func notTried(_ host: String, reason: FailureReason, again: Bool) -> TransferFailure {
+        TransferFailure(
+            .network,
+            "not tried\(again ? " again" : ""): \(host) was given up for this run (\(reason.hostFailureWords))",
+            reason: .hostGivenUp(host: host))
+    }
+}

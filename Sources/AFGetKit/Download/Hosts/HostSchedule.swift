@@ -1,0 +1,184 @@
+import AFGetProgress
+import AFGetSupport
+
+/// A batch's rules per host, so that one host's trouble costs the others nothing: at most
+/// `maxPerHost` items of a host at a time, a host's `Retry-After` holding all its items (not
+/// only the one it answered), and a host whose items keep failing the same way (no address, no
+/// connection) given up for the rest of the run. A host is an origin: scheme, name and port.
+///
+/// Items that may not start yet are set aside here, in list order, while items of other hosts
+/// take the free places. Nothing here touches a clock or a socket: the driver says what time it
+/// is and what happened, and the schedule answers what may start.
+struct HostSchedule<Item> {
+    /// What becomes of an item that arrives.
+    enum Arrival: Equatable {
+        case start
+        case setAside
+        /// Its host was given up: the item fails at once, untried.
+        case notTried(FailureReason)
+    }
+
+    private struct Host {
+        var running = 0
+        /// Until when (monotonic seconds) its items wait, as the host asked.
+        var heldUntil: Double?
+        /// The failure its last items ended with, and how many in a row.
+        var streak: (reason: FailureReason, count: Int)?
+        /// Given up, after this failure.
+        var givenUp: FailureReason?
+        // What the summary says of the host.
+        var holds = 0
+        var itemsHeld = 0
+        var notTried = 0
+    }
+
+    let rules: HostRules
+    private var hosts: [String: Host] = [:]
+    /// Items set aside, in the order they arrived.
+    private var setAside: [(item: Item, host: String)] = []
+
+    init(rules: HostRules) {
+        self.rules = rules
+    }
+
+    /// Items waiting here for their host.
+    var setAsideCount: Int { setAside.count }
+
+    /// An item of `host` arrives: it starts (counted as running), waits, or fails untried.
+    mutating func arrive(_ item: Item, host: String, now: Double) -> Arrival {
+        var state = hosts[host, default: Host()]
+        defer { hosts[host] = state }
+        if let reason = state.givenUp {
+            state.notTried += 1
+            return .notTried(reason)
+        }
+        if mayStart(state, now: now) && !setAside.contains(where: { $0.host == host }) {
+            state.running += 1
+            return .start
+        }
+        if state.heldUntil.map({ $0 > now }) == true { state.itemsHeld += 1 }
+        setAside.append((item, host))
+        return .setAside
+    }
+
+    private func mayStart(_ state: Host, now: Double) -> Bool {
+        if let until = state.heldUntil, until > now { return false }
+        if let cap = rules.maxPerHost, state.running >= cap { return false }
+        return true
+    }
+
+    /// The first item set aside whose host may take it now, counted as running.
+    mutating func nextReady(now: Double) -> (item: Item, host: String)? {
+        var passed = Set<String>()
+        for (index, entry) in setAside.enumerated() where !passed.contains(entry.host) {
+            // An item behind another of its host waits for that one: list order within a host.
+            passed.insert(entry.host)
+            guard let state = hosts[entry.host], mayStart(state, now: now) else { continue }
+            setAside.remove(at: index)
+            hosts[entry.host]?.running += 1
+            return entry
+        }
+        return nil
+    }
+
+    /// When the next hold ends, for the driver to look again then.
+    func nextHoldEnd(after now: Double) -> Double? {
+        hosts.values.compactMap(\.heldUntil).filter { $0 > now }.min()
+    }
+
+    /// Until when `host`'s items wait, if they do now.
+    func heldUntil(_ host: String, now: Double) -> Double? {
+        hosts[host]?.heldUntil.flatMap { $0 > now ? $0 : nil }
+    }
+
+    /// `host` asked to wait until `until` (a 429 or 503 with Retry-After): true for a new
+    /// hold, which the driver tells once; a later end than a hold's extends it.
+    mutating func hold(_ host: String, until: Double, now: Double) -> Bool {
+        var state = hosts[host, default: Host()]
+        defer { hosts[host] = state }
+        let isNew = state.heldUntil.map { $0 <= now } ?? true
+        if isNew { state.holds += 1 }
+        state.heldUntil = max(state.heldUntil ?? until, until)
+        return isNew
+    }
+
+    /// How an item of `host` that was running ended.
+    enum Ending: Equatable {
+        case succeeded
+        case failed(FailureReason)
+        /// Stopped by the run, or by something that says nothing of the host.
+        case other
+    }
+
+    /// What the driver does after an item ended.
+    struct GivingUp {
+        let reason: FailureReason
+        let inARow: Int
+        /// The host's items that were set aside: they fail untried.
+        let untried: [Item]
+    }
+
+    /// An item of `host` ended; when that makes the host given up, what to do about it.
+    mutating func ended(host: String, _ ending: Ending) -> GivingUp? {
+        guard var state = hosts[host] else { return nil }
+        defer { hosts[host] = state }
+        state.running -= 1
+        guard state.givenUp == nil else { return nil }
+        switch ending {
+        case .failed(let reason) where reason.isHostDown:
+            let count = state.streak?.reason == reason ? state.streak!.count + 1 : 1
+            state.streak = (reason, count)
+            guard let limit = rules.giveUpAfter, count >= limit else { return nil }
+            state.givenUp = reason
+            let untried = setAside.filter { $0.host == host }.map(\.item)
+            setAside.removeAll { $0.host == host }
+            state.notTried += untried.count
+            return GivingUp(reason: reason, inARow: count, untried: untried)
+        case .succeeded, .failed:
+            state.streak = nil
+        case .other:
+            break
+        }
+        return nil
+    }
+
+    /// Whether `host` was given up (its item in a retry's wait ends instead of trying again).
+    func givenUp(_ host: String) -> FailureReason? {
+        hosts[host]?.givenUp
+    }
+
+    /// An item of a given-up host that was waiting to retry ends untried.
+    mutating func countNotTried(_ host: String) {
+        hosts[host]?.notTried += 1
+    }
+
+    /// What the summary says of the hosts held back or given up, in host order.
+    var notes: [HostNote] {
+        hosts.keys.sorted().compactMap { name in
+            let state = hosts[name]!
+            guard state.holds > 0 || state.givenUp != nil else { return nil }
+            return HostNote(
+                host: name, holds: state.holds, itemsHeld: state.itemsHeld, givenUp: state.givenUp,
+                notTried: state.notTried)
+        }
+    }
+}
+
+extension HostSchedule {
+    /// The items still set aside, taken out: the run stopped before their hosts had room.
+    mutating func takeSetAside() -> [Item] {
+        defer { setAside = [] }
+        return setAside.map(\.item)
+    }
+}
+
+extension HostSchedule.Ending {
+    /// What an item's outcome says of its host.
+    init(_ outcome: ItemOutcome) {
+        switch outcome {
+        case .done: self = .succeeded
+        case .failed(let failure): self = .failed(failure.failure.reason)
+        case .skipped, .stopped: self = .other
+        }
+    }
+}

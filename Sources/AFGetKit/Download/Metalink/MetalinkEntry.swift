@@ -1,0 +1,10 @@
+extension InputList.Entry {
+    /// A file of a Metalink document as a list entry: named as the document says (below `-d`),
+    /// checked against its strongest hash, fetched from its most preferred URL.
+    public init(metalinkFile file: MetalinkFile, document: String) {
+        let (url, parsed) = file.urls[0]
+        self.init(
+            source: "\(document):\(file.line)", line: file.line, url: url, parsedURL: parsed, out: file.name, dir: nil,
+            checksum: file.hashes.first)
+    }
+}

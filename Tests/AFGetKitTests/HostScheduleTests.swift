@@ -1,0 +1,111 @@
+import AFGetProgress
+import AFGetSupport
+import XCTest
+
+@testable import AFGetKit
+
+/// The host rules as a table: what becomes of each item that arrives, which set-aside item
+/// starts when, and when a host is given up. No sockets and no clock: times are given.
+final class HostScheduleTests: XCTestCase {
+    private typealias Schedule = HostSchedule<String>
+
+    func testTheCapSetsAsideAHostsItemsInListOrderWhileOtherHostsStart() {
+        var schedule = Schedule(rules: HostRules(maxPerHost: 2))
+        let arrivals: [(item: String, host: String, expected: Schedule.Arrival)] = [
+            ("a1", "A", .start), ("a2", "A", .start), ("a3", "A", .setAside), ("b1", "B", .start),
+            ("a4", "A", .setAside), ("b2", "B", .start), ("b3", "B", .setAside),
+        ]
+        for (item, host, expected) in arrivals {
+            XCTAssertEqual(schedule.arrive(item, host: host, now: 0), expected, item)
+        }
+        XCTAssertNil(schedule.nextReady(now: 0)?.item, "both hosts are at their cap")
+        XCTAssertNil(schedule.ended(host: "B", .succeeded))
+        XCTAssertEqual(schedule.nextReady(now: 0)?.item, "b3", "B has room; A's items wait for A")
+        XCTAssertNil(schedule.ended(host: "A", .failed(.unspecified)))
+        XCTAssertEqual(schedule.nextReady(now: 0)?.item, "a3")
+        XCTAssertNil(schedule.nextReady(now: 0)?.item, "a4 waits behind a3's place")
+        XCTAssertEqual(schedule.arrive("a5", host: "A", now: 0), .setAside, "not before a4, which arrived first")
+        XCTAssertEqual(schedule.setAsideCount, 2)
+    }
+
+    func testAHoldSetsAsideTheHostsItemsUntilItEndsAndCountsThem() {
+        var schedule = Schedule(rules: HostRules())
+        XCTAssertEqual(schedule.arrive("a1", host: "A", now: 0), .start)
+        XCTAssertTrue(schedule.hold("A", until: 10, now: 1), "a new hold is told")
+        XCTAssertFalse(schedule.hold("A", until: 12, now: 2), "a longer wait extends it, untold")
+        XCTAssertFalse(schedule.hold("A", until: 5, now: 3), "a shorter one does not shorten it")
+        XCTAssertEqual(schedule.heldUntil("A", now: 3), 12)
+        XCTAssertEqual(schedule.arrive("a2", host: "A", now: 3), .setAside)
+        XCTAssertEqual(schedule.arrive("b1", host: "B", now: 3), .start, "another host is not held")
+        XCTAssertEqual(schedule.nextHoldEnd(after: 3), 12)
+        XCTAssertNil(schedule.nextReady(now: 11.9))
+        XCTAssertEqual(schedule.nextReady(now: 12)?.item, "a2")
+        XCTAssertNil(schedule.heldUntil("A", now: 12))
+        XCTAssertTrue(schedule.hold("A", until: 20, now: 13), "a hold after the last one ended is new")
+        XCTAssertEqual(
+            schedule.notes, [HostNote(host: "A", holds: 2, itemsHeld: 1, givenUp: nil, notTried: 0)])
+    }
+
+    func testAHostIsGivenUpAfterItsItemsFailTheSameWayInARow() {
+        // Each row: how the host's items ended, in order, and whether the last gives it up.
+        let rows: [(endings: [Schedule.Ending], givesUp: Bool)] = [
+            ([.failed(.connectFailed), .failed(.connectFailed), .failed(.connectFailed)], true),
+            ([.failed(.hostNotFound), .failed(.hostNotFound), .failed(.hostNotFound)], true),
+            ([.failed(.connectTimeout), .failed(.connectTimeout), .failed(.connectTimeout)], true),
+            ([.failed(.connectFailed), .failed(.connectFailed)], false),
+            ([.failed(.connectFailed), .succeeded, .failed(.connectFailed), .failed(.connectFailed)], false),
+            ([.failed(.connectFailed), .failed(.unspecified), .failed(.connectFailed), .failed(.connectFailed)], false),
+            ([.failed(.connectFailed), .failed(.hostNotFound), .failed(.connectFailed)], false),
+            ([.failed(.connectFailed), .other, .failed(.connectFailed), .failed(.connectFailed)], true),
+            ([.failed(.unspecified), .failed(.unspecified), .failed(.unspecified)], false),
+        ]
+        for (index, row) in rows.enumerated() {
+            var schedule = Schedule(rules: HostRules())
+            var gaveUp: Schedule.GivingUp?
+            for (number, ending) in row.endings.enumerated() {
+                XCTAssertEqual(schedule.arrive("a\(number)", host: "A", now: 0), .start, "row \(index)")
+                gaveUp = schedule.ended(host: "A", ending)
+            }
+            XCTAssertEqual(gaveUp != nil, row.givesUp, "row \(index)")
+            XCTAssertEqual(schedule.givenUp("A") != nil, row.givesUp, "row \(index)")
+        }
+    }
+
+    func testAGivenUpHostsItemsFailUntriedAndItsSetAsideItemsAreHandedBack() {
+        var schedule = Schedule(rules: HostRules(maxPerHost: 3))
+        for item in ["a1", "a2", "a3"] { XCTAssertEqual(schedule.arrive(item, host: "A", now: 0), .start) }
+        XCTAssertEqual(schedule.arrive("a4", host: "A", now: 0), .setAside)
+        XCTAssertEqual(schedule.arrive("b1", host: "B", now: 0), .start)
+        XCTAssertNil(schedule.ended(host: "A", .failed(.connectFailed)))
+        XCTAssertEqual(schedule.nextReady(now: 0)?.item, "a4")
+        XCTAssertEqual(schedule.arrive("a5", host: "A", now: 0), .setAside)
+        XCTAssertNil(schedule.ended(host: "A", .failed(.connectFailed)))
+        let givingUp = schedule.ended(host: "A", .failed(.connectFailed))
+        XCTAssertEqual(givingUp?.reason, .connectFailed)
+        XCTAssertEqual(givingUp?.inARow, 3)
+        XCTAssertEqual(givingUp?.untried, ["a5"])
+        XCTAssertEqual(schedule.arrive("a6", host: "A", now: 0), .notTried(.connectFailed))
+        XCTAssertNil(schedule.ended(host: "A", .failed(.connectFailed)), "a4 ends after: told once")
+        XCTAssertEqual(schedule.setAsideCount, 0)
+        XCTAssertEqual(
+            schedule.notes, [HostNote(host: "A", holds: 0, itemsHeld: 0, givenUp: .connectFailed, notTried: 2)])
+    }
+
+    func testWithoutGivingUpEveryItemIsTried() {
+        var schedule = Schedule(rules: HostRules(giveUpAfter: nil))
+        for number in 0..<10 {
+            XCTAssertEqual(schedule.arrive("a\(number)", host: "A", now: 0), .start)
+            XCTAssertNil(schedule.ended(host: "A", .failed(.connectFailed)))
+        }
+        XCTAssertEqual(schedule.notes, [])
+    }
+
+    func testTheStoppedRunTakesBackWhatIsSetAside() {
+        var schedule = Schedule(rules: HostRules(maxPerHost: 1))
+        XCTAssertEqual(schedule.arrive("a1", host: "A", now: 0), .start)
+        XCTAssertEqual(schedule.arrive("a2", host: "A", now: 0), .setAside)
+        XCTAssertEqual(schedule.arrive("a3", host: "A", now: 0), .setAside)
+        XCTAssertEqual(schedule.takeSetAside(), ["a2", "a3"])
+        XCTAssertEqual(schedule.setAsideCount, 0)
+    }
+}

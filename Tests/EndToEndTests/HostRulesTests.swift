@@ -1,0 +1,129 @@
+import Foundation
+import TestServer
+import XCTest
+
+/// A batch over several hosts: one host's Retry-After holds its own items only, a host that is
+/// down is given up without costing the others, and `--max-per-host` caps a host's connections.
+final class HostRulesTests: ServerTestCase {
+    private func writeList(_ urls: [String]) throws {
+        try urls.joined(separator: "\n").write(
+            to: directory.appendingPathComponent("urls.txt"), atomically: true, encoding: .utf8)
+    }
+
+    private func reportItems() throws -> [[String: Any]] {
+        let data = try Data(contentsOf: directory.appendingPathComponent("report.json"))
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let items = try XCTUnwrap(report["items"] as? [[String: Any]])
+        return items.sorted { ($0["id"] as? Int ?? -1) < ($1["id"] as? Int ?? -1) }
+    }
+
+    func testARetryAfterHoldsEveryItemOfItsHostWhileAnotherHostsItemsGoOn() throws {
+        let busy = server!
+        let other = try TestHTTPServer()
+        let items: [(name: String, size: Int, url: String)] = [
+            ("a1", 1000, busy.url("/flaky/a1.bin?size=1000&fail=1&mode=429&retryafter=1")),
+            // Held by the server until afget has heard the 429, so that the busy host's next
+            // items are taken from the list only after that.
+            ("b1", 2000, other.url("/file/b1.bin?size=2000&holdafter=1000")),
+            ("b2", 3000, other.url("/file/b2.bin?size=3000")),
+            ("b3", 4000, other.url("/file/b3.bin?size=4000")),
+            ("a2", 5000, busy.url("/file/a2.bin?size=5000")),
+            ("a3", 6000, busy.url("/file/a3.bin?size=6000")),
+            ("b4", 7000, other.url("/file/b4.bin?size=7000")),
+        ]
+        try writeList(items.map(\.url))
+
+        let (process, _, stderrURL) = try Afget.start(
+            ["--progress", "line", "-j", "2", "-d", "out", "-i", "urls.txt"], in: directory)
+        try waitUntil("the 429 retried") {
+            try String(contentsOf: stderrURL, encoding: .utf8).contains("retrying")
+        }
+        other.decide("b1.bin", .released)
+        process.waitUntilExit()
+        let stderr = try String(contentsOf: stderrURL, encoding: .utf8)
+
+        XCTAssertEqual(process.terminationStatus, 0, stderr)
+        for (name, size, _) in items {
+            XCTAssertEqual(
+                sha256Hex(ofFile: directory.appendingPathComponent("out/\(name).bin").path), TestPayload.sha256(count: size),
+                name)
+        }
+        let held = stderr.split(separator: "\n").filter { $0.hasPrefix("afget: http") && $0.contains("asked to wait") }
+        XCTAssertEqual(held.count, 1, stderr)
+        XCTAssertTrue(held.first?.contains("127.0.0.1:\(busy.port)") == true, stderr)
+        // Nothing reached the busy host before the second it asked for had passed...
+        let requests = busy.log.all
+        let refused = try XCTUnwrap(requests.first)
+        XCTAssertTrue(refused.uri.hasPrefix("/flaky/a1.bin"))
+        XCTAssertEqual(requests.count, 4, "a1 twice, a2, a3")
+        for request in requests.dropFirst() {
+            XCTAssertGreaterThanOrEqual(request.receivedAt - refused.receivedAt, 1.0, "\(request.uri) came early")
+        }
+        // ...while the other host's items, b4 after a2 and a3 in the list among them, went ahead.
+        let b4 = try XCTUnwrap(other.log.all.first { $0.uri.hasPrefix("/file/b4.bin") })
+        XCTAssertLessThan(b4.receivedAt - refused.receivedAt, 1.0, "b4 waited for the busy host")
+        XCTAssertTrue(stderr.contains("2 items held back"), "the summary names the host: \(stderr)")
+    }
+
+    func testAHostThatRefusesEveryConnectionIsGivenUpAndTheOthersFinish() throws {
+        let downPort = try freePort()
+        var urls: [String] = []
+        for index in 1...8 {
+            urls.append("http://127.0.0.1:\(downPort)/d\(index).bin")
+            if index <= 4 { urls.append(server.url("/file/ok\(index).bin?size=\(index * 1000)")) }
+        }
+        try writeList(urls)
+
+        let result = try Afget.run(
+            ["--progress", "line", "-j", "2", "-d", "out", "-i", "urls.txt", "--report", "report.json"], in: directory)
+
+        XCTAssertEqual(result.status, 4, result.stderr)
+        for index in 1...4 {
+            XCTAssertEqual(
+                sha256Hex(ofFile: directory.appendingPathComponent("out/ok\(index).bin").path),
+                TestPayload.sha256(count: index * 1000))
+        }
+        let notices = result.stderrLines.filter { $0.hasPrefix("afget: giving up on http://127.0.0.1:\(downPort)") }
+        XCTAssertEqual(notices.count, 1, result.stderr)
+        let down = try reportItems().filter { ($0["url"] as? String)?.contains(":\(downPort)/") == true }
+        XCTAssertEqual(down.count, 8)
+        let reasons = down.map { (($0["error"] as? [String: Any])?["reason"] as? String) ?? "none" }
+        let tried = reasons.filter { $0 == "connect-failed" }.count
+        let untried = reasons.filter { $0 == "host-given-up" }.count
+        XCTAssertEqual(tried + untried, 8, "\(reasons)")
+        XCTAssertGreaterThanOrEqual(tried, 3, "\(reasons)")
+        XCTAssertGreaterThanOrEqual(untried, 1, "\(reasons)")
+        for item in down { XCTAssertEqual((item["error"] as? [String: Any])?["exit"] as? Int, 4) }
+        XCTAssertTrue(result.stderr.contains("not tried"), "the summary counts them: \(result.stderr)")
+
+        // --no-host-give-up tries each one.
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("report.json"))
+        let everyOne = try Afget.run(
+            ["-q", "-j", "2", "-d", "out", "-i", "urls.txt", "--report", "report.json", "--no-host-give-up"], in: directory)
+        XCTAssertEqual(everyOne.status, 4, everyOne.stderr)
+        XCTAssertFalse(everyOne.stderr.contains("giving up"), everyOne.stderr)
+        let again = try reportItems().filter { ($0["url"] as? String)?.contains(":\(downPort)/") == true }
+        XCTAssertEqual(
+            again.map { ($0["error"] as? [String: Any])?["reason"] as? String }, Array(repeating: "connect-failed", count: 8))
+    }
+
+    func testMaxPerHostKeepsNginxToTwoConnections() throws {
+        let nginx = try NginxServer()
+        let count = 8
+        var urls: [String] = []
+        for index in 1...count {
+            try Data(repeating: UInt8(index), count: 256 << 10).write(to: nginx.root.appendingPathComponent("f\(index).bin"))
+            urls.append(nginx.url("/slow/f\(index).bin"))
+        }
+        try writeList(urls)
+
+        let result = try Afget.run(
+            ["-q", "-j", "8", "-s", "4", "--max-per-host", "2", "-d", "out", "-i", "urls.txt"], in: directory)
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(listing(directory.appendingPathComponent("out")).count, count)
+        let responses = nginx.loggedResponses()
+        XCTAssertGreaterThanOrEqual(responses.count, count)
+        XCTAssertLessThanOrEqual(Set(responses.map(\.connection)).count, 2, "connections nginx saw")
+    }
+}

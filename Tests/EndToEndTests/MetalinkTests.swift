@@ -1,0 +1,62 @@
+import Foundation
+import TestServer
+import XCTest
+
+/// `--metalink FILE`: every file a Metalink v4 document describes, named as it says, fetched
+/// from its most preferred URL and checked against its strongest hash.
+final class MetalinkTests: ServerTestCase {
+    private func writeDocument(_ files: String) throws {
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+        \(files)
+        </metalink>
+        """.write(to: directory.appendingPathComponent("files.meta4"), atomically: true, encoding: .utf8)
+    }
+
+    func testEveryFileIsFetchedFromItsPreferredURLAndCheckedByItsHash() throws {
+        let dead = "http://127.0.0.1:\(try freePort())"
+        try writeDocument(
+            """
+            <file name="iso/a.bin">
+              <size>3000</size>
+              <hash type="md5">\(String(repeating: "0", count: 32))</hash>
+              <hash type="sha-256">\(TestPayload.sha256(count: 3000))</hash>
+              <url priority="2">\(dead)/a.bin</url>
+              <url priority="1">\(server.url("/file/a.bin?size=3000"))</url>
+            </file>
+            <file name="b.bin">
+              <hash type="sha-256">\(String(repeating: "0", count: 64))</hash>
+              <url>\(server.url("/file/b.bin?size=5000"))</url>
+            </file>
+            """)
+
+        let result = try Afget.run(["-q", "--metalink", "files.meta4", "-d", "out"], in: directory)
+
+        XCTAssertEqual(result.status, 10, result.stderr)
+        XCTAssertEqual(
+            sha256Hex(ofFile: directory.appendingPathComponent("out/iso/a.bin").path), TestPayload.sha256(count: 3000),
+            "the strongest hash decides, not the wrong md5")
+        XCTAssertFalse(
+            exists(directory.appendingPathComponent("out/b.bin")), "a file that fails its hash is not moved into place")
+        XCTAssertEqual(fileSize(directory.appendingPathComponent("out/b.bin.afpart")), 5000, "its bytes are kept")
+        XCTAssertTrue(result.stderr.contains("checksum mismatch"), result.stderr)
+    }
+
+    func testADocumentThatCannotBeUsedIsRefusedBeforeAnyTransfer() throws {
+        try writeDocument(
+            """
+            <file name="good.bin"><url>\(server.url("/file/good.bin?size=100"))</url></file>
+            <file name="../escape.bin"><url>\(server.url("/file/escape.bin?size=100"))</url></file>
+            """)
+
+        let result = try Afget.run(["-q", "--metalink", "files.meta4", "-d", "out"], in: directory)
+
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertEqual(
+            result.stderrLines,
+            ["afget: files.meta4:4: name=../escape.bin must be a relative file name, without .. and not ending in / or ."])
+        XCTAssertTrue(server.log.all.isEmpty, "no request before the document is checked whole")
+        XCTAssertFalse(exists(directory.appendingPathComponent("out")))
+    }
+}
