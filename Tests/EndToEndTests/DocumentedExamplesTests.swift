@@ -25,6 +25,14 @@ final class DocumentedExamplesTests: ServerTestCase {
         ssh = try SSHServer()
     }
 
+    /// The server programs stop with their values: XCTest keeps a test case until the run ends,
+    /// and a process that exits runs no deinit.
+    override func tearDownWithError() throws {
+        ftp = nil
+        ssh = nil
+        try super.tearDownWithError()
+    }
+
     struct Example {
         let place: String
         let command: String
