@@ -25,7 +25,7 @@ enum MetalinkTarget: FuzzTarget {
             expect(file.line >= 1, "a file on line \(file.line)")
             expect(!file.urls.isEmpty, "a file with no URL")
             for url in file.urls {
-                expect(["http", "https"].contains(url.parsed.scheme), "a URL of scheme \(url.parsed.scheme)")
+                expect(url.parsed.isHTTP || url.parsed.isRemoteFile, "a URL of scheme \(url.parsed.scheme)")
             }
             expect(file.size.map { $0 >= 0 } ?? true, "a size below 0")
             for hash in file.hashes {

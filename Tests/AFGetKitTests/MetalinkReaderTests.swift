@@ -37,7 +37,8 @@ final class MetalinkReaderTests: XCTestCase {
                   <url priority="2">https://b.example/debian.iso</url>
                   <url priority="1" location="de">https://a.example/debian.iso</url>
                   <url priority="2">http://b2.example/debian.iso</url>
-                  <url priority="1">ftp://ftp.example/debian.iso</url>
+                  <url priority="1">gopher://g.example/debian.iso</url>
+                  <url priority="3">ftp://ftp.example/debian.iso</url>
                   <metaurl mediatype="torrent">http://t.example/debian.torrent</metaurl>
                   <description>ignored</description>
                 </file>
@@ -55,8 +56,8 @@ final class MetalinkReaderTests: XCTestCase {
             file.urls.map(\.text),
             [
                 "https://a.example/debian.iso", "https://b.example/debian.iso", "http://b2.example/debian.iso",
-                "http://c.example/debian.iso",
-            ], "priority first, then document order; an ftp URL afget cannot fetch is left out")
+                "ftp://ftp.example/debian.iso", "http://c.example/debian.iso",
+            ], "priority first, then document order; a gopher URL afget cannot fetch is left out")
     }
 
     func testEachRefusalNamesTheLineAndTheCause() {
@@ -71,7 +72,7 @@ final class MetalinkReaderTests: XCTestCase {
             (document("<file name=\"/etc/x\">\(url)</file>"), "d.meta4:3", "must be a relative file name"),
             (document("<file name=\"dir/\">\(url)</file>"), "d.meta4:3", "must be a relative file name"),
             (document("<file name=\"f\"/>"), "d.meta4:3", "f: no <url>"),
-            (document("<file name=\"f\"><url>ftp://h/f</url></file>"), "d.meta4:3", "no URL afget can fetch (ftp://h/f)"),
+            (document("<file name=\"f\"><url>gopher://h/f</url></file>"), "d.meta4:3", "no URL afget can fetch (gopher://h/f)"),
             (document("<file name=\"f\"><size>-1</size>\(url)</file>"), "d.meta4:3", "is not a count"),
             (document("<file name=\"f\"><size>1</size><size>1</size>\(url)</file>"), "d.meta4:3", "<size> given twice"),
             (document("<file name=\"f\"><hash type=\"sha-256\">abc</hash>\(url)</file>"), "d.meta4:3", "64 hex digits"),

@@ -86,7 +86,7 @@ public enum MetalinkReader {
                     return Int(value)
                 }
                 let url = child.text.trimmingWhitespace()
-                if let parsed = try? RequestSerializer.parseURL(url) {
+                if let parsed = try? RequestSerializer.parseURL(url, for: .download) {
                     sources.append((priority ?? lowestPriority, (url, parsed)))
                 } else {
                     unfetchable.append(url)
