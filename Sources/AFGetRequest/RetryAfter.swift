@@ -18,3 +18,36 @@ public enum RetryAfter {
         return Double(max(0, date - now))
     }
 }
+
+extension RetryAfter {
+    /// Seconds until a server's quota resets, from the RateLimit header fields some servers send
+    /// with a 429 or 503 instead of Retry-After: `RateLimit-Reset: 30`, the draft's structured
+    /// `RateLimit: "default";r=0;t=30`, or its earlier `RateLimit: limit=100, remaining=0, reset=30`.
+    static func rateLimitReset(in head: ResponseHead) -> Int64? {
+        if let reset = head.value(of: "RateLimit-Reset"), let seconds = digits(reset) { return seconds }
+        guard let field = head.value(of: "RateLimit") else { return nil }
+        for parameter in field.split(whereSeparator: { $0 == "," || $0 == ";" }) {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2 else { continue }
+            let key = String(pair[0]).trimmingWhitespace().lowercased()
+            if key == "t" || key == "reset", let seconds = digits(String(pair[1])) { return seconds }
+        }
+        return nil
+    }
+
+    private static func digits(_ text: String) -> Int64? {
+        let trimmed = text.trimmingWhitespace()
+        guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int64(trimmed)
+    }
+}
+
+extension ResponseHead {
+    /// How long the server asks to be left alone, as it says it: Retry-After, else, for a 429 or
+    /// 503, the seconds until its RateLimit quota resets.
+    public var serverWait: String? {
+        if let value = value(of: "Retry-After") { return value }
+        guard status == 429 || status == 503 else { return nil }
+        return RetryAfter.rateLimitReset(in: self).map { String($0) }
+    }
+}

@@ -216,7 +216,7 @@ final class CurlLoop {
     /// the download driver hears of the answer (which then holds the items it has not started).
     private func holdOriginIfAsked(_ context: TransferContext) {
         guard let origin = context.options.origin, context.head.status == 429 || context.head.status == 503,
-            let value = context.head.value(of: "Retry-After"), let seconds = RetryAfter.seconds(value, now: Int64(time(nil)))
+            let value = context.head.serverWait, let seconds = RetryAfter.seconds(value, now: Int64(time(nil)))
         else { return }
         let until = monotonicSeconds() + min(seconds, RetryAfter.longestWait)
         originHolds[origin] = max(originHolds[origin] ?? until, until)

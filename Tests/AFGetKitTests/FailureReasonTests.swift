@@ -1,3 +1,4 @@
+import AFGetRequest
 import CCurl
 import XCTest
 
@@ -33,5 +34,25 @@ final class FailureReasonTests: XCTestCase {
         XCTAssertEqual(retried.kind, .network)
         XCTAssertEqual(FailureReason.hostGivenUp(host: "http://h:80").code, "host-given-up")
         XCTAssertFalse(FailureReason.hostGivenUp(host: "http://h:80").isHostDown, "never counted as a new failure")
+    }
+
+    func testTheServersWaitIsRetryAfterElseItsRateLimitReset() {
+        let rows: [(status: Int, headers: [(String, String)], wait: String?)] = [
+            (429, [("Retry-After", "7")], "7"),
+            (429, [("Retry-After", "7"), ("RateLimit-Reset", "30")], "7"),
+            (429, [("RateLimit-Reset", "30")], "30"),
+            (503, [("RateLimit", "\"default\";r=0;t=12")], "12"),
+            (429, [("RateLimit", "limit=100, remaining=0, reset=45")], "45"),
+            (429, [("RateLimit", "limit=100, remaining=0")], nil),
+            (429, [("RateLimit-Reset", "-5")], nil),
+            (429, [("RateLimit", "t=soon")], nil),
+            // A quota that resets says nothing of a 200 or a 404.
+            (200, [("RateLimit-Reset", "30")], nil),
+            (404, [("RateLimit", "\"default\";r=0;t=12")], nil),
+        ]
+        for row in rows {
+            let head = ResponseHead(status: row.status, headers: row.headers.map { (name: $0.0, value: $0.1) })
+            XCTAssertEqual(head.serverWait, row.wait, "\(row.status) \(row.headers)")
+        }
     }
 }

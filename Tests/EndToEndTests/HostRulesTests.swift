@@ -126,4 +126,18 @@ final class HostRulesTests: ServerTestCase {
         XCTAssertGreaterThanOrEqual(responses.count, count)
         XCTAssertLessThanOrEqual(Set(responses.map(\.connection)).count, 2, "connections nginx saw")
     }
+
+    func testARateLimitResetIsTakenAsTheServersWait() throws {
+        let result = try Afget.run(
+            ["--progress", "line", "-d", "out", server.url("/flaky/r.bin?size=1000&fail=1&mode=429&ratelimit=2")],
+            in: directory)
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("out/r.bin").path), TestPayload.sha256(count: 1000))
+        XCTAssertTrue(result.stderr.contains("retrying in 2.0 s"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("asked to wait 2 s"), result.stderr)
+        let requests = server.log.all
+        XCTAssertEqual(requests.count, 2)
+        XCTAssertGreaterThanOrEqual(requests[1].receivedAt - requests[0].receivedAt, 2.0)
+    }
 }

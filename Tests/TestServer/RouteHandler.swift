@@ -282,6 +282,7 @@ final class RouteHandler: ChannelInboundHandler {
         if let mode, mode == "503" || mode == "429" {
             var failure: HTTPHeaders = ["Content-Length": "5"]
             if let after = target.query["retryafter"] { failure.add(name: "Retry-After", value: after) }
+            if let reset = target.query["ratelimit"] { failure.add(name: "RateLimit", value: "\"default\";r=0;t=\(reset)") }
             sendHead(context, HTTPResponseStatus(statusCode: Int(mode)!), failure)
             sendBytes(context, Array("busy\n".utf8), then: .end)
             return

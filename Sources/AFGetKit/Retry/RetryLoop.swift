@@ -49,7 +49,7 @@ struct RetryLoop: Sendable {
         policy: RetryPolicy = RetryPolicy()
     ) -> Problem? {
         if let head {
-            let retryAfter = head.value(of: "Retry-After")
+            let retryAfter = head.serverWait
             guard policy.retries(status: head.status, retryAfter: retryAfter, now: Int64(time(nil))),
                 !accepted.contains(where: { $0.contains(head.status) })
             else {
