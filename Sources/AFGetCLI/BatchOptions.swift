@@ -15,8 +15,8 @@ struct BatchOptions: ParsableArguments {
     @Option(
         name: .customLong("metalink"),
         help: ArgumentHelp(
-            "Download every file a Metalink v4 document describes, each checked against its size and strongest hash.",
-            valueName: "file"), completion: .file())
+            "Download every file a Metalink v4 document (a file, or a URL fetched first) describes, each checked against its strongest hash.",
+            valueName: "file|url"), completion: .file())
     var metalink: String?
 
     @Option(

@@ -1,3 +1,4 @@
+import AFGetSession
 import AFGetSupport
 import AFGetKit
 import ArgumentParser
@@ -38,7 +39,7 @@ struct DownloadCommand: AsyncParsableCommand {
         } catch {
             throw UsageFailure(message: error.message)
         }
-        let feed = try makeFeed(checksum: checksum)
+        let feed = try makeFeed(checksum: checksum, described: try await metalinkEntries())
         let sums = batch.sumsFile.map {
             SumsFileChoice(argument: $0, directory: output.directory, requiresChecksums: batch.requiresChecksums)
         }
@@ -49,8 +50,7 @@ struct DownloadCommand: AsyncParsableCommand {
 
     /// The command line's URLs, then the list's entries as it is read. A list file is checked
     /// first, whole: a conflict stops the run before any transfer (exit 2).
-    private func makeFeed(checksum: Checksum?) throws(UsageFailure) -> ItemFeed {
-        let described = try metalinkEntries()
+    private func makeFeed(checksum: Checksum?, described: [InputList.Entry]) throws(UsageFailure) -> ItemFeed {
         let urlItems = BatchPlan.items(
             urls: urls, output: output.target, list: described, directory: output.directory, checksum: checksum)
         let plan = BatchPlan.check(urlItems)
@@ -81,12 +81,41 @@ struct DownloadCommand: AsyncParsableCommand {
 
     /// The files of `--metalink`'s document as list entries: each named as the document says
     /// (below `-d`), checked against its strongest hash, fetched from its most preferred URL.
-    /// A document that cannot be read or used is refused whole, before any transfer (exit 2).
-    private func metalinkEntries() throws(UsageFailure) -> [InputList.Entry] {
-        guard let path = batch.metalink else { return [] }
-        return try usage { () throws(ItemFailure) in
-            try MetalinkReader.load(path).map { InputList.Entry(metalinkFile: $0, document: path) }
+    /// A document that cannot be read or used is refused whole, before any transfer (exit 2);
+    /// one given by URL is fetched first, with the run's settings.
+    private func metalinkEntries() async throws -> [InputList.Entry] {
+        guard let argument = batch.metalink else { return [] }
+        let name = removingPassword(from: argument)
+        let files =
+            argument.contains("://")
+            ? try await fetchMetalink(argument)
+            : try usage { () throws(ItemFailure) in try MetalinkReader.load(argument) }
+        return files.map { InputList.Entry(metalinkFile: $0, document: name) }
+    }
+
+    /// `--metalink URL`: the document fetched by a task manager of its own (the run's is made
+    /// with the items), with the run's headers, credentials, TLS, proxy and retries; Ctrl-C
+    /// meanwhile ends the run as it would a download.
+    private func fetchMetalink(_ url: String) async throws -> [MetalinkFile] {
+        let connection = options.connection
+        let headers = try reportingFailures { try connection.headers() }
+        let transfer = try connection.transferOptions(
+            auth: options.auth, tls: options.tls, retry: options.retry, remoteFiles: options.remoteFiles.settings())
+        let manager = TaskManager()
+        let interrupts = InterruptMonitor(stopping: manager.cancellation)
+        defer {
+            manager.invalidate()
+            withExtendedLifetime(interrupts) {}
         }
+        guard
+            let body = try await DocumentFetch.body(
+                of: url, for: "--metalink", manager: manager, options: transfer, retry: options.retry.policy,
+                headers: headers)
+        else {
+            OutputStream.standardError.writeLine("afget: interrupted while fetching \(removingPassword(from: url))")
+            throw ExitCode(manager.cancellation.exitStatus ?? FailureClass.internalError.exitCode)
+        }
+        return try usage { () throws(ItemFailure) in try MetalinkReader.files(in: body, name: removingPassword(from: url)) }
     }
 
     /// A list that cannot be read is a usage failure naming it (exit 2).

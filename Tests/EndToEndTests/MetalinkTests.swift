@@ -59,4 +59,31 @@ final class MetalinkTests: ServerTestCase {
         XCTAssertTrue(server.log.all.isEmpty, "no request before the document is checked whole")
         XCTAssertFalse(exists(directory.appendingPathComponent("out")))
     }
+
+    func testADocumentGivenByURLIsFetchedFirstWithTheRunsSettings() throws {
+        let document = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+              <file name="c.bin">
+                <hash type="sha-256">\(TestPayload.sha256(count: 4000))</hash>
+                <url>\(server.url("/file/c.bin?size=4000"))</url>
+              </file>
+            </metalink>
+            """
+        server.publish(Array(document.utf8), at: "/site/example.org/files.meta4")
+
+        let result = try Afget.run(
+            ["-q", "-H", "X-Token: abc", "--metalink", server.url("/site/example.org/files.meta4"), "-d", "out"],
+            in: directory)
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("out/c.bin").path), TestPayload.sha256(count: 4000))
+        let requests = server.log.all
+        XCTAssertEqual(requests.map { String($0.uri.prefix(10)) }, ["/site/exam", "/file/c.bi"], "the document first")
+        XCTAssertEqual(requests.first?.header("X-Token"), "abc", "with the run's headers")
+
+        let missing = try Afget.run(["-q", "--metalink", server.url("/status/404"), "-d", "out"], in: directory)
+        XCTAssertEqual(missing.status, 8, missing.stderr)
+        XCTAssertEqual(missing.stderrLines, ["afget: --metalink \(server.url("/status/404")): HTTP 404 Not Found"])
+    }
 }
