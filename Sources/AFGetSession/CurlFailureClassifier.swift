@@ -80,14 +80,17 @@ enum CurlFailureClassifier {
         }
     }
 
-    /// The failures that are the host's rather than the item's: no address, no connection.
-    /// A timeout counts only before a byte of the request went out (libcurl gives one code to
-    /// a connect timeout and to a transfer that took too long).
+    /// What libcurl's code says precisely: the host's own failures (no address, no connection;
+    /// a timeout only before a byte of the request went out, as libcurl gives one code to a
+    /// connect timeout and to a transfer that took too long), and an FTP or SSH server's answers.
     static func reason(of code: CURLcode, requestUnsent: Bool) -> FailureReason {
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST: .hostNotFound
         case CURLE_COULDNT_CONNECT: .connectFailed
         case CURLE_OPERATION_TIMEDOUT where requestUnsent: .connectTimeout
+        case CURLE_REMOTE_FILE_NOT_FOUND: .noSuchFile
+        case CURLE_REMOTE_ACCESS_DENIED: .accessDenied
+        case CURLE_LOGIN_DENIED: .loginRefused
         default: .unspecified
         }
     }

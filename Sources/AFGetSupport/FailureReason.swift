@@ -31,6 +31,12 @@ public enum FailureReason: Sendable, Equatable {
     case checksumMismatch
     /// The file system (or the user's quota) has no room left.
     case noSpace
+    /// An FTP or SFTP server has no file of that name (HTTP says so with a 404: `httpStatus`).
+    case noSuchFile
+    /// An FTP or SFTP server refused access to the file.
+    case accessDenied
+    /// An FTP or SSH server refused the login (HTTP says so with a 401).
+    case loginRefused
 
     /// The code the report and JSON events carry; nil for `.unspecified`.
     public var code: String? {
@@ -48,6 +54,9 @@ public enum FailureReason: Sendable, Equatable {
         case .entityChanged: "entity-changed"
         case .checksumMismatch: "checksum-mismatch"
         case .noSpace: "no-space"
+        case .noSuchFile: "no-such-file"
+        case .accessDenied: "access-denied"
+        case .loginRefused: "login-refused"
         }
     }
 

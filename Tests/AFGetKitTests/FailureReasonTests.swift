@@ -17,12 +17,17 @@ final class FailureReasonTests: XCTestCase {
             (CURLE_OPERATION_TIMEDOUT, false, .unspecified, nil),
             (CURLE_RECV_ERROR, false, .unspecified, nil),
             (CURLE_PEER_FAILED_VERIFICATION, true, .unspecified, nil),
+            (CURLE_REMOTE_FILE_NOT_FOUND, false, .noSuchFile, "no-such-file"),
+            (CURLE_REMOTE_ACCESS_DENIED, false, .accessDenied, "access-denied"),
+            (CURLE_LOGIN_DENIED, false, .loginRefused, "login-refused"),
         ]
         for row in rows {
             let reason = CurlFailureClassifier.reason(of: row.curl, requestUnsent: row.requestUnsent)
             XCTAssertEqual(reason, row.expected, "code \(row.curl.rawValue)")
             XCTAssertEqual(reason.code, row.code, "code \(row.curl.rawValue)")
-            XCTAssertEqual(reason.isHostDown, row.expected != .unspecified, "code \(row.curl.rawValue)")
+            XCTAssertEqual(
+                reason.isHostDown, [.hostNotFound, .connectFailed, .connectTimeout].contains(row.expected),
+                "code \(row.curl.rawValue)")
         }
     }
 

@@ -50,9 +50,12 @@ final class FTPTests: XCTestCase {
         XCTAssertEqual(refusedLogin.stderrLines.count, 1, refusedLogin.stderr)
         XCTAssertTrue(refusedLogin.stderr.contains("the server refused the login"), refusedLogin.stderr)
 
-        let missing = try Afget.run(["-q", ftp.url("none.bin")], in: directory)
+        let missing = try Afget.run(["--progress", "json", ftp.url("none.bin")], in: directory)
         XCTAssertEqual(missing.status, 8, missing.stderr)
         XCTAssertTrue(missing.stderr.contains(": the server has no such file"), missing.stderr)
+        XCTAssertTrue(
+            String(decoding: missing.stdout, as: UTF8.self).contains("\"reason\":\"no-such-file\""),
+            "the JSON event's reason code")
 
         let directoryURL = try Afget.run(["-q", ftp.url("")], in: directory)
         XCTAssertEqual(directoryURL.status, 2, directoryURL.stderr)
