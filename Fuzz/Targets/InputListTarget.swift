@@ -34,7 +34,8 @@ enum InputListTarget: FuzzTarget {
     private static func check(_ entry: InputList.Entry) {
         expect(!entry.url.isEmpty && !entry.url.hasPrefix("#"), "an entry for \"\(entry.url)\"")
         expect(entry.url.trimmingWhitespace() == entry.url, "a URL with outer blanks")
-        expect(["http", "https"].contains(entry.parsedURL.scheme), "an entry of scheme \(entry.parsedURL.scheme)")
+        expect(
+            entry.parsedURL.isHTTP || entry.parsedURL.isRemoteFile, "an entry of scheme \(entry.parsedURL.scheme)")
         if let out = entry.out {
             let parts = out.split(separator: "/", omittingEmptySubsequences: false)
             expect(!out.hasPrefix("/") && !parts.contains("..") && !parts.contains("") && parts.last != ".", "out=\(out)")

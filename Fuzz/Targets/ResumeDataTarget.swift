@@ -1,4 +1,5 @@
 import AFGetRequest
+import CurlCore
 import FoundationEssentials
 
 @testable import AFGetKit
@@ -18,7 +19,9 @@ enum ResumeDataTarget: FuzzTarget {
         }
         expect(resume.version >= 1 && resume.version <= ResumeData.currentVersion, "format \(resume.version)")
         let scheme = resume.url.lowercased().prefix { $0 != ":" }
-        expect(scheme == "http" || scheme == "https", "a resume of \(resume.url)")
+        expect(
+            scheme == "http" || scheme == "https" || CurlURL.remoteFileSchemes.contains(String(scheme)),
+            "a resume of \(resume.url)")
         expect((0..<ResumeData.absurdByteCount).contains(resume.bytesReceived), "\(resume.bytesReceived) bytes received")
         expect(!resume.tempFileName.isEmpty && !resume.tempFileName.contains("/"), "part file \(resume.tempFileName)")
         expect(![".", ".."].contains(resume.tempFileName), "part file \(resume.tempFileName)")
