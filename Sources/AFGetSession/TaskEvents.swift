@@ -23,34 +23,16 @@ enum TaskEvents: Sendable {
 public struct TaskEventRoute: Sendable {
     final class Destination: Sendable {
         let deliver: @Sendable ([TaskEvent]) -> Void
-        /// The channel the events go to, when they go to one of type `TaskEvent`.
-        let channel: EventChannel<TaskEvent>?
 
-        init(deliver: @escaping @Sendable ([TaskEvent]) -> Void, channel: EventChannel<TaskEvent>?) {
+        init(deliver: @escaping @Sendable ([TaskEvent]) -> Void) {
             self.deliver = deliver
-            self.channel = channel
         }
     }
     let destination: Destination
 
     /// `deliver` is given events in order, several at a time.
     public init(_ deliver: @escaping @Sendable ([TaskEvent]) -> Void) {
-        destination = Destination(deliver: deliver, channel: nil)
-    }
-
-    /// A route into `channel`, from which a running task can be handed on to another reader
-    /// (`handOver`).
-    package init(_ channel: EventChannel<TaskEvent>) {
-        destination = Destination(deliver: { channel.send(contentsOf: $0) }, channel: channel)
-    }
-
-    /// Whether `handOver` can give a task's further events to another reader.
-    public var handsOver: Bool { destination.channel != nil }
-
-    /// Task `id` with its further events, read from the route's channel until its last one:
-    /// for a reader that takes over while the route's own reader waits for it.
-    public func handOver(_ id: TaskID) -> SessionTask? {
-        destination.channel.map { SessionTask(id: id, events: TaskEventSequence(channel: $0)) }
+        destination = Destination(deliver: deliver)
     }
 }
 
@@ -83,13 +65,10 @@ public struct TaskEventSequence: AsyncSequence, Sendable {
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         let channel: EventChannel<TaskEvent>
-        var hasEnded = false
 
+        /// The task's own channel ends after its last event.
         public mutating func next() async -> TaskEvent? {
-            // A route's channel goes on after the task's last event: the sequence does not.
-            guard !hasEnded, let event = await channel.next() else { return nil }
-            hasEnded = event.isFinal
-            return event
+            await channel.next()
         }
     }
 

@@ -12,8 +12,8 @@ import XCTest
 /// tasks would send and performing what it asks for. Its task manager is shut down first, so a
 /// posted task goes nowhere; the files are real.
 final class DownloadJobStepTests: XCTestCase {
-    private var directory = ""
-    private let events = Recorded()
+    var directory = ""
+    let events = Recorded()
 
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("job-\(UUID().uuidString)").path
@@ -24,9 +24,9 @@ final class DownloadJobStepTests: XCTestCase {
         try FileManager.default.removeItem(atPath: directory)
     }
 
-    private static let etag = "\"v1\""
+    static let etag = "\"v1\""
 
-    private func head(_ status: Int, _ headers: [(String, String)]) -> ResponseHead {
+    func head(_ status: Int, _ headers: [(String, String)]) -> ResponseHead {
         ResponseHead(status: status, headers: headers.map { (name: $0.0, value: $0.1) })
     }
 
@@ -51,7 +51,7 @@ final class DownloadJobStepTests: XCTestCase {
     }
 
     /// A job for a new file `name` in the test's directory, and the environment it runs in.
-    private func job(_ name: String = "file.bin", settings: DownloadSettings = DownloadSettings()) throws -> (
+    func job(_ name: String = "file.bin", settings: DownloadSettings = DownloadSettings()) throws -> (
         DownloadJob, DownloadEnvironment
     ) {
         let manager = TaskManager()
@@ -66,7 +66,7 @@ final class DownloadJobStepTests: XCTestCase {
         return (DownloadJob(download, environment: environment, route: TaskEventRoute { _ in }), environment)
     }
 
-    private func awaited(_ step: JobStep, file: StaticString = #filePath, line: UInt = #line) throws -> TaskID {
+    func awaited(_ step: JobStep, file: StaticString = #filePath, line: UInt = #line) throws -> TaskID {
         guard case .awaitingTask(let task) = step else {
             XCTFail("expected a task to wait for, got \(step)", file: file, line: line)
             throw XCTSkip()
@@ -74,7 +74,7 @@ final class DownloadJobStepTests: XCTestCase {
         return task
     }
 
-    private func progress(_ bytes: Int64) -> TransferProgress {
+    func progress(_ bytes: Int64) -> TransferProgress {
         var progress = TransferProgress()
         progress.received = bytes
         progress.written = bytes
@@ -184,7 +184,7 @@ extension DownloadJobStepTests {
 }
 
 /// The events a job sent to its renderer.
-private final class Recorded: Sendable {
+final class Recorded: Sendable {
     private let events = PthreadMutex<[ItemEvent]>([])
 
     func append(_ event: ItemEvent) { events.withLock { $0.append(event) } }
@@ -192,7 +192,7 @@ private final class Recorded: Sendable {
     func contains(where matches: (ItemEvent) -> Bool) -> Bool { events.withLock { $0.contains(where: matches) } }
 }
 
-private final class Recorder: ProgressRenderer {
+final class Recorder: ProgressRenderer {
     let recorded: Recorded
 
     init(_ recorded: Recorded) { self.recorded = recorded }

@@ -6,8 +6,8 @@ import AFGetSupport
 /// retry waits and moves into place come back as events on one channel, read here in batches,
 /// and each is handed to its job, whose answer (`JobStep`) is performed here. An item is
 /// prepared, transferred and moved into place without a thread of its own or a hand-over to
-/// one. Items that await work of their own (`-s`, `-c`) run as a `SoloDownload` in a child task.
-/// Every item passes its host's rules first (`HostSchedule`): it may be set aside until its
+/// one; a split download's segments (`-s`) and `-c`'s question about a file already there are
+/// tasks of its job's like any other. Every item passes its host's rules first (`HostSchedule`): it may be set aside until its
 /// host has room or is no longer held, or fail untried when its host was given up.
 final class DownloadDriver {
     private let environment: DownloadEnvironment
@@ -20,12 +20,14 @@ final class DownloadDriver {
     private var nextKey = 0
     /// Which job each running task is for.
     private var jobOfTask: [TaskID: Int] = [:]
-    /// Work that waits (a retry's wait, an item in a task of its own), each to run as a child
-    /// task of `run` and to end in an event.
+    /// Waits (before a retry, a hold's end), each to run as a child task of `run` and to end in
+    /// an event.
     private var waits: [@Sendable () async -> Void] = []
     /// An item's record as it ends, for the runner's tally.
     private let recordEnded: (ItemRecord) -> Void
     private var hosts: HostSchedule<DownloadItem>
+    /// `-c`'s questions about files already there, before their items start.
+    private var existingFiles = ExistingFileChecks()
     /// Items set aside for their hosts at most: beyond them the feed waits (a long list of one
     /// held host's items is not read into memory).
     private let setAsideLimit: Int
@@ -96,17 +98,26 @@ final class DownloadDriver {
         }
     }
 
-    /// Starts `item`: in a task of its own when it needs one, else prepared and begun here.
+    /// Starts `item`: `-c` first checks a file already there, then the item is prepared and its
+    /// job begun.
     private func begin(_ item: DownloadItem, host: String) async {
         let reportsPost = admission.needsPostReports
         admission.started(reportingPost: reportsPost)
         let milestones = ItemMilestones(reportingPost: reportsPost)
-        if needsTaskOfItsOwn {
-            waits.append { [environment, events] in
-                await Self.runSolo(item, host: host, milestones: milestones, environment: environment, events: events)
+        if ExistingFileChecks.apply(to: settings) {
+            switch existingFiles.check(item, host: host, milestones: milestones, environment: environment, route: route) {
+            case .begin: break
+            case .asked: return
+            case .ended(let record):
+                ended(record, milestones, host: host)
+                return
             }
-            return
         }
+        await prepare(item, host: host, milestones: milestones)
+    }
+
+    /// Prepares `item` and begins its job, or ends it when there is nothing to download.
+    private func prepare(_ item: DownloadItem, host: String, milestones: ItemMilestones) async {
         switch PreparedDownload.prepare(item, settings: settings, spares: environment.spares, listings: environment.listings) {
         case .skip(let info, let reason):
             renderer.handle(.skipped(info, reason: reason))
@@ -123,14 +134,13 @@ final class DownloadDriver {
         }
     }
 
-    /// `-s` items run their segments' tasks, `-c` items check a file before they start.
-    private var needsTaskOfItsOwn: Bool {
-        settings.split > 1 || (settings.continuesExistingFiles && settings.onExists == .skip)
-    }
-
     private func handle(_ event: DriverEvent) async {
         switch event {
         case .task(let taskEvent):
+            if let (asked, next) = existingFiles.answer(taskEvent, environment: environment) {
+                await answered(asked, next)
+                return
+            }
             guard let key = jobOfTask[taskEvent.taskID], let job = jobs[key]?.job else { return }
             if taskEvent.isFinal { jobOfTask[taskEvent.taskID] = nil }
             await perform(job.handle(taskEvent), of: key)
@@ -141,51 +151,57 @@ final class DownloadDriver {
             } else {
                 await perform(job.retryDue(stoppedBy: reason), of: key)
             }
+        case .segmentRetryDue(let key, let segment, let reason):
+            guard let job = jobs[key]?.job else { return }
+            await perform(job.segmentRetryDue(segment, stoppedBy: reason), of: key)
         case .committed(let key, let failure):
             guard let job = jobs[key]?.job else { return }
             await perform(job.committed(failure), of: key)
-        case .milestone(let milestone):
-            passed(milestone)
-        case .soloEnded(let record, let milestones, let host):
-            ended(record, milestones, host: host)
-        case .hostAskedToWait(let host, let seconds):
-            hostAsked(host, toWait: seconds)
         case .checkAgain:
             break
         }
     }
 
-    /// Does what a job's step asks, until the job waits for something.
+    /// `-c`'s question about an item's file was answered (`next`), or is still on its way (nil).
+    private func answered(_ asked: ExistingFileChecks.Pending, _ next: ExistingFileChecks.Next?) async {
+        switch next {
+        case .begin?:
+            await prepare(asked.question.item, host: asked.host, milestones: asked.milestones)
+        case .ended(let record)?:
+            ended(record, asked.milestones, host: asked.host)
+        case .asked?, nil:
+            break
+        }
+    }
+
+    /// Does what a job's step asks; the job then waits for what it asked for.
     private func perform(_ step: JobStep, of key: Int) async {
         guard var entry = jobs[key] else { return }
-        var step = step
-        while true {
-            entry.milestones.passed(entry.job.phases).forEach(passed)
-            jobs[key] = entry
-            switch step {
-            case .awaitingTask(let task):
-                jobOfTask[task] = key
-                return
-            case .waiting:
-                return
-            case .waitToRetry(let seconds, let hostAsked):
-                if hostAsked { self.hostAsked(entry.host, toWait: seconds) }
-                waitThenRetry(key, seconds: seconds)
-                return
-            case .commit(let descriptor, let move):
-                environment.commits.move(descriptor, from: move.source, to: move.destination) { [events] failure in
-                    events.send(.committed(job: key, failure))
+        entry.milestones.passed(entry.job.phases).forEach(passed)
+        jobs[key] = entry
+        switch step {
+        case .awaitingTask(let task):
+            jobOfTask[task] = key
+        case .segments(let posted, let segmentWaits):
+            for task in posted { jobOfTask[task] = key }
+            for wait in segmentWaits {
+                waits.append { [events, environment] in
+                    let reason = await environment.cancellation.wait(seconds: wait.seconds)
+                    events.send(.segmentRetryDue(job: key, segment: wait.segment, reason))
                 }
-                return
-            case .runSegments:
-                // Only a part an earlier `-s` run left in segments gets here (this run's items
-                // that split have tasks of their own): its segments are awaited here.
-                step = await entry.job.runSegments()
-            case .ended:
-                jobs[key] = nil
-                ended(entry.job.record, entry.milestones, host: entry.host)
-                return
             }
+        case .waiting:
+            break
+        case .waitToRetry(let seconds, let hostAsked):
+            if hostAsked { self.hostAsked(entry.host, toWait: seconds) }
+            waitThenRetry(key, seconds: seconds)
+        case .commit(let descriptor, let move):
+            environment.commits.move(descriptor, from: move.source, to: move.destination) { [events] failure in
+                events.send(.committed(job: key, failure))
+            }
+        case .ended:
+            jobs[key] = nil
+            ended(entry.job.record, entry.milestones, host: entry.host)
         }
     }
 
@@ -257,77 +273,5 @@ extension DownloadDriver {
             renderer.handle(.failed(item.plannedInfo, failure))
             recordEnded(ItemRecord(info: item.plannedInfo, outcome: .failed(failure)))
         }
-    }
-}
-
-extension DownloadDriver {
-    /// An item in a task of its own: `-c`'s check of a file already there, then the job.
-    private static func runSolo(
-        _ item: DownloadItem, host: String, milestones: ItemMilestones, environment: DownloadEnvironment,
-        events: EventChannel<DriverEvent>
-    ) async {
-        var milestones = milestones
-        let renderer = environment.renderer
-        let settings = environment.settings
-        if settings.continuesExistingFiles && settings.onExists == .skip,
-            let ended = await continueExistingFile(item, environment: environment)
-        {
-            events.send(.soloEnded(ended, milestones, host: host))
-            return
-        }
-        let record: ItemRecord
-        switch PreparedDownload.prepare(item, settings: settings, spares: environment.spares, listings: environment.listings) {
-        case .skip(let info, let reason):
-            renderer.handle(.skipped(info, reason: reason))
-            record = ItemRecord(info: info, outcome: .skipped)
-        case .fail(let info, let failure):
-            renderer.handle(.failed(info, failure))
-            record = ItemRecord(info: info, outcome: .failed(failure))
-        case .ready(let download):
-            let taskEvents = EventChannel<TaskEvent>()
-            let job = DownloadJob(download, environment: environment, route: TaskEventRoute(taskEvents))
-            await SoloDownload(environment: environment, events: events, host: host).run(
-                job, taskEvents: taskEvents, milestones: &milestones)
-            record = job.record
-        }
-        events.send(.soloEnded(record, milestones, host: host))
-    }
-
-    /// `-c`: a file of the item's name without resume data is checked against the server and
-    /// made afget's own part file, or ends the item (complete, or left alone); nil to go on.
-    private static func continueExistingFile(_ item: DownloadItem, environment: DownloadEnvironment) async -> ItemRecord? {
-        let renderer = environment.renderer
-        var record: ItemRecord
-        switch await ForeignPart.adopt(item, environment: environment) {
-        case .notApplicable:
-            return nil
-        case .adopted(let notice):
-            if !notice.isEmpty { renderer.handle(.notice(notice)) }
-            return nil
-        case .complete(let path, let reason):
-            // Complete by its length and last bytes; a checksum it has still reads it once.
-            do throws(ItemFailure) {
-                let checksum = try PreparedDownload.expectedChecksum(item, settings: environment.settings)
-                do throws(TransferFailure) {
-                    let checkedReason = try PreparedDownload.skipReason(path, reason, checksum: checksum)
-                    record = ItemRecord(info: item.info(path: path), outcome: .skipped)
-                    renderer.handle(.skipped(record.info, reason: checkedReason))
-                } catch {
-                    throw ItemFailure(item: path, error)
-                }
-            } catch {
-                record = ItemRecord(info: item.info(path: path), outcome: .failed(error))
-                renderer.handle(.failed(record.info, error))
-            }
-        case .leftAlone(let path, let failure):
-            let failure = ItemFailure(item: path, failure)
-            record = ItemRecord(info: item.info(path: path), outcome: .failed(failure))
-            renderer.handle(.failed(record.info, failure))
-        case .stopped(let path):
-            record = ItemRecord(info: item.info(path: path))
-            record.stoppedEarly = ItemRecord.EarlyStop(
-                cause: .interrupted, message: "stopped before it was continued: the file is left as it is")
-        }
-        return record
     }
 }

@@ -26,7 +26,7 @@ extension DownloadJob {
     /// A first request's bounded range whose response showed the file can be split: its task
     /// goes on, as the first segment, with its events read from here on by the segments.
     struct Handover {
-        let task: SessionTask
+        let task: TaskID
         /// Its range's end, and how far it has got.
         let live: LiveSegment
         /// Where its range starts.
@@ -106,9 +106,9 @@ extension DownloadJob {
         switch event {
         case .started(_, let head):
             takeBody(of: head, &state)
-            if state.handsOver, let live = state.firstRange, let task = route.handOver(state.task) {
+            if state.handsOver, let live = state.firstRange {
                 // The rest of this task's events go to the segments.
-                return .split(Handover(task: task, live: live, from: state.offset))
+                return .split(Handover(task: state.task, live: live, from: state.offset))
             }
         case .progress(_, let progress):
             noteRequest(progress)
@@ -154,7 +154,7 @@ extension DownloadJob {
     /// download's smallest file (4 segments of the minimum size), so that a file too small to
     /// split comes whole and a larger one shows its length without anything asked for twice.
     private func firstRange(from offset: Int64) -> LiveSegment? {
-        guard settings.split > 1, route.handsOver, !splitRefused, download.part != nil, !download.isConditional,
+        guard settings.split > 1, !splitRefused, download.part != nil, !download.isConditional,
             !download.request.url.isRemoteFile
         else {
             return nil

@@ -141,12 +141,13 @@ final class DownloadJob {
         return nextAttempt()
     }
 
-    /// The next attempt: segments when some are planned (the driver runs them, `runSegments`),
-    /// else one request from `offset`.
+    /// The next attempt: segments when some are planned, else one request from `offset`.
     private func nextAttempt() -> JobStep {
         if let planned = plannedSegments, !planned.isEmpty {
-            awaiting = .segments
-            return .runSegments
+            plannedSegments = nil
+            let handover = firstSegment
+            firstSegment = nil
+            return startSegments(planned, adopting: handover)
         }
         return attempt(from: offset)
     }
@@ -154,6 +155,7 @@ final class DownloadJob {
     /// One of this job's tasks sent `event`: only the awaited task's events count (one handed
     /// over to segments, or ended, may still have some on their way).
     func handle(_ event: TaskEvent) -> JobStep {
+        if case .segments(let transfer, _) = awaiting { return answer(transfer.handle(event)) }
         guard case .awaitingTask(event.taskID) = currentStep else { return currentStep }
         switch awaiting {
         case .attempt(var state):
@@ -182,15 +184,6 @@ final class DownloadJob {
     func retryAbandoned(_ failure: TransferFailure) -> JobStep {
         guard case .retry = awaiting else { return currentStep }
         return end(fail(failure))
-    }
-
-    /// Downloads the planned segments; the driver awaits it.
-    func runSegments() async -> JobStep {
-        let planned = plannedSegments ?? []
-        plannedSegments = nil
-        let handover = firstSegment
-        firstSegment = nil
-        return after(await attemptSegmented(planned, adopting: handover, fallbackOffset: &offset))
     }
 
     /// The step the job waits in, asked again.

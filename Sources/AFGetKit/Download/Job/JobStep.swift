@@ -11,8 +11,9 @@ enum JobStep {
     case waitToRetry(seconds: Double, hostAsked: Bool)
     /// Hand the finished file to the group commit, then `committed(_:)` with its answer.
     case commit(descriptor: Int32, PartFile.Move)
-    /// Await `runSegments()`: the segments of a split download run their own tasks.
-    case runSegments
+    /// A split download's segments run: follow the tasks they posted (their events go to
+    /// `DownloadJob.handle` too) and time their waits (each ends in `segmentRetryDue`).
+    case segments(posted: [TaskID], waits: [SegmentedTransfer.RetryWait])
     /// Nothing new: the job still waits for what it asked for before.
     case waiting
     case ended(ItemOutcome)
@@ -30,8 +31,8 @@ extension DownloadJob {
         case wholePartConfirmation(TaskID, size: Int64, response: TaskResponse?)
         /// The end of a retry's wait.
         case retry
-        /// The segments' end.
-        case segments
+        /// The segments' tasks and waits, and the bytes they held as they started.
+        case segments(SegmentedTransfer, heldAtStart: Int64)
         /// The move into place.
         case commit(Finishing)
         /// Nothing: the job ended.

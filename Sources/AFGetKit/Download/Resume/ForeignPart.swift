@@ -28,66 +28,90 @@ enum ForeignPart {
     /// How many of the file's last bytes are asked for again and compared.
     static let overlap: Int64 = 64 << 10
 
-    /// Checks the file `item` would be written to, and adopts it when it is a part of the
-    /// server's file.
-    static func adopt(_ item: DownloadItem, environment: DownloadEnvironment) async -> Verdict {
-        let settings = environment.settings
+    /// What is known of the file `item` would be written to before the server is asked.
+    enum Check {
+        case decided(Verdict)
+        /// The server is to be asked for the file's last bytes: `request`, whose task's events
+        /// go to `answer(_:)`.
+        case ask(Question)
+    }
+
+    /// The request for a file's last bytes, and what its answer is compared with.
+    struct Question {
+        let item: DownloadItem
+        let request: HTTPRequest
+        let path: String
+        let size: Int64
+        let tail: [UInt8]
+        /// Where the asked-for bytes start.
+        var from: Int64 { size - Int64(tail.count) }
+    }
+
+    /// Checks the file `item` would be written to: whether there is one to adopt, and the
+    /// question for the server when there is.
+    static func check(_ item: DownloadItem, settings: DownloadSettings) -> Check {
         guard !settings.namesFromServer, !item.takesServerName, let url = try? item.parsedURL.get(),
             case .skip(let path, _)? = try? Destination.resolve(item.output, for: url, onExists: .skip),
             fileKind(at: path) == S_IFREG
-        else { return .notApplicable }
+        else { return .decided(.notApplicable) }
         let stem = FileNaming.workingFileStem(for: path)
         guard fileKind(at: stem + PartFile.suffix) == nil, fileKind(at: stem + ResumeStore.suffix) == nil else {
-            return .notApplicable
+            return .decided(.notApplicable)
         }
         let size: Int64
         let tail: [UInt8]
         do {
             (size, tail) = try lastBytes(of: path)
         } catch {
-            return .leftAlone(path: path, error)
+            return .decided(.leftAlone(path: path, error))
         }
         // An empty file has nothing to keep: it becomes a part file without resume data, which
         // is started over.
         if size == 0 {
-            return rename(path, to: stem + PartFile.suffix).map { .leftAlone(path: path, $0) } ?? .adopted(notice: "")
+            return .decided(
+                rename(path, to: stem + PartFile.suffix).map { .leftAlone(path: path, $0) } ?? .adopted(notice: ""))
         }
-
-        let request: HTTPRequest
         do {
-            request = try RequestSerializer(headers: settings.headers + item.headers).request(url: url)
+            let request = try RequestSerializer(headers: settings.headers + item.headers).request(url: url)
+            return .ask(Question(item: item, request: request, path: path, size: size, tail: tail))
         } catch {
-            return .leftAlone(path: path, error.failure)
+            return .decided(.leftAlone(path: path, error.failure))
         }
-        let from = size - Int64(tail.count)
+    }
+
+    /// Posts `question`'s request, its events sent along `route`.
+    static func ask(_ question: Question, settings: DownloadSettings, manager: TaskManager, route: TaskEventRoute) -> TaskID {
         var options = settings.transfer
         options.gate = nil  // one small request before the item's place at the -j gate
-        let task = environment.manager.dataTask(
-            with: request.ranged(from: from, to: size, ifRange: nil), bodyLimit: tail.count, options: options)
-        environment.manager.resume(task.id)
-        for await event in task.events {
-            switch event {
-            case .started(let id, let head) where head.status == 200:
-                environment.manager.cancel(id)
-                return .leftAlone(
-                    path: path, refusal("the server sent the whole file when asked for its end, so ranges do not work there"))
-            case .completed(_, let response):
-                return verdict(response.head, body: response.body, path: path, size: size, tail: tail, from: from, item: item)
-            case .failed(_, let failure, _):
-                return .leftAlone(path: path, failure)
-            case .canceled:
-                return .stopped(path: path)
-            default:
-                continue
-            }
+        let task = manager.dataTask(
+            with: question.request.ranged(from: question.from, to: question.size, ifRange: nil),
+            bodyLimit: question.tail.count, options: options, route: route)
+        manager.resume(task)
+        return task
+    }
+
+    /// An event of the question's task: the verdict once the answer says it, else nil.
+    static func answer(_ event: TaskEvent, to question: Question, manager: TaskManager) -> Verdict? {
+        let path = question.path
+        switch event {
+        case .started(let id, let head) where head.status == 200:
+            manager.cancel(id)
+            return .leftAlone(
+                path: path, refusal("the server sent the whole file when asked for its end, so ranges do not work there"))
+        case .completed(_, let response):
+            return verdict(response.head, body: response.body, question)
+        case .failed(_, let failure, _):
+            return .leftAlone(path: path, failure)
+        case .canceled:
+            return .stopped(path: path)
+        default:
+            return nil
         }
-        return .stopped(path: path)
     }
 
     /// What the answer to the request for the file's end says.
-    private static func verdict(
-        _ head: ResponseHead, body: [UInt8], path: String, size: Int64, tail: [UInt8], from: Int64, item: DownloadItem
-    ) -> Verdict {
+    private static func verdict(_ head: ResponseHead, body: [UInt8], _ question: Question) -> Verdict {
+        let (path, size, tail, from, item) = (question.path, question.size, question.tail, question.from, question.item)
         if head.status == 416, let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total, total < size {
             return .leftAlone(path: path, refusal("it is larger (\(size) bytes) than the server's file (\(total) bytes)"))
         }

@@ -54,10 +54,10 @@ extension DownloadJob {
         }
     }
 
-    /// Downloads `segments` over several connections, the first range's task (`first`) going
-    /// on as one of them.
-    func attemptSegmented(_ segments: [Segment], adopting first: Handover?, fallbackOffset: inout Int64) async -> AttemptResult {
-        guard let part = download.part, let total = expectedTotal else { return .fellBack }
+    /// Starts downloading `segments` over several connections, the first range's task
+    /// (`first`) going on as one of them.
+    func startSegments(_ segments: [Segment], adopting first: Handover?) -> JobStep {
+        guard let part = download.part, let total = expectedTotal else { return after(.fellBack) }
         if !bodyReported {
             let held = segments.bytesDone
             renderer.handle(.started(info, total: total, offset: held > 0 ? held : nil))
@@ -71,13 +71,35 @@ extension DownloadJob {
         startAttempt()
         let transfer = SegmentedTransfer(
             SegmentedTransfer.Context(
-                environment: environment, info: info,
-                request: download.request, part: part, validators: validators, total: total,
-                checkpoint: { [unowned self] segments in self.checkpoint(segments: segments) }), segments: segments,
-            adopting: first)
-        let result = await transfer.run()
-        // Whatever the ending: a stopped or failed split download's bytes arrived too.
-        bytesThisRun += max(0, transfer.bytesDone - segments.bytesDone)
+                environment: environment, info: info, request: download.request, part: part, validators: validators,
+                total: total, route: route,
+                checkpoint: { [unowned self] segments in self.checkpoint(segments: segments) }),
+            segments: segments, adopting: first)
+        awaiting = .segments(transfer, heldAtStart: segments.bytesDone)
+        return answer(transfer.begin())
+    }
+
+    /// The job's step for what its segments answered.
+    func answer(_ step: SegmentedTransfer.Step) -> JobStep {
+        guard case .segments(let transfer, let heldAtStart) = awaiting else { return .waiting }
+        switch step {
+        case .running(let posted, let waits):
+            return .segments(posted: posted, waits: waits)
+        case .ended(let result):
+            // Whatever the ending: a stopped or failed split download's bytes arrived too.
+            bytesThisRun += max(0, transfer.bytesDone - heldAtStart)
+            return after(segmentsEnded(result, total: transfer.total))
+        }
+    }
+
+    /// A segment's wait before its retry is over (or the run stopped during it).
+    func segmentRetryDue(_ segment: Int64, stoppedBy reason: StopReason?) -> JobStep {
+        guard case .segments(let transfer, _) = awaiting else { return .waiting }
+        return answer(transfer.retryDue(segment, stoppedBy: reason))
+    }
+
+    /// What the segments' end means for the job.
+    private func segmentsEnded(_ result: SegmentedTransfer.Result, total: Int64) -> AttemptResult {
         switch result {
         case .completed(let response):
             record.httpStatus = response.head.status
@@ -85,13 +107,13 @@ extension DownloadJob {
         case .fellBack(let contiguous, let reason):
             splitRefused = true
             renderer.handle(.notice("afget: \(info.path): one connection from here (\(reason))"))
-            fallbackOffset = contiguous
+            offset = contiguous
             return .fellBack
         case .failed(let failure) where failure.entityChanged:
-            return .failed(failure, reached: fallbackOffset)
+            return .failed(failure, reached: offset)
         case .failed(let failure):
             // Segments already retried on their own: not retried again here (not transient).
-            return .failed(TransferFailure(failure.kind, failure.message, reason: failure.reason), reached: fallbackOffset)
+            return .failed(TransferFailure(failure.kind, failure.message, reason: failure.reason), reached: offset)
         case .stopped:
             return .stopped
         }

@@ -9,9 +9,13 @@ import CPlatform
 /// continue (Content-Range, length, ETag; If-Range on the request) before a byte is written,
 /// and written in place with positioned writes into the one part file. A connection that
 /// finishes takes half of what the largest segment has not yet asked for, so all stay busy to
-/// the end and no byte is asked for twice. Failures are retried per segment, each through its own retry loop; a server that answers
-/// a range with anything but the range ends the segmenting, and the job goes on with one
-/// connection.
+/// the end and no byte is asked for twice. Failures are retried per segment, each through its
+/// own retry loop; a server that answers a range with anything but the range ends the
+/// segmenting, and the job goes on with one connection.
+///
+/// It runs no task and awaits nothing: its job's driver hands it its tasks' events and the ends
+/// of its segments' retry waits, and each call answers with a `Step` — the tasks it posted and
+/// the waits it asks for, or how the transfer ended.
 final class SegmentedTransfer {
     /// What the job lends: the transfer machinery, the item, and how checkpoints are written.
     struct Context {
@@ -21,6 +25,8 @@ final class SegmentedTransfer {
         let part: PartFile
         let validators: EntityValidators
         let total: Int64
+        /// Where the segments' tasks send their events: the job's driver.
+        let route: TaskEventRoute
         /// fdatasync, then resume data recording these segments.
         let checkpoint: ([Segment]) -> TransferFailure?
     }
@@ -33,6 +39,21 @@ final class SegmentedTransfer {
         case failed(TransferFailure)
         /// The run stopped; every segment is checkpointed.
         case stopped
+    }
+
+    /// What the segments ask of their driver after each call.
+    enum Step {
+        /// Still running: the tasks posted since the last step (their events come to `handle`)
+        /// and the segments' waits before a retry (each ends in `retryDue`).
+        case running(posted: [TaskID], waits: [RetryWait])
+        case ended(Result)
+    }
+
+    /// A segment's wait before its next attempt.
+    struct RetryWait: Equatable {
+        /// The segment, by its start.
+        let segment: Int64
+        let seconds: Double
     }
 
     private let context: Context
@@ -51,6 +72,9 @@ final class SegmentedTransfer {
     /// Each segment's retries, by its start.
     private var retries: [Int64: RetryLoop] = [:]
     private var waitingToRetry: Set<Int64> = []
+    /// What the next step tells the driver.
+    private var posted: [TaskID] = []
+    private var waits: [RetryWait] = []
     private var lastResponse: TaskResponse?
     private var lastCheckpointAt = monotonicSeconds()
     private var speed = SpeedEstimator()
@@ -59,25 +83,27 @@ final class SegmentedTransfer {
     /// item's progress is told once a round (reports further apart than this are a new round).
     private static let progressRound = 0.1
     private var stopping: Result?
+    private var hasEnded = false
 
     private var manager: TaskManager { context.environment.manager }
     private var renderer: SharedRenderer { context.environment.renderer }
     private var settings: DownloadSettings { context.environment.settings }
     private var cancellation: Cancellation { context.environment.cancellation }
 
-    /// The first range's task, already running, which goes on as a segment.
-    private let adopted: DownloadJob.Handover?
     /// Connections at once: `-s`, or fewer once the server has refused more.
     private var connectionLimit: Int
     /// A connection was refused (503, 429) beside served ones: how many the server takes is
     /// judged once every running request has its answer, and no connection starts meanwhile.
     private var refusalToJudge = false
 
+    /// `first`: the first range's task, already running, which goes on as a segment.
     init(_ context: Context, segments: [Segment], adopting first: DownloadJob.Handover? = nil) {
         self.context = context
         self.segments = segments
-        adopted = first
         connectionLimit = context.environment.settings.split
+        if let first {
+            running[first.task] = RunningSegment(segment: first.from, from: first.from, live: first.live, isServed: true)
+        }
     }
 
     /// How much a segment asks for next: half of what it has left (at least two minimum
@@ -88,115 +114,98 @@ final class SegmentedTransfer {
         return min(max(minimum, 16 << 20), max(minimum, segment.remaining / 2))
     }
 
-    /// Events of every segment's task, and retries coming due, on one stream.
-    private enum Event: Sendable {
-        case task(TaskEvent)
-        /// A segment's wait before its next attempt ended: what comes next, and its retry loop
-        /// as the wait left it.
-        case retryWaitEnded(Int64, RetryLoop.Next, RetryLoop)
-    }
-
     /// The bytes the segments hold, those of earlier runs included.
     var bytesDone: Int64 { segments.bytesDone }
+
+    /// The file's length.
+    var total: Int64 { context.total }
 
     private func index(of start: Int64) -> Int {
         segments.firstIndex { $0.start == start }!
     }
 
-    func run() async -> Result {
+    /// Claims the file's room and opens the connections.
+    func begin() -> Step {
         do {
             try context.part.reserveSpace(upTo: context.total)
         } catch {
             // The first range's task is still writing into the part file: it ends before the
             // job may close the descriptor.
-            if let adopted {
-                manager.cancel(adopted.task.id)
-                for await _ in adopted.task.events {}
-            }
-            return .failed(error)
+            stop(.failed(error))
+            return nextStep()
         }
-        let events = EventChannel<Event>()
-        return await withDiscardingTaskGroup { group in
-            func pump(_ task: SessionTask) {
-                group.addTask {
-                    for await event in task.events { events.send(.task(event)) }
-                }
-            }
-            func start(_ index: Int) {
-                let segment = segments[index]
-                let requestEnd = min(segment.end, segment.position + nextRequestLength(segment))
-                let live = LiveSegment(from: segment.position, end: requestEnd)
-                let request = context.request.ranged(
-                    from: segment.position, to: requestEnd, ifRange: context.validators.ifRange)
-                let expectation = ResumeExpectation(
-                    offset: segment.position, end: requestEnd, expectedTotal: context.total,
-                    recorded: context.validators, restartsOnFullResponse: false)
-                let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)
-                let task = manager.downloadTask(
-                    with: request, to: target, resume: expectation, segment: live,
-                    options: settings.transfer, disk: context.environment.disk)
-                running[task.id] = RunningSegment(segment: segment.start, from: segment.position, live: live)
-                pump(task)
-                manager.resume(task.id)
-            }
-            func fillConnections() {
-                judgeRefusal()
-                while stopping == nil, !cancellation.isRequested, !refusalToJudge, running.count < connectionLimit {
-                    let busy = Set(running.values.map(\.segment)).union(waitingToRetry)
-                    if let idle = segments.indices.first(where: { !segments[$0].isComplete && !busy.contains(segments[$0].start) }
-                    ) {
-                        start(idle)
-                        continue
-                    }
-                    // Every unfinished segment has a connection: halve the largest part not yet
-                    // asked for (past each running request's end), so no request is cut short.
-                    let candidates = running.values.map { (index: index(of: $0.segment), reached: $0.live.end) }
-                    guard
-                        let (index, at) = SegmentPlan.split(
-                            segments, running: candidates,
-                            minimumSize: settings.minimumSplitSize)
-                    else { return }
-                    let newSegment = Segment(start: at, end: segments[index].end)
-                    segments[index].end = at
-                    segments.insert(newSegment, at: index + 1)
-                    start(index + 1)
-                }
-            }
+        fillConnections()
+        speed.add(bytes: segments.bytesDone, at: monotonicSeconds())
+        // The first checkpoint while the connections open, rather than before.
+        if let failure = checkpoint() { stop(.failed(failure)) }
+        return nextStep()
+    }
 
-            if let adopted {
-                running[adopted.task.id] = RunningSegment(
-                    segment: adopted.from, from: adopted.from, live: adopted.live, isServed: true)
-                pump(adopted.task)
+    /// An event of one of the segments' tasks.
+    func handle(_ event: TaskEvent) -> Step {
+        guard !hasEnded else { return .running(posted: [], waits: []) }
+        take(event)
+        return nextStep()
+    }
+
+    /// A segment's wait before its next attempt ended (`reason`: the run stopped during it).
+    func retryDue(_ segment: Int64, stoppedBy reason: StopReason?) -> Step {
+        guard !hasEnded, waitingToRetry.remove(segment) != nil else { return .running(posted: [], waits: []) }
+        if reason != nil { stop(.stopped) }
+        return nextStep()
+    }
+
+    /// What follows a call: more connections while the transfer goes on, or its end once no
+    /// task runs and no segment waits.
+    private func nextStep() -> Step {
+        fillConnections()
+        guard running.isEmpty && waitingToRetry.isEmpty else {
+            defer { posted = []; waits = [] }
+            return .running(posted: posted, waits: waits)
+        }
+        hasEnded = true
+        return .ended(finish())
+    }
+
+    private func start(_ index: Int) {
+        let segment = segments[index]
+        let requestEnd = min(segment.end, segment.position + nextRequestLength(segment))
+        let live = LiveSegment(from: segment.position, end: requestEnd)
+        let request = context.request.ranged(from: segment.position, to: requestEnd, ifRange: context.validators.ifRange)
+        let expectation = ResumeExpectation(
+            offset: segment.position, end: requestEnd, expectedTotal: context.total,
+            recorded: context.validators, restartsOnFullResponse: false)
+        let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)
+        let task = manager.downloadTask(
+            with: request, to: target, resume: expectation, segment: live,
+            options: settings.transfer, disk: context.environment.disk, route: context.route)
+        running[task] = RunningSegment(segment: segment.start, from: segment.position, live: live)
+        posted.append(task)
+        manager.resume(task)
+    }
+
+    private func fillConnections() {
+        judgeRefusal()
+        while stopping == nil, !cancellation.isRequested, !refusalToJudge, running.count < connectionLimit {
+            let busy = Set(running.values.map(\.segment)).union(waitingToRetry)
+            if let idle = segments.indices.first(where: { !segments[$0].isComplete && !busy.contains(segments[$0].start) }) {
+                start(idle)
+                continue
             }
-            fillConnections()
-            speed.add(bytes: segments.bytesDone, at: monotonicSeconds())
-            // The first checkpoint while the connections open, rather than before.
-            if let failure = checkpoint() { stop(.failed(failure)) }
-            var isIdle: Bool { running.isEmpty && waitingToRetry.isEmpty }
-            if !isIdle {
-                for await event in events {
-                    switch event {
-                    case .retryWaitEnded(let segment, let next, let loop):
-                        waitingToRetry.remove(segment)
-                        retries[segment] = loop
-                        switch next {
-                        case .retry: break
-                        case .exhausted(let failure), .waitTooLong(let failure): stop(.failed(failure))
-                        case .stopped: stop(.stopped)
-                        }
-                    case .task(let taskEvent):
-                        handle(taskEvent, sink: events, group: &group)
-                    }
-                    fillConnections()
-                    if isIdle { break }
-                }
-            }
-            events.finish()
-            return finish()
+            // Every unfinished segment has a connection: halve the largest part not yet
+            // asked for (past each running request's end), so no request is cut short.
+            let candidates = running.values.map { (index: index(of: $0.segment), reached: $0.live.end) }
+            guard
+                let (index, at) = SegmentPlan.split(segments, running: candidates, minimumSize: settings.minimumSplitSize)
+            else { return }
+            let newSegment = Segment(start: at, end: segments[index].end)
+            segments[index].end = at
+            segments.insert(newSegment, at: index + 1)
+            start(index + 1)
         }
     }
 
-    private func handle(_ event: TaskEvent, sink: EventChannel<Event>, group: inout DiscardingTaskGroup) {
+    private func take(_ event: TaskEvent) {
         let id = event.taskID
         guard let task = running[id] else { return }
         switch event {
@@ -214,10 +223,10 @@ final class SegmentedTransfer {
             if [503, 429].contains(head.status) && running.values.contains(where: \.isServed) {
                 refusalToJudge = true
             } else if !head.isSuccess {
-                segmentFailed(task.segment, response: head, failure: nil, sink: sink, group: &group)
+                segmentFailed(task.segment, response: head, failure: nil)
             } else if !segments[index(of: task.segment)].isComplete && task.live.reached < task.live.end {
                 let early = TransferFailure(.network, "the server closed a range early", transient: true)
-                segmentFailed(task.segment, response: nil, failure: early, sink: sink, group: &group)
+                segmentFailed(task.segment, response: nil, failure: early)
             }
         case .failed(_, let failure, let progress):
             running[id] = nil
@@ -227,7 +236,7 @@ final class SegmentedTransfer {
                 // A server that mishandles ranges: one connection goes on.
                 stop(failure.entityChanged ? .failed(failure) : .fellBack(contiguous: 0, reason: failure.message))
             } else {
-                segmentFailed(task.segment, response: nil, failure: failure, sink: sink, group: &group)
+                segmentFailed(task.segment, response: nil, failure: failure)
             }
         case .canceled(_, let reason, let progress):
             running[id] = nil
@@ -287,10 +296,7 @@ final class SegmentedTransfer {
 
     /// A transient failure is retried for this segment alone, after its retry loop's wait;
     /// any other ends the transfer.
-    private func segmentFailed(
-        _ segment: Int64, response: ResponseHead?, failure: TransferFailure?,
-        sink: EventChannel<Event>, group: inout DiscardingTaskGroup
-    ) {
+    private func segmentFailed(_ segment: Int64, response: ResponseHead?, failure: TransferFailure?) {
         guard stopping == nil else { return }
         let sendsCredentials = settings.transfer.sendsCredentials
         guard let problem = RetryLoop.transientProblem(response: response, failure: failure, sentCredentials: sendsCredentials)
@@ -298,13 +304,18 @@ final class SegmentedTransfer {
             stop(.failed(failure ?? response!.failure(sentCredentials: sendsCredentials)))
             return
         }
-        waitingToRetry.insert(segment)
-        // The wait runs beside the other segments; its end comes back on the event stream.
+        // The wait runs beside the other segments; the driver times it.
         var loop = retries[segment] ?? context.environment.retryLoop()
-        let info = context.info
-        group.addTask {
-            let next = await loop.next(after: problem, item: info)
-            sink.send(.retryWaitEnded(segment, next, loop))
+        let decision = loop.decide(after: problem, item: context.info)
+        retries[segment] = loop
+        switch decision {
+        case .wait(let seconds):
+            waitingToRetry.insert(segment)
+            waits.append(RetryWait(segment: segment, seconds: seconds))
+        case .giveUp(.exhausted(let failure)), .giveUp(.waitTooLong(let failure)):
+            stop(.failed(failure))
+        case .giveUp(.stopped), .giveUp(.retry):
+            stop(.stopped)
         }
     }
 
@@ -313,6 +324,7 @@ final class SegmentedTransfer {
         guard stopping == nil else { return }
         stopping = result
         for id in running.keys { manager.cancel(id) }
+        // Their waits' ends are no longer awaited.
         waitingToRetry.removeAll()
     }
 
