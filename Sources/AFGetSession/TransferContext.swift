@@ -70,8 +70,10 @@ final class TransferContext {
     /// A file on an FTP or SSH server: no HTTP head; one is put together from what libcurl
     /// learnt of the file (`TransferContext+RemoteFile.swift`).
     let isRemoteFile: Bool
-    /// Where a remote file's body starts: the offset a continue asked libcurl for.
+    /// Where a remote file's body starts: the offset a continue or a split's range asked libcurl for.
     var remoteOffset: Int64 = 0
+    /// Where a split's range of a remote file ends (exclusive), when the request is one.
+    var remoteEnd: Int64?
 
     init(
         id: TaskID, request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions,

@@ -12,10 +12,11 @@ final class RemoteFileAnswerTests: XCTestCase {
     private static let modified: Int64 = 1_600_000_000
     private static let now: Int64 = 1_700_000_000
 
-    private func answer(offset: Int64 = 0, remaining: Int64?, modified: Int64? = RemoteFileAnswerTests.modified)
-        -> ResponseHead
-    {
-        RemoteFileAnswer(offset: offset, remaining: remaining, modified: modified, now: Self.now, scheme: "ftp").head
+    private func answer(
+        offset: Int64 = 0, end: Int64? = nil, remaining: Int64?, modified: Int64? = RemoteFileAnswerTests.modified
+    ) -> ResponseHead {
+        RemoteFileAnswer(offset: offset, end: end, remaining: remaining, modified: modified, now: Self.now, scheme: "ftp")
+            .head
     }
 
     func testTheHeadSaysWhatTheServerSaid() {
@@ -35,6 +36,26 @@ final class RemoteFileAnswerTests: XCTestCase {
             (
                 answer(offset: 3000, remaining: 0), 416, ["Date": date, "Last-Modified": time, "Content-Range": "bytes */3000"],
                 "nothing left after the offset"
+            ),
+            (
+                answer(offset: 0, end: 1000, remaining: 3000), 206,
+                ["Date": date, "Last-Modified": time, "Content-Range": "bytes 0-999/3000", "Content-Length": "1000"],
+                "a split's first range"
+            ),
+            (
+                answer(offset: 1000, end: 2000, remaining: 2000), 206,
+                ["Date": date, "Last-Modified": time, "Content-Range": "bytes 1000-1999/3000", "Content-Length": "1000"],
+                "a segment inside the file"
+            ),
+            (
+                answer(offset: 2000, end: 4000, remaining: 1000), 206,
+                ["Date": date, "Last-Modified": time, "Content-Range": "bytes 2000-2999/3000", "Content-Length": "1000"],
+                "a range past the file's end ends with the file"
+            ),
+            (
+                answer(offset: 0, end: 1000, remaining: 0), 416,
+                ["Date": date, "Last-Modified": time, "Content-Range": "bytes */0"],
+                "an empty file's first range"
             ),
         ]
         var unchanged = RemoteFileAnswer(offset: 0, remaining: 3000, modified: Self.modified, now: Self.now, scheme: "ftp")
@@ -75,12 +96,54 @@ final class RemoteFileAnswerTests: XCTestCase {
         XCTAssertNil(EntityValidators(of: answer(remaining: 3000, modified: Self.now)).ifRange, "changed this second")
     }
 
-    /// Only an open range is a continue; a bounded one (a split's) fetches the whole file.
-    func testTheContinueOffsetComesFromAnOpenRange() throws {
+    /// A continue asks from its offset to the end; a split's bounded range from its start to
+    /// its end; anything else is the whole file.
+    func testTheRequestedRangeComesFromTheRangeHeader() throws {
         let request = try RequestSerializer().request(url: "ftp://127.0.0.1/f.bin", for: .download)
-        XCTAssertNil(RemoteFileAnswer.continueOffset(of: request))
-        XCTAssertEqual(RemoteFileAnswer.continueOffset(of: request.ranged(from: 4096, ifRange: "x")), 4096)
-        XCTAssertNil(RemoteFileAnswer.continueOffset(of: request.ranged(from: 4096, to: 8192, ifRange: nil)))
+        XCTAssertNil(RemoteFileAnswer.requestedRange(of: request))
+        let open = try XCTUnwrap(RemoteFileAnswer.requestedRange(of: request.ranged(from: 4096, ifRange: "x")))
+        XCTAssertEqual(open.offset, 4096)
+        XCTAssertNil(open.end)
+        let bounded = try XCTUnwrap(RemoteFileAnswer.requestedRange(of: request.ranged(from: 4096, to: 8192, ifRange: nil)))
+        XCTAssertEqual(bounded.offset, 4096)
+        XCTAssertEqual(bounded.end, 8192, "exclusive, as LiveSegment's")
+        let first = try XCTUnwrap(RemoteFileAnswer.requestedRange(of: request.ranged(from: 0, to: 1024, ifRange: nil)))
+        XCTAssertEqual(first.offset, 0)
+        XCTAssertEqual(first.end, 1024)
+        XCTAssertNil(RemoteFileAnswer.requestedRange(of: request.ranged(from: 0, ifRange: nil)), "bytes=0- is the whole file")
+    }
+
+    /// A part whose file's size the server did not give cannot be checked: refused unwritten
+    /// (a split goes on with one connection, a continue starts over); the whole file is fine.
+    func testAPartWithoutTheFileSizeIsRefused() throws {
+        func unverifiable(offset: Int64, end: Int64?, remaining: Int64?) -> TransferFailure? {
+            RemoteFileAnswer(
+                offset: offset, end: end, remaining: remaining, modified: Self.modified, now: Self.now, scheme: "ftp"
+            )
+            .unverifiablePart
+        }
+        let failure = try XCTUnwrap(unverifiable(offset: 0, end: 1000, remaining: nil))
+        XCTAssertEqual(failure.kind, .resumeConflict)
+        XCTAssertFalse(failure.entityChanged, "not another file: a server that cannot say")
+        XCTAssertNotNil(unverifiable(offset: 1000, end: nil, remaining: nil))
+        XCTAssertNil(unverifiable(offset: 0, end: nil, remaining: nil), "the whole file needs no size")
+        XCTAssertNil(unverifiable(offset: 1000, end: 2000, remaining: 2000))
+    }
+
+    /// A split's segment is judged as an HTTP range: its 206 is appended only when the file's
+    /// size and time are the first answer's; a file replaced mid-way is another file.
+    func testASegmentNeedsTheFirstAnswersSizeAndTime() {
+        let recorded = EntityValidators(of: answer(offset: 0, end: 1000, remaining: 3000))
+        let expectation = ResumeExpectation(
+            offset: 1000, end: 2000, expectedTotal: 3000, recorded: recorded, restartsOnFullResponse: false)
+        XCTAssertEqual(expectation.verdict(for: answer(offset: 1000, end: 2000, remaining: 2000)), .append)
+        guard
+            case .changed = expectation.verdict(
+                for: answer(offset: 1000, end: 2000, remaining: 2000, modified: Self.modified + 1))
+        else { return XCTFail("a new time is another file") }
+        guard case .changed = expectation.verdict(for: answer(offset: 1000, end: 2000, remaining: 2100)) else {
+            return XCTFail("a new size is another file")
+        }
     }
 
     /// `--ssh-host-key-sha256` as ssh-keygen -l prints it or as curl takes it; and the host

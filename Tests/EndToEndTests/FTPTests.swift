@@ -113,6 +113,48 @@ final class FTPTests: XCTestCase {
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("big.bin").path), longer)
     }
 
+    /// `-s 4`: the file comes over several FTP sessions at once (pyftpdlib's log shows them
+    /// open together), byte for byte; a server that refuses REST gets one connection with a
+    /// notice, and the file is still exact.
+    func testASplitDownloadUsesSeveralSessionsAndIsExact() throws {
+        let ftp = try PyFTPServer()
+        let sha = try writeRandomFile(ftp.root.appendingPathComponent("big.bin"), count: 3_000_000, modified: Self.modified)
+        let split = try Afget.run(
+            ["--progress", "line", "-s", "4", "--min-split-size", "128K", "--limit-rate", "2M", ftp.url("big.bin")],
+            in: directory)
+        XCTAssertEqual(split.status, 0, split.stderr)
+        XCTAssertFalse(split.stderr.contains("one connection"), split.stderr)
+        let file = directory.appendingPathComponent("big.bin")
+        XCTAssertEqual(sha256Hex(ofFile: file.path), sha)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date, Self.modified)
+        XCTAssertGreaterThan(ftp.mostSessionsAtOnce, 1, ftp.server.logText)
+        XCTAssertEqual(listing(directory), ["big.bin"])
+
+        let withoutREST = try PyFTPServer(refusesREST: true)
+        let restless = try writeRandomFile(
+            withoutREST.root.appendingPathComponent("big.bin"), count: 3_000_000, modified: Self.modified)
+        let fellBack = try Afget.run(
+            ["--progress", "line", "-s", "4", "--min-split-size", "128K", "-d", "restless", withoutREST.url("big.bin")],
+            in: directory)
+        XCTAssertEqual(fellBack.status, 0, fellBack.stderr)
+        XCTAssertTrue(fellBack.stderr.contains("the server cannot send a part of a file (it refused REST)"), fellBack.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("restless/big.bin").path), restless)
+    }
+
+    /// A file replaced on the server after the first answer: the segments asked for later
+    /// see another size or time, and the download starts over; it never ends with a splice.
+    func testAFileReplacedDuringASplitDownloadIsNeverSpliced() throws {
+        let ftp = try PyFTPServer()
+        let remote = ftp.root.appendingPathComponent("big.bin")
+        try writeRandomFile(remote, count: 4_000_000, modified: Self.modified)
+        let run = try replaceDuringASplitDownload(
+            ftp.url("big.bin"), remote: remote, count: 4_000_000, modified: Self.modified.addingTimeInterval(60),
+            in: directory)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("the file changed on the server (Last-Modified"), run.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("big.bin").path), run.sha)
+    }
+
     /// Explicit TLS required (`--ftp-ssl`) and implicit TLS (`ftps://`), both checked against
     /// the test CA; a server without TLS is refused rather than used in the clear.
     func testFTPSWithTheTestCA() throws {
@@ -136,6 +178,20 @@ final class FTPTests: XCTestCase {
         let overTLS = try Afget.run(["-q", "--cacert", ca, "-d", "implicit", implicit.url("f.bin")], in: directory)
         XCTAssertEqual(overTLS.status, 0, overTLS.stderr)
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("implicit/f.bin").path), implicitSHA)
+
+        // Split over TLS: every segment a TLS session of its own, the file exact.
+        let bigSHA = try writeRandomFile(
+            implicit.root.appendingPathComponent("big.bin"), count: 3_000_000, modified: Self.modified)
+        let split = try Afget.run(
+            [
+                "--progress", "line", "--cacert", ca, "-s", "4", "--min-split-size", "128K", "-d", "implicit",
+                implicit.url("big.bin"),
+            ],
+            in: directory)
+        XCTAssertEqual(split.status, 0, split.stderr)
+        XCTAssertFalse(split.stderr.contains("one connection"), split.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("implicit/big.bin").path), bigSHA)
+        XCTAssertGreaterThan(implicit.connections, 1, "vsftpd's log")
         XCTAssertFalse(exists(directory.appendingPathComponent("x.bin")))
     }
 

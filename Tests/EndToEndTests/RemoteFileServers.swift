@@ -59,12 +59,13 @@ struct ServerProgramError: Error {
 
 /// pyftpdlib (Debian's python3-pyftpdlib) serving `root`: anonymous and alice:secret, both
 /// allowed to write. (Its TLS data connections fail with libcurl 7.88, curl(1) as well:
-/// FTPS is tested against vsftpd.)
+/// FTPS is tested against vsftpd.) `refusesREST`: a server that cannot start a file part-way
+/// (REST answered 502). Its log has a line for each session opened and closed.
 final class PyFTPServer {
     let server: ServerProgram
     let root: URL
 
-    init() throws {
+    init(refusesREST: Bool = false) throws {
         let script = """
             import sys
             from pyftpdlib.authorizers import DummyAuthorizer
@@ -76,6 +77,8 @@ final class PyFTPServer {
             authorizer.add_anonymous(root, perm="elradfmwMT")
             FTPHandler.authorizer = authorizer
             FTPHandler.auth_failed_timeout = 0  # a refused login answered at once
+            if sys.argv[3] == "no-rest":
+                FTPHandler.ftp_REST = lambda self, line: self.respond("502 REST not implemented.")
             FTPServer(("127.0.0.1", port), FTPHandler).serve_forever()
             """
         var root: URL?
@@ -83,9 +86,14 @@ final class PyFTPServer {
             let directory = scratch.appendingPathComponent("root")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             root = directory
-            return ["-c", script, directory.path, String(port)]
+            return ["-c", script, directory.path, String(port), refusesREST ? "no-rest" : "rest"]
         }
         self.root = root!
+    }
+
+    /// The most FTP sessions the server had open at once so far.
+    var mostSessionsAtOnce: Int {
+        mostAtOnce(server.logText, opens: "FTP session opened", closes: "FTP session closed")
     }
 
     func url(_ path: String, user: String = "") -> String { "ftp://\(user)127.0.0.1:\(server.port)/\(path)" }
@@ -129,7 +137,7 @@ final class VsftpdServer {
             require_ssl_reuse=NO
             rsa_cert_file=\(certificates.good.certificatePath)
             rsa_private_key_file=\(certificates.good.privateKeyPath)
-            xferlog_enable=NO
+            xferlog_enable=YES
             vsftpd_log_file=\(scratch.path)/vsftpd.log
             secure_chroot_dir=\(empty.path)
             """.write(to: configuration, atomically: true, encoding: .utf8)
@@ -139,6 +147,12 @@ final class VsftpdServer {
     }
 
     func url(_ path: String) -> String { "\(implicit ? "ftps" : "ftp")://127.0.0.1:\(server.port)/\(path)" }
+
+    /// Connections vsftpd has taken so far (its log's CONNECT lines).
+    var connections: Int {
+        let log = (try? String(contentsOf: server.scratch.appendingPathComponent("vsftpd.log"), encoding: .utf8)) ?? ""
+        return log.split(whereSeparator: \.isNewline).filter { $0.contains("CONNECT: Client") }.count
+    }
 }
 
 /// OpenSSH's sshd (not a daemon) with a host key of its own, the SFTP subsystem in process,
@@ -204,6 +218,11 @@ final class SSHServer {
         hostName = "[127.0.0.1]:\(server.port)"
     }
 
+    /// The most SSH sessions sshd had open at once so far (its log's logins and disconnects).
+    var mostSessionsAtOnce: Int {
+        mostAtOnce(server.logText, opens: "Accepted publickey", closes: "Disconnected from")
+    }
+
     /// `sftp://` or `scp://` to `root`'s file `name`.
     func url(_ name: String, scheme: String = "sftp") -> String {
         "\(scheme)://127.0.0.1:\(server.port)\(root.path)/\(name)"
@@ -242,4 +261,53 @@ func interruptAfterACheckpoint(
     let said = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
     XCTAssertEqual(process.terminationStatus, 130, said, file: file, line: line)
     XCTAssertTrue(said.contains("resume data saved"), said, file: file, line: line)
+}
+
+/// The most sessions a server's log shows open at the same time: a line containing `opens`
+/// starts one, one containing `closes` ends one.
+func mostAtOnce(_ log: String, opens: String, closes: String) -> Int {
+    var open = 0
+    var most = 0
+    // sshd -e ends its lines with CRLF, one Character in Swift.
+    for line in log.split(whereSeparator: \.isNewline) {
+        if line.contains(opens) { open += 1 }
+        if line.contains(closes) { open -= 1 }
+        most = max(most, open)
+    }
+    return most
+}
+
+/// Puts a new version of `url` (random bytes, dated `modified`) in its place at once, as a
+/// mirror's rsync does (rename over it): transfers already reading the old one go on reading
+/// it, those opened later read the new one. Returns the new bytes' SHA-256.
+func replaceFile(_ url: URL, count: Int, modified: Date) throws -> String {
+    let staged = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).new")
+    let sha = try writeRandomFile(staged, count: count, modified: modified)
+    guard rename(staged.path, url.path) == 0 else { throw ServerProgramError(message: "rename: errno \(errno)") }
+    return sha
+}
+
+/// Runs a split download (`-s 4`, `--limit-rate` per connection so that it takes a few
+/// seconds) and, once its segments are running (its resume data records them), replaces the
+/// file on the server (same size, a new time). A request after that gets the new version's
+/// size and time, which are not the first answer's: the download starts over and ends with
+/// the new file whole, never a splice of the two. Returns afget's exit status, its stderr and
+/// the new file's SHA-256. (`--stall-timeout 5`: over SFTP, a paused segment at
+/// `--limit-rate` sometimes gets no more data until retried.)
+func replaceDuringASplitDownload(
+    _ url: String, remote: URL, count: Int, modified: Date, in directory: URL, environment: [String: String] = [:],
+    file: StaticString = #filePath, line: UInt = #line
+) throws -> (status: Int32, stderr: String, sha: String) {
+    let resumeData = directory.appendingPathComponent(remote.lastPathComponent + ".afresume")
+    let (process, _, stderr) = try Afget.start(
+        ["--progress", "line", "-s", "4", "--min-split-size", "128K", "--limit-rate", "300K", "--stall-timeout", "5", url],
+        in: directory,
+        environment: environment)
+    waitUntil("the segments' first checkpoint", file: file, line: line) {
+        ((try? String(contentsOf: resumeData, encoding: .utf8)) ?? "").contains("AFGetSegments")
+    }
+    let sha = try replaceFile(remote, count: count, modified: modified)
+    process.waitUntilExit()
+    let said = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
+    return (process.terminationStatus, said, sha)
 }

@@ -113,4 +113,42 @@ final class SFTPTests: XCTestCase {
         XCTAssertTrue(restarted.stderr.contains("the file changed on the server (Last-Modified"), restarted.stderr)
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("big.bin").path), rewritten)
     }
+
+    /// `-s 4` over SFTP: several SSH sessions (sshd's log shows each login), the file byte for
+    /// byte with its time; SCP, which cannot seek, goes on one connection and says so.
+    func testASplitDownloadUsesSeveralSessionsAndIsExact() throws {
+        let ssh = try SSHServer()
+        let sha = try writeRandomFile(ssh.root.appendingPathComponent("big.bin"), count: 3_000_000, modified: Self.modified)
+        let split = try Afget.run(
+            ["--progress", "line", "-s", "4", "--min-split-size", "128K", ssh.url("big.bin")],
+            in: directory, environment: home(ssh))
+        XCTAssertEqual(split.status, 0, split.stderr)
+        XCTAssertFalse(split.stderr.contains("one connection"), split.stderr)
+        let file = directory.appendingPathComponent("big.bin")
+        XCTAssertEqual(sha256Hex(ofFile: file.path), sha)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date, Self.modified)
+        XCTAssertGreaterThan(ssh.mostSessionsAtOnce, 1, ssh.server.logText)
+        XCTAssertEqual(listing(directory), ["big.bin"])
+
+        let scp = try Afget.run(
+            ["--progress", "line", "-s", "4", "--min-split-size", "128K", "-o", "scp.bin", ssh.url("big.bin", scheme: "scp")],
+            in: directory, environment: home(ssh))
+        XCTAssertEqual(scp.status, 0, scp.stderr)
+        XCTAssertTrue(scp.stderr.contains("one connection: SCP cannot fetch part of a file (sftp:// can)"), scp.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("scp.bin").path), sha)
+    }
+
+    /// A file replaced on the server after the first answer: a later segment's stat shows
+    /// another time, and the download starts over; it never ends with a splice.
+    func testAFileReplacedDuringASplitDownloadIsNeverSpliced() throws {
+        let ssh = try SSHServer()
+        let remote = ssh.root.appendingPathComponent("big.bin")
+        try writeRandomFile(remote, count: 4_000_000, modified: Self.modified)
+        let run = try replaceDuringASplitDownload(
+            ssh.url("big.bin"), remote: remote, count: 4_000_000, modified: Self.modified.addingTimeInterval(60),
+            in: directory, environment: home(ssh))
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("the file changed on the server (Last-Modified"), run.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("big.bin").path), run.sha)
+    }
 }

@@ -31,11 +31,20 @@ extension TransferContext {
         }
     }
 
-    /// Per attempt: where the body starts (a continue's offset; SCP cannot seek), and the
-    /// user an SSH server is logged in as when neither the URL nor `-u` names one: the local
-    /// user, as ssh(1) does.
+    /// Per attempt: where the body starts and, for a split's segment, ends (SCP cannot seek),
+    /// and the user an SSH server is logged in as when neither the URL nor `-u` names one: the
+    /// local user, as ssh(1) does.
+    ///
+    /// A part is asked for as a continue is (FTP's REST, an SFTP seek), to the file's end:
+    /// libcurl then reports the bytes left, which with the offset is the file's size — what a
+    /// segment is checked against. libcurl's own bounded range (`CURLOPT_RANGE "a-b"`) reports
+    /// only the range's length, so a replaced file of another size would go unseen; instead the
+    /// body handler ends the transfer at the segment's end, as it would an HTTP range, and FTP's
+    /// data connection (an SFTP handle) is closed there, as libcurl closes it after its own range.
     func prepareRemoteAttempt() {
-        remoteOffset = request.url.scheme == "scp" ? 0 : RemoteFileAnswer.continueOffset(of: request) ?? 0
+        let range = request.url.scheme == "scp" ? nil : RemoteFileAnswer.requestedRange(of: request)
+        remoteOffset = range?.offset ?? 0
+        remoteEnd = range?.end
         easy.set(CURLOPT_RESUME_FROM_LARGE, offset: remoteOffset)
         let since = RemoteFileAnswer.modifiedSince(of: request)
         easy.set(CURLOPT_TIMECONDITION, Int((since == nil ? CURL_TIMECOND_NONE : CURL_TIMECOND_IFMODSINCE).rawValue))
@@ -50,14 +59,19 @@ extension TransferContext {
         let length = easy.info(offset: CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
         let modified = easy.info(offset: CURLINFO_FILETIME_T)
         return RemoteFileAnswer(
-            offset: remoteOffset, remaining: known ?? (length >= 0 ? length : nil),
+            offset: remoteOffset, end: remoteEnd, remaining: known ?? (length >= 0 ? length : nil),
             modified: modified >= 0 ? modified : nil, now: Int64(time(nil)), scheme: request.url.scheme)
     }
 
     /// The file's first bytes arrived: its head is judged now, before any is written. False
     /// aborts the transfer.
     func startRemoteBody() -> Bool {
-        completeHeaders(as: remoteAnswer().head)
+        let answer = remoteAnswer()
+        if let failure = answer.unverifiablePart {
+            abort(because: failure)
+            return false
+        }
+        return completeHeaders(as: answer.head)
     }
 
     /// libcurl finished without a byte of body: an empty file, a continue with nothing left
@@ -76,13 +90,23 @@ extension TransferContext {
     }
 
     /// libcurl's failure in afget's terms where a remote file makes it mean more: a continue
-    /// from beyond the file's end means the file is now shorter than the part.
+    /// (or a split's range) from beyond the file's end means the file is now shorter than that;
+    /// an FTP server that refuses REST cannot send a part of a file, which, as an HTTP server
+    /// ignoring ranges, ends the split (one connection goes on) or starts a continue over.
     func remoteFailure(_ result: CURLcode) -> TransferFailure? {
-        guard isRemoteFile, result == CURLE_BAD_DOWNLOAD_RESUME, remoteOffset > 0 else { return nil }
-        return TransferFailure(
-            .resumeConflict,
-            "the file changed on the server (it is now shorter than the \(remoteOffset) bytes already here)",
-            reason: .entityChanged)
+        guard isRemoteFile, remoteOffset > 0 else { return nil }
+        switch result {
+        case CURLE_BAD_DOWNLOAD_RESUME:
+            return TransferFailure(
+                .resumeConflict,
+                "the file changed on the server (it is now shorter than the \(remoteOffset) bytes "
+                    + "\(remoteEnd == nil ? "already here" : "where a part of it was asked for"))",
+                reason: .entityChanged)
+        case CURLE_FTP_COULDNT_USE_REST:
+            return TransferFailure(.resumeConflict, "the server cannot send a part of a file (it refused REST)")
+        default:
+            return nil
+        }
     }
 
     /// libcurl's question about the server's host key: trusted when pinned or in known_hosts,

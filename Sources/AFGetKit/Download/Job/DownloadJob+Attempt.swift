@@ -155,7 +155,7 @@ extension DownloadJob {
     /// split comes whole and a larger one shows its length without anything asked for twice.
     private func firstRange(from offset: Int64) -> LiveSegment? {
         guard settings.split > 1, !splitRefused, download.part != nil, !download.isConditional,
-            !download.request.url.isRemoteFile
+            download.request.url.scheme != "scp"
         else {
             return nil
         }

@@ -9,11 +9,8 @@ extension DownloadJob {
     /// segment, and the file is large enough. `askedRange`: the request asked for a range, so a
     /// 200 shows ranges do not work whatever Accept-Ranges says.
     func reasonNotToSplit(_ head: ResponseHead, base: Int64, askedRange: Bool) -> SplitRefusal? {
-        // libcurl's ranges over FTP and SFTP end a connection early and log in again for each
-        // segment: one connection it is.
-        if download.request.url.isRemoteFile {
-            return SplitRefusal("afget fetches \(download.request.url.scheme):// files on one connection")
-        }
+        // FTP and SFTP ranges come as 206 answers (RemoteFileAnswer); SCP has none.
+        if download.request.url.scheme == "scp" { return SplitRefusal("SCP cannot fetch part of a file (sftp:// can)") }
         if askedRange && head.status == 200 { return SplitRefusal("the server ignores ranges (it sent the whole file)") }
         guard download.part != nil else { return SplitRefusal("standard output is written in order") }
         guard !download.isConditional else { return SplitRefusal("the request is conditional (--on-exists update)") }
