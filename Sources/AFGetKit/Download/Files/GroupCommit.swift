@@ -168,12 +168,10 @@ public final class GroupCommit: Sendable {
         return cannotMove(path, to: destination, kind == S_IFDIR ? EISDIR : EEXIST)
     }
 
-    /// The data could not take its destination's name; it stays under `path` (the job names a
-    /// file that had none there, or says it could not).
+    /// The data could not take its destination's name; it stays where it is (the job says where
+    /// it keeps it for the next run, naming a file that had no name).
     private static func cannotMove(_ path: String, to destination: String, _ code: Int32) -> TransferFailure {
-        TransferFailure(
-            .localFile, "cannot move \(path) to \(destination): \(describeErrno(code)); the data is kept in \(path)",
-            systemErrorCode: code)
+        TransferFailure(.localFile, "cannot move \(path) to \(destination): \(describeErrno(code))", systemErrorCode: code)
     }
 
     /// Makes the renames of `moves` durable, then reports them.

@@ -81,10 +81,8 @@ extension DownloadJob {
         guard let part = download.part else { return failure }
         if part.isAnonymous, let unkept = keepWholePart(size), part.isAnonymous {
             // Still without a name (a directory that refuses new ones): it goes with its descriptor.
-            let cause = failure.message.components(separatedBy: "; the data is kept in").first ?? failure.message
-            return TransferFailure(
-                failure.kind, "\(cause); it could not be kept (\(unkept.message)), so the next run downloads it again",
-                systemErrorCode: failure.systemErrorCode, reason: failure.reason)
+            return failure.reworded(
+                "\(failure.message); it could not be kept (\(unkept.message)), so the next run downloads it again")
         }
         let nextRun: String
         if validators.ifRange == nil {
@@ -98,8 +96,7 @@ extension DownloadJob {
         } else {
             nextRun = "run the same command again to move it into place"
         }
-        return TransferFailure(
-            failure.kind, "\(failure.message); \(nextRun)", systemErrorCode: failure.systemErrorCode, reason: failure.reason)
+        return failure.reworded("\(failure.message); the data is kept in \(part.path); \(nextRun)")
     }
 
     /// Keeps a whole file for the next run (a checksum that did not match, a move that failed):
