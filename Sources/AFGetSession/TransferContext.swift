@@ -400,9 +400,7 @@ final class TransferContext {
     }
 
     private static func overMaxSize(_ max: Int64) -> TransferFailure {
-        TransferFailure(
-            .protocolViolation, "the body is larger than --max-size (\(max) bytes)", discardsData: true,
-            reason: .tooLarge(limit: max))
+        TransferFailure(.tooLarge(limit: max), "the body is larger than --max-size (\(max) bytes)", discardsData: true)
     }
 
     func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {

@@ -1,8 +1,8 @@
 /// What precisely went wrong, with its data, where afget knows more than the class: a batch
 /// gives up on a host whose items keep failing the same way, a split download tells a changed
 /// file from a server that mishandles ranges, and the report and JSON events carry the code and
-/// the data so that a script can act on a failure without reading prose. The class (and so the
-/// exit status) stays the failure's own; the words stay its message.
+/// the data so that a script can act on a failure without reading prose. A reason decides its
+/// failure's class, and so the exit status (`failureClass`); the words stay its message.
 public enum FailureReason: Sendable, Equatable {
     case unspecified
     /// The host's name did not resolve.
@@ -13,9 +13,10 @@ public enum FailureReason: Sendable, Equatable {
     case connectTimeout
     /// Not tried: earlier items of its host failed the same way in a row (`HostSchedule`).
     case hostGivenUp(host: String)
-    /// A final response with this status that is not the file (4xx, 5xx; 401 or 407 for
-    /// credentials refused).
+    /// A final response with this status that is not the file (4xx, 5xx).
     case httpStatus(Int)
+    /// The server (401) or the proxy (407) refused the credentials afget sent.
+    case credentialsRefused(status: Int)
     /// The body passed `--max-size` (bytes).
     case tooLarge(limit: Int64)
     /// The item passed `--max-time`.
@@ -47,6 +48,7 @@ public enum FailureReason: Sendable, Equatable {
         case .connectTimeout: "connect-timeout"
         case .hostGivenUp: "host-given-up"
         case .httpStatus: "http-status"
+        case .credentialsRefused: "credentials-refused"
         case .tooLarge: "too-large"
         case .timeLimit: "time-limit"
         case .stalled: "stalled"
@@ -63,10 +65,26 @@ public enum FailureReason: Sendable, Equatable {
     /// The reason's data, as JSON fields beside its code.
     public var fields: [(name: String, value: Int64)] {
         switch self {
-        case .httpStatus(let status): [("status", Int64(status))]
+        case .httpStatus(let status), .credentialsRefused(let status): [("status", Int64(status))]
         case .tooLarge(let limit): [("limit", limit)]
         case .bodyShort(let received, let expected): [("received", received), ("expected", expected)]
         default: []
+        }
+    }
+
+    /// The class every failure of this reason has, and so its exit status; nil for
+    /// `.unspecified`, whose failure's class is its own.
+    public var failureClass: FailureClass? {
+        switch self {
+        case .unspecified: nil
+        case .hostNotFound, .connectFailed, .connectTimeout, .hostGivenUp, .timeLimit, .stalled, .bodyShort: .network
+        // An FTP or SFTP server's refusal of a file exits as an HTTP status would (a 404, a 403).
+        case .httpStatus, .noSuchFile, .accessDenied: .httpStatus
+        case .credentialsRefused, .loginRefused: .authentication
+        case .tooLarge: .protocolViolation
+        case .entityChanged: .resumeConflict
+        case .checksumMismatch: .checksumMismatch
+        case .noSpace: .localFile
         }
     }
 

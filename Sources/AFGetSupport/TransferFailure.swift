@@ -1,6 +1,7 @@
 import Glibc
 
-/// Why something failed, classified so it maps onto an exit status.
+/// Why something failed, classified so it maps onto an exit status: by its reason where afget
+/// knows one (`FailureReason.failureClass`), else by the class it was made with.
 public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public let kind: FailureClass
     public let message: String
@@ -22,7 +23,6 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
         _ kind: FailureClass, _ message: String, transient: Bool = false, discardsData: Bool = false,
         systemErrorCode: Int32? = nil, requestUnsent: Bool = false, reason: FailureReason = .unspecified
     ) {
-        self.kind = kind
         self.message = message
         isTransient = transient
         self.discardsData = discardsData
@@ -30,6 +30,17 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
         self.requestUnsent = requestUnsent
         let outOfSpace = systemErrorCode == ENOSPC || systemErrorCode == EDQUOT
         self.reason = reason == .unspecified && outOfSpace ? .noSpace : reason
+        self.kind = self.reason.failureClass ?? kind
+    }
+
+    /// A failure whose reason says what it is, and so its class and exit status.
+    public init(
+        _ reason: FailureReason, _ message: String, transient: Bool = false, discardsData: Bool = false,
+        requestUnsent: Bool = false
+    ) {
+        self.init(
+            reason.failureClass ?? .internalError, message, transient: transient, discardsData: discardsData,
+            requestUnsent: requestUnsent, reason: reason)
     }
 
     /// The same failure told in other words (more said of it, or where it leaves the data).

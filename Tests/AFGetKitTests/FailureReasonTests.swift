@@ -1,5 +1,6 @@
 import AFGetRequest
 import CCurl
+import Glibc
 import XCTest
 
 @testable import AFGetSession
@@ -29,6 +30,30 @@ final class FailureReasonTests: XCTestCase {
                 reason.isHostDown, [.hostNotFound, .connectFailed, .connectTimeout].contains(row.expected),
                 "code \(row.curl.rawValue)")
         }
+    }
+
+    /// The exit status comes from the reason where there is one, whatever class the failure
+    /// was made with: the table of afget(1) in code.
+    func testEveryReasonDecidesItsExitStatus() {
+        let rows: [(reason: FailureReason, exit: Int32)] = [
+            (.hostNotFound, 4), (.connectFailed, 4), (.connectTimeout, 4), (.hostGivenUp(host: "http://h:80"), 4),
+            (.timeLimit, 4), (.stalled, 4), (.bodyShort(received: 1, expected: 2), 4),
+            (.httpStatus(404), 8), (.httpStatus(503), 8), (.httpStatus(401), 8), (.noSuchFile, 8), (.accessDenied, 8),
+            (.credentialsRefused(status: 401), 6), (.credentialsRefused(status: 407), 6), (.loginRefused, 6),
+            (.tooLarge(limit: 10), 7), (.entityChanged, 9), (.checksumMismatch, 10), (.noSpace, 3),
+        ]
+        for row in rows {
+            XCTAssertEqual(TransferFailure(row.reason, "words").exitCode, row.exit, "\(row.reason)")
+            // Made with another class, the reason still decides.
+            XCTAssertEqual(TransferFailure(.internalError, "words", reason: row.reason).exitCode, row.exit, "\(row.reason)")
+        }
+        XCTAssertEqual(TransferFailure(.tls, "no reason").exitCode, 5, "without a reason the class decides")
+        XCTAssertEqual(TransferFailure(.internalError, "full", systemErrorCode: ENOSPC).reason, .noSpace)
+        XCTAssertEqual(TransferFailure(.internalError, "full", systemErrorCode: ENOSPC).exitCode, 3)
+        let refused = ResponseHead(status: 401, headers: []).failure(sentCredentials: true)
+        XCTAssertEqual(refused.reason.code, "credentials-refused")
+        XCTAssertEqual(refused.exitCode, 6)
+        XCTAssertEqual(ResponseHead(status: 401, headers: []).failure(sentCredentials: false).reason.code, "http-status")
     }
 
     func testAFailureToldInOtherWordsKeepsItsReason() {

@@ -15,8 +15,7 @@ enum HostMessages {
     /// report tells it from an item that was tried, and a re-run tries it.
     static func notTried(_ host: String, reason: FailureReason, again: Bool) -> TransferFailure {
         TransferFailure(
-            .network,
-            "not tried\(again ? " again" : ""): \(host) was given up for this run (\(reason.hostFailureWords))",
-            reason: .hostGivenUp(host: host))
+            .hostGivenUp(host: host),
+            "not tried\(again ? " again" : ""): \(host) was given up for this run (\(reason.hostFailureWords))")
     }
 }

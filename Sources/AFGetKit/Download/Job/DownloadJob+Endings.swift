@@ -181,7 +181,7 @@ extension DownloadJob {
         if let failure = keepWholePart(size) { return failure }
         let kept =
             download.part.map { "; the data is kept in \($0.path) (run again with the right checksum, or --restart)" } ?? ""
-        return TransferFailure(.checksumMismatch, "checksum mismatch: \(mismatch)\(kept)", reason: .checksumMismatch)
+        return TransferFailure(.checksumMismatch, "checksum mismatch: \(mismatch)\(kept)")
     }
 
     /// Brings the digests to the first `offset` bytes of the part file, reading what they have

@@ -190,8 +190,8 @@ struct DownloadMachine {
         guard let expectedTotal else { return nil }
         if size < expectedTotal {
             return TransferFailure(
-                .network, "the body ended early: \(size) of \(expectedTotal) bytes", transient: true,
-                reason: .bodyShort(received: size, expected: expectedTotal))
+                .bodyShort(received: size, expected: expectedTotal), "the body ended early: \(size) of \(expectedTotal) bytes",
+                transient: true)
         }
         if size > expectedTotal {
             return TransferFailure(
