@@ -43,6 +43,24 @@ final class ItemAdmissionTests: XCTestCase {
         XCTAssertTrue(admission.isIdle)
         XCTAssertTrue(admission.mayStartAnother())
     }
+
+    /// `-j` is decided here alone: one-connection batches get a gate of `-j` places with as many
+    /// requests waiting at it; `-s` and `--fail-fast` batches get none.
+    func testTheRunsPlacesComeFromItsSettings() throws {
+        let rows: [(settings: DownloadSettings, gate: Int?, waiting: Int)] = [
+            (DownloadSettings(concurrency: 8), 8, 8),
+            (DownloadSettings(concurrency: 8, split: 4), nil, 0),
+            (DownloadSettings(concurrency: 3, failsFast: true), nil, 0),
+        ]
+        for row in rows {
+            let admission = try ItemAdmission(for: row.settings)
+            XCTAssertEqual(admission.concurrency, row.settings.concurrency)
+            XCTAssertEqual(admission.gate?.limit, row.gate)
+            XCTAssertEqual(admission.waitingAtGate, row.waiting)
+            XCTAssertEqual(admission.itemsAhead, row.settings.concurrency + row.waiting)
+            XCTAssertNil(admission.narrowedByOpenFileLimit)
+        }
+    }
 }
 
 extension ItemAdmission {

@@ -10,28 +10,18 @@ public final class DownloadRunner: Sendable {
     private var renderer: SharedRenderer { environment.renderer }
     private var settings: DownloadSettings { environment.settings }
     private var cancellation: Cancellation { environment.cancellation }
-    /// Transfers at once (`-j`) and files waiting to be moved into place, within the limit on
-    /// open files.
-    private let budget: DescriptorBudget
-    /// Transfers at once.
-    private var concurrency: Int { budget.transfers }
-    /// Items started beyond `concurrency`, ready at the gate (see `TransferGate`).
-    private let waitingAtGate: Int
+    /// Transfers at once (`-j`), requests waiting at the gate and files waiting to be moved
+    /// into place, within the limit on open files.
+    private let admission: ItemAdmission
 
     /// Refuses (exit 3) when the limit on open files leaves no room for a transfer. The run
     /// stops with `manager`'s cancellation.
     public init(manager: TaskManager, renderer: SharedRenderer, settings: DownloadSettings) throws(TransferFailure) {
-        // Each item of a one-connection batch has its request waiting at the gate before a
-        // place frees up, so the next transfer starts at once (docs/performance.md). Not with
-        // --fail-fast, which starts nothing after a failure, nor with -s, whose items use
-        // several connections each.
-        let gated = settings.split == 1 && !settings.failsFast
-        budget = try DescriptorBudget(asked: settings.concurrency, connectionsEach: settings.split, gated: gated)
-        waitingAtGate = gated ? budget.transfers : 0
+        admission = try ItemAdmission(for: settings)
         var settings = settings
-        if gated { settings.transfer.gate = TransferGate(limit: budget.transfers) }
+        settings.transfer.gate = admission.gate
         environment = DownloadEnvironment(
-            manager: manager, renderer: renderer, settings: settings, itemsAhead: budget.transfers + waitingAtGate)
+            manager: manager, renderer: renderer, settings: settings, itemsAhead: admission.itemsAhead)
     }
 
     /// Downloads every item and reports the totals; the summary's exit code follows DESIGN.md §3
@@ -53,18 +43,18 @@ public final class DownloadRunner: Sendable {
         alreadyFailed.forEach(unusable)
         // The total line counts the whole batch ("[37/120]") when its size is known.
         if let count = feed.knownCount { renderer.handle(.expecting(items: count + alreadyFailed.count)) }
-        if concurrency < settings.concurrency && settings.transfer.verbose {
+        if let limit = admission.narrowedByOpenFileLimit, settings.transfer.verbose {
             renderer.handle(
                 .notice(
-                    "* \(concurrency) transfers at once, not \(settings.concurrency): the limit on open files is \(budget.limit)")
-            )
+                    "* \(admission.concurrency) transfers at once, not \(settings.concurrency): the limit on open files is \(limit)"
+                ))
         }
         var stopping = false
         // The next item starts when a transfer ends, while finished files are still being moved
         // into place (a batch of small files then waits on the disk and the network at once).
         let driver = DownloadDriver(
             environment: environment,
-            admission: ItemAdmission(concurrency: concurrency, waitingAtGate: waitingAtGate, extraCommits: budget.extraCommits)
+            admission: admission
         ) { record in
             tally.add(record)
             if case .failed = record.outcome, self.settings.failsFast { stopping = true }

@@ -1,13 +1,22 @@
+import AFGetSession
+import AFGetSupport
+
 /// How many of a batch's items may be under way, and whether the next may start: up to
 /// `concurrency` transferring, then (with a gate) as many more with their requests waiting at
 /// the gate, and beyond the transfers some finished files being moved into place. The items that
 /// wait at the gate start only once the first `concurrency` have posted their requests, so that
-/// those take the gate's places and the gate starts the rest in list order.
+/// those take the gate's places and the gate starts the rest in list order. The one place `-j`
+/// is decided: the places within the limit on open files (`DescriptorBudget`), and the gate the
+/// curl thread keeps them with.
 struct ItemAdmission {
     let concurrency: Int
     let waitingAtGate: Int
     /// Finished items moving their files into place, beyond the transfers.
     let extraCommits: Int
+    /// The curl thread's bound on transfers at once, for the items' requests to wait at.
+    private(set) var gate: TransferGate?
+    /// The limit on open files, when it allowed fewer transfers than `-j` asked.
+    private(set) var narrowedByOpenFileLimit: Int?
 
     /// Items started and not yet finished.
     private(set) var running = 0
@@ -22,6 +31,23 @@ struct ItemAdmission {
         self.waitingAtGate = waitingAtGate
         self.extraCommits = extraCommits
     }
+
+    /// A batch's places for `settings`: `-j` within the limit on open files. Each item of a
+    /// one-connection batch has its request waiting at the gate before a place frees up, so the
+    /// next transfer starts at once (docs/performance.md). Not with --fail-fast, which starts
+    /// nothing after a failure, nor with -s, whose items use several connections each. Refuses
+    /// (exit 3) when the limit leaves no room for a transfer.
+    init(for settings: DownloadSettings) throws(TransferFailure) {
+        let gated = settings.split == 1 && !settings.failsFast
+        let budget = try DescriptorBudget(asked: settings.concurrency, connectionsEach: settings.split, gated: gated)
+        self.init(
+            concurrency: budget.transfers, waitingAtGate: gated ? budget.transfers : 0, extraCommits: budget.extraCommits)
+        gate = gated ? TransferGate(limit: budget.transfers) : nil
+        narrowedByOpenFileLimit = budget.transfers < settings.concurrency ? budget.limit : nil
+    }
+
+    /// Items under way at most, transferring or waiting at the gate: how far a list is read ahead.
+    var itemsAhead: Int { concurrency + waitingAtGate }
 
     var isIdle: Bool { running == 0 }
 
