@@ -67,10 +67,6 @@ final class DownloadJob {
     var hasResumeData = false
     /// Where the next attempt asks the body to start.
     var offset: Int64 = 0
-    /// Segments to download next: recorded by an earlier run, or planned after a first range.
-    var plannedSegments: [Segment]?
-    /// The first range's task, going on as a segment of `plannedSegments`.
-    var firstSegment: Handover?
     /// What the job waits for: its driver's next call answers it.
     var awaiting = Awaiting.start
     /// Why the body now arriving writes no resume data, said when it is interrupted.
@@ -137,18 +133,14 @@ final class DownloadJob {
         } catch {
             return end(fail(error))
         }
-        plannedSegments = try? segmentsToContinue()
-        return nextAttempt()
+        return nextAttempt(segments: try? segmentsToContinue())
     }
 
-    /// The next attempt: segments when some are planned, else one request from `offset`.
-    private func nextAttempt() -> JobStep {
-        if let planned = plannedSegments, !planned.isEmpty {
-            plannedSegments = nil
-            let handover = firstSegment
-            firstSegment = nil
-            return startSegments(planned, adopting: handover)
-        }
+    /// The next attempt: `segments` when some are planned (recorded by an earlier run, or
+    /// after a first range whose task goes on as one of them, `first`), else one request from
+    /// `offset`.
+    private func nextAttempt(segments: [Segment]? = nil, adopting first: Handover? = nil) -> JobStep {
+        if let segments, !segments.isEmpty { return startSegments(segments, adopting: first) }
         return attempt(from: offset)
     }
 
@@ -200,12 +192,11 @@ final class DownloadJob {
         switch result {
         case .split(let handover):
             // The first range goes on as a segment; the rest is split among the others.
-            firstSegment = handover
             offset = handover.from
-            plannedSegments = SegmentPlan.afterFirstRange(
+            let segments = SegmentPlan.afterFirstRange(
                 handover.from..<handover.live.end, length: expectedTotal ?? handover.live.end,
                 connections: settings.split, minimumSize: settings.minimumSplitSize)
-            return nextAttempt()
+            return nextAttempt(segments: segments, adopting: handover)
         case .rangeDone(let reached):
             offset = reached
             return nextAttempt()
