@@ -94,6 +94,43 @@ final class SFTPTests: XCTestCase {
         try trusted.write(to: knownHosts, atomically: true, encoding: .utf8)
     }
 
+    /// Without a key file of its own, afget logs in with the key an ssh-agent holds; with no
+    /// agent either, the login is refused (exit 6).
+    func testAnSSHAgentsKeyLogsIn() throws {
+        let ssh = try SSHServer()
+        let sha = try writeRandomFile(ssh.root.appendingPathComponent("f.bin"), count: 50_000, modified: Self.modified)
+        // A HOME with known_hosts and no key of its own.
+        let bare = directory.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: bare.appendingPathComponent(".ssh"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: ssh.home.appendingPathComponent(".ssh/known_hosts"), to: bare.appendingPathComponent(".ssh/known_hosts"))
+        let withoutAgent = try Afget.run(
+            ["-q", "-o", "none.bin", ssh.url("f.bin")], in: directory, environment: ["HOME": bare.path, "SSH_AUTH_SOCK": ""])
+        XCTAssertEqual(withoutAgent.status, 6, withoutAgent.stderr)
+
+        let socket = directory.appendingPathComponent("agent.sock").path
+        // In the foreground (-D): a daemon would keep the test's pipes open after it forks.
+        let agent = Process()
+        agent.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-agent")
+        agent.arguments = ["-D", "-a", socket]
+        agent.standardOutput = FileHandle.nullDevice
+        agent.standardError = FileHandle.nullDevice
+        try agent.run()
+        defer {
+            agent.terminate()
+            agent.waitUntilExit()
+        }
+        waitUntil("the agent's socket") { FileManager.default.fileExists(atPath: socket) }
+        let added = try runProgram(
+            "/usr/bin/ssh-add", [ssh.home.appendingPathComponent(".ssh/id_ed25519").path], in: directory,
+            environment: ["SSH_AUTH_SOCK": socket], timeout: 10)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let withAgent = try Afget.run(
+            ["-q", "-o", "f.bin", ssh.url("f.bin")], in: directory, environment: ["HOME": bare.path, "SSH_AUTH_SOCK": socket])
+        XCTAssertEqual(withAgent.status, 0, withAgent.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("f.bin").path), sha)
+    }
+
     func testCtrlCThenContinueAndATouchedFileStartsOver() throws {
         let ssh = try SSHServer()
         let remote = ssh.root.appendingPathComponent("big.bin")
