@@ -100,9 +100,10 @@ final class CurlLoop {
         case .resume(let id):
             guard let context = tasks[id], context.machine.state == .suspended else { return }
             if context.isAttached {
-                _ = context.easy.pause(false)
+                let unpaused = context.easy.pause(false)
                 transition(context, to: .running)
                 context.emit(.resumed(id))
+                endIfUnpauseEnded(context, unpaused)
             } else {
                 transition(context, to: .running)
                 startOrWait(context)
@@ -233,7 +234,25 @@ final class CurlLoop {
 
     private func finish(easy: UnsafeMutableRawPointer, result: CURLcode) {
         guard let pointer = EasyHandle.privatePointer(of: easy) else { return }
-        let context = Unmanaged<TransferContext>.fromOpaque(pointer).takeUnretainedValue()
+        finish(Unmanaged<TransferContext>.fromOpaque(pointer).takeUnretainedValue(), result: result)
+    }
+
+    /// Ends a transfer whose unpause (`curl_easy_pause`) returned `result`; CURLE_OK: it goes on.
+    ///
+    /// Unpausing hands the bytes libcurl held back to the write callback from within that call.
+    /// When the callback ends the transfer there (a segment's end, a limit, the run's stop),
+    /// libcurl (7.88) returns the write error from the call and leaves the handle in the multi
+    /// handle as it was, without the run-now timer and the forced read an unpause otherwise
+    /// sets: curl_multi_info_read reports the end only once a later read calls the callback
+    /// again. Over HTTP and FTP the socket's next bytes come soon; over SFTP and SCP libssh2 has
+    /// already read what follows into its own buffers, so the socket stays quiet and a segment
+    /// waited for the stall timeout. It ends here instead, as libcurl's report of it would.
+    private func endIfUnpauseEnded(_ context: TransferContext, _ result: CURLcode) {
+        guard result != CURLE_OK, context.isAttached else { return }
+        finish(context, result: result)
+    }
+
+    private func finish(_ context: TransferContext, result: CURLcode) {
         detach(context)
         if context.headersComplete {
             originsThatAnswered.insert(context.request.url.origin)
@@ -401,8 +420,10 @@ final class CurlLoop {
             running = Array(running[releaseTurn...] + running[..<releaseTurn])
         }
         for context in running where context.machine.state == .running && context.isAttached {
-            context.releaseIfAllowed(now: now)
-            if let failure = context.consumer?.flush() {
+            let unpaused = context.releaseIfAllowed(now: now)
+            if unpaused != CURLE_OK {
+                endIfUnpauseEnded(context, unpaused)
+            } else if let failure = context.consumer?.flush() {
                 fail(context, failure)
             } else if let stall = context.stallFailure(at: now, judgedAt: stallsJudgedAt) {
                 fail(context, stall)

@@ -459,15 +459,17 @@ final class TransferContext {
     }
 
     /// Unpauses a transfer held back by `--limit-rate` once the allowance has caught up; the
-    /// held bytes are delivered again from within this call.
-    func releaseIfAllowed(now: Double) {
+    /// held bytes are delivered again from within this call. Returns `curl_easy_pause`'s
+    /// result: not CURLE_OK when the write callback ended the transfer in those bytes (the
+    /// curl loop then ends it, `CurlLoop.endIfUnpauseEnded`).
+    func releaseIfAllowed(now: Double) -> CURLcode {
         // Held on purpose is not a stall, however long the run's allowance keeps it waiting.
         if isHeldBack { stallWatch.excuse(at: now) }
         guard isHeldBack, !isAheadOfReceiving(now: now), sendPacer?.isAhead(received: upload?.bytesRead ?? 0, now: now) != true
-        else { return }
+        else { return CURLE_OK }
         isHeldBack = false
         stallWatch.excuse(at: now)
-        _ = easy.pause(false)
+        return easy.pause(false)
     }
 
     /// Ahead of this transfer's `--limit-rate` or the run's `--limit-total-rate`.

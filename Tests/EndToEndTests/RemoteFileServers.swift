@@ -292,15 +292,14 @@ func replaceFile(_ url: URL, count: Int, modified: Date) throws -> String {
 /// file on the server (same size, a new time). A request after that gets the new version's
 /// size and time, which are not the first answer's: the download starts over and ends with
 /// the new file whole, never a splice of the two. Returns afget's exit status, its stderr and
-/// the new file's SHA-256. (`--stall-timeout 5`: over SFTP, a paused segment at
-/// `--limit-rate` sometimes gets no more data until retried.)
+/// the new file's SHA-256.
 func replaceDuringASplitDownload(
     _ url: String, remote: URL, count: Int, modified: Date, in directory: URL, environment: [String: String] = [:],
     file: StaticString = #filePath, line: UInt = #line
 ) throws -> (status: Int32, stderr: String, sha: String) {
     let resumeData = directory.appendingPathComponent(remote.lastPathComponent + ".afresume")
     let (process, _, stderr) = try Afget.start(
-        ["--progress", "line", "-s", "4", "--min-split-size", "128K", "--limit-rate", "300K", "--stall-timeout", "5", url],
+        ["--progress", "line", "-s", "4", "--min-split-size", "128K", "--limit-rate", "300K", url],
         in: directory,
         environment: environment)
     waitUntil("the segments' first checkpoint", file: file, line: line) {

@@ -175,6 +175,34 @@ final class SFTPTests: XCTestCase {
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("scp.bin").path), sha)
     }
 
+    /// `-s 4 --limit-rate` over SFTP, several times: the pacer pauses each segment again and
+    /// again, and a segment often reaches its end in the bytes libcurl hands back from within
+    /// `curl_easy_pause`, when the loop lets the transfer go on. The transfer ended there must
+    /// end then: libssh2 has read what follows ahead, so nothing on the socket wakes it again,
+    /// and until afget took the end from that call such a segment sat until the stall timeout
+    /// (here 60 s) retried it.
+    func testASplitDownloadAtALimitedRateEndsWithoutWaitingForTheStallTimeout() throws {
+        let ssh = try SSHServer()
+        let sha = try writeRandomFile(ssh.root.appendingPathComponent("big.bin"), count: 3_000_000, modified: Self.modified)
+        for run in 1...5 {
+            let name = "big-\(run).bin"
+            let (process, _, stderr) = try Afget.start(
+                [
+                    "--progress", "line", "-s", "4", "--min-split-size", "128K", "--limit-rate", "400K",
+                    "--stall-timeout", "60", "-o", name, ssh.url("big.bin"),
+                ],
+                in: directory, environment: home(ssh))
+            // 3 MB at 4 × 400 KB/s: two seconds or so; a segment left waiting takes 60 s.
+            waitUntil(timeout: 20, "run \(run) of the split download to end") { !process.isRunning }
+            if process.isRunning { kill(process.processIdentifier, SIGINT) }
+            process.waitUntilExit()
+            let said = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
+            XCTAssertEqual(process.terminationStatus, 0, "run \(run): \(said)")
+            XCTAssertFalse(said.contains("stalled"), "run \(run): \(said)")
+            XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent(name).path), sha, "run \(run)")
+        }
+    }
+
     /// A file replaced on the server after the first answer: a later segment's stat shows
     /// another time, and the download starts over; it never ends with a splice.
     func testAFileReplacedDuringASplitDownloadIsNeverSpliced() throws {
