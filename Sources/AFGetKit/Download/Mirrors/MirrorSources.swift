@@ -36,6 +36,8 @@ struct MirrorSources {
     /// More than one source: what they served is reported.
     var isMirrored: Bool { sources.count > 1 }
 
+    func isDropped(_ index: Int) -> Bool { sources[index].dropped != nil }
+
     var activeCount: Int { sources.filter { $0.dropped == nil }.count }
 
     /// The first source not dropped: where a single connection goes.

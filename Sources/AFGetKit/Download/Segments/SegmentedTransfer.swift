@@ -243,7 +243,9 @@ final class SegmentedTransfer {
                 lastResponse = response
                 sources.served(task.source, bytes: response.progress.written)
             }
-            if [503, 429].contains(head.status) && running.values.contains(where: \.isServed) {
+            if !head.isSuccess && sources.isDropped(task.source) {
+                // Another answer of a source already dropped: its segment goes to another.
+            } else if [503, 429].contains(head.status) && running.values.contains(where: \.isServed) {
                 refusalToJudge = true
             } else if !head.isSuccess {
                 segmentFailed(task, response: head, failure: nil)
@@ -255,7 +257,9 @@ final class SegmentedTransfer {
             running[id] = nil
             record(task, written: progress.written)
             sources.served(task.source, bytes: progress.written)
-            if sources.activeCount > 1 && MirrorSources.isSourceFailure(failure) {
+            if sources.isDropped(task.source) {
+                // Another request of a source already dropped: its segment goes to another.
+            } else if sources.activeCount > 1 && MirrorSources.isSourceFailure(failure) {
                 dropSource(task.source, because: failure.message)
             } else if failure.kind == .resumeConflict {
                 // Another version of the file: every segment stops and the job starts over.
