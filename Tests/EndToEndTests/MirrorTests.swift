@@ -152,4 +152,32 @@ final class MirrorTests: ServerTestCase {
             XCTAssertEqual(listing(directory), [], "\(split)")
         }
     }
+
+    /// Ctrl-C with segments on two sources, then the same command: every segment continues
+    /// (from either source), the file is exact and hardly a byte crosses the wire twice.
+    func testCtrlCThenTheSameCommandContinuesFromBothSources() throws {
+        let size = 6_000_000
+        let path = "/file/c.bin?size=\(size)&chunk=30000&ms=50"
+        let arguments = ["-q", "-s", "4", "--min-split-size", "256K", "--mirror", second.url(path), server.url(path)]
+        let (process, _, _) = try Afget.start(arguments, in: directory)
+        let resumeData = directory.appendingPathComponent("c.bin.afresume")
+        waitUntil("resume data with segments and bytes") {
+            let text = (try? String(contentsOf: resumeData, encoding: .utf8)) ?? ""
+            return text.contains("AFGetSegments") && (checkpointedBytes(resumeData) ?? 0) > 0
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        XCTAssertFalse(exists(directory.appendingPathComponent("c.bin")))
+        let before = (server.log.all.count, second.log.all.count)
+        let result = try Afget.run(arguments, in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha("c.bin"), TestPayload.sha256(count: size))
+        XCTAssertEqual(listing(directory), ["c.bin"])
+        let again = server.log.all.dropFirst(before.0) + second.log.all.dropFirst(before.1)
+        XCTAssertTrue(again.allSatisfy { $0.header("Range") != nil }, "the second run only asks for what is missing")
+        XCTAssertFalse(second.log.all.dropFirst(before.1).isEmpty, "the mirror serves in the second run too")
+        XCTAssertLessThanOrEqual(server.payloadBytesSent + second.payloadBytesSent, size + size / 100)
+        XCTAssertFalse(result.stderr.contains("dropping source"), result.stderr)
+    }
 }
