@@ -20,6 +20,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @OptionGroup var options: DownloadingOptions
 
     func validate() throws {
+        if !batch.mirrors.isEmpty && urls.count != 1 { throw Self.mirrorNeedsOneURL }
         guard !urls.isEmpty || batch.inputFile != nil || batch.metalink != nil else {
             throw ValidationError("no URL given (and no -i list)")
         }
@@ -31,11 +32,6 @@ struct DownloadCommand: AsyncParsableCommand {
         if batch.checksum != nil && urls.count != 1 {
             throw ValidationError("--checksum takes a single URL; give checksum= lines in a list for several")
         }
-        if !batch.mirrors.isEmpty && urls.count != 1 {
-            throw ValidationError(
-                "--mirror URL adds a source to the one URL given (a list takes a file's sources on one line, "
-                    + "separated by tabs); afget fetches no whole sites (wget's --mirror)")
-        }
         for mirror in batch.mirrors {
             do {
                 _ = try RequestSerializer.parseURL(mirror, for: .download)
@@ -44,6 +40,10 @@ struct DownloadCommand: AsyncParsableCommand {
             }
         }
     }
+
+    private static let mirrorNeedsOneURL = ValidationError(
+        "--mirror URL adds a source to the one URL given (a list takes a file's sources on one line, "
+            + "separated by tabs); afget fetches no whole sites (wget's --mirror)")
 
     func run() async throws {
         let checksum: Checksum?

@@ -275,9 +275,8 @@ final class DownloadJob {
             guard sources.isMirrored, let last = sources.current, MirrorSources.isSourceFailure(failure) else {
                 return end(fail(failure))
             }
-            if sources.drop(last, because: failure.message) {
-                renderer.handle(.sourceDropped(info, source: sources.sources[last].url, reason: failure.message))
-            }
+            // The last source: the failure says it, the report shows it dropped.
+            _ = sources.drop(last, because: failure.message)
             return end(fail(MirrorSources.allDropped(last: failure, count: sources.sources.count)))
         case .outputClosed:
             return end(outputClosed())
