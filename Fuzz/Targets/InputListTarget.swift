@@ -36,6 +36,18 @@ enum InputListTarget: FuzzTarget {
         expect(entry.url.trimmingWhitespace() == entry.url, "a URL with outer blanks")
         expect(
             entry.parsedURL.isHTTP || entry.parsedURL.isRemoteFile, "an entry of scheme \(entry.parsedURL.scheme)")
+        // A line's tab-separated URLs: each a URL of its own, without blanks around it or a tab
+        // in it, given once.
+        for mirror in entry.mirrors {
+            expect(!mirror.isEmpty && mirror.trimmingWhitespace() == mirror, "a mirror with outer blanks: \(mirror)")
+            expect(!mirror.contains("\t"), "a mirror holding a tab")
+            expect(mirror != entry.url, "a mirror that is the URL itself")
+            expect(
+                (try? RequestSerializer.parseURL(mirror, for: .download)).map { $0.isHTTP || $0.isRemoteFile } == true,
+                "a mirror that is no URL afget fetches: \(mirror)")
+        }
+        expect(Set(entry.mirrors).count == entry.mirrors.count, "a mirror given twice")
+        expect(!entry.url.contains("\t"), "a URL holding a tab")
         if let out = entry.out {
             let parts = out.split(separator: "/", omittingEmptySubsequences: false)
             expect(!out.hasPrefix("/") && !parts.contains("..") && !parts.contains("") && parts.last != ".", "out=\(out)")

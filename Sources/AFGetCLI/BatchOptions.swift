@@ -27,6 +27,14 @@ struct BatchOptions: ParsableArguments {
     var checksum: String?
 
     @Option(
+        name: .customLong("mirror"),
+        help: ArgumentHelp(
+            "Another source of the single URL's file (repeatable): the sources share the work (with -s) or take over "
+                + "from one another; one that serves another file, or fails, is dropped.",
+            valueName: "url"))
+    var mirrors: [String] = []
+
+    @Option(
         name: .customLong("checksums"),
         help: ArgumentHelp(
             "A sums file (SHA256SUMS, MD5SUMS, BSD CHECKSUM) or its URL: each item it names, by its path under -d or "

@@ -1,3 +1,4 @@
+import AFGetRequest
 import AFGetSession
 import AFGetSupport
 import AFGetKit
@@ -19,6 +20,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @OptionGroup var options: DownloadingOptions
 
     func validate() throws {
+        if !batch.mirrors.isEmpty && urls.count != 1 { throw Self.mirrorNeedsOneURL }
         guard !urls.isEmpty || batch.inputFile != nil || batch.metalink != nil else {
             throw ValidationError("no URL given (and no -i list)")
         }
@@ -30,7 +32,18 @@ struct DownloadCommand: AsyncParsableCommand {
         if batch.checksum != nil && urls.count != 1 {
             throw ValidationError("--checksum takes a single URL; give checksum= lines in a list for several")
         }
+        for mirror in batch.mirrors {
+            do {
+                _ = try RequestSerializer.parseURL(mirror, for: .download)
+            } catch {
+                throw ValidationError("--mirror \(error)")
+            }
+        }
     }
+
+    private static let mirrorNeedsOneURL = ValidationError(
+        "--mirror URL adds a source to the one URL given (a list takes a file's sources on one line, "
+            + "separated by tabs); afget fetches no whole sites (wget's --mirror)")
 
     func run() async throws {
         let checksum: Checksum?
@@ -52,7 +65,8 @@ struct DownloadCommand: AsyncParsableCommand {
     /// first, whole: a conflict stops the run before any transfer (exit 2).
     private func makeFeed(checksum: Checksum?, described: [InputList.Entry]) throws(UsageFailure) -> ItemFeed {
         let urlItems = BatchPlan.items(
-            urls: urls, output: output.target, list: described, directory: output.directory, checksum: checksum)
+            urls: urls, output: output.target, list: described, directory: output.directory, checksum: checksum,
+            mirrors: batch.mirrors)
         let plan = BatchPlan.check(urlItems)
         if let conflict = plan.conflict { throw UsageFailure(message: "\(conflict)") }
         say(plan.notices)

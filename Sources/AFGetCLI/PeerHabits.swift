@@ -84,7 +84,7 @@ enum PeerHabits {
             case "--max-connection-per-server": return habit(.connectionsPerServer(value ?? "N"), showingValue: isCount(value))
             case "--load-cookies", "--save-cookies": return habit(.cookieJar)
             case "--no-check-certificate": return habit(.noCertificateCheck)
-            case "--recursive", "--mirror", "--page-requisites", "--convert-links", "--no-parent", "--level":
+            case "--recursive", "--page-requisites", "--convert-links", "--no-parent", "--level":
                 return habit(.crawl(maxTime: false))
             case "--data", "--data-binary", "--data-raw", "--data-urlencode", "--data-ascii", "--json", "--form",
                 "--form-string":

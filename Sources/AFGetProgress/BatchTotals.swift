@@ -50,7 +50,7 @@ struct BatchTotals {
             if info.id >= 0 { end(info.id) } else { queued += 1 }
             finished += 1
             failed += 1
-        case .retrying, .restarting, .notice, .interrupted, .summary:
+        case .retrying, .restarting, .notice, .interrupted, .summary, .sourceDropped, .sourcesServed:
             break
         }
         if now - lastSampleAt >= Self.sampleInterval {

@@ -28,6 +28,8 @@ enum HumanMessages {
             retryingLine(info, attempt: attempt, delay: delay, reason: reason)
         case .restarting(let info, let reason):
             MessageLine(restarting(info, reason: reason))
+        case .sourceDropped(let info, let source, let reason):
+            MessageLine.words(sourceDropped(info, source: source, reason: reason))
         case .notice(let text):
             // afget's own notices may have their URLs shortened; `-v` lines (headers, "* …")
             // were asked for as they are.
@@ -35,9 +37,14 @@ enum HumanMessages {
         case .interrupted(_, let dataKept):
             // Said last, once the bars are gone, and its advice is the point: whole.
             MessageLine(interrupted(dataKept: dataKept))
-        case .expecting, .queued, .started, .progress, .summary:
+        case .expecting, .queued, .started, .progress, .summary, .sourcesServed:
             nil
         }
+    }
+
+    /// "afget: f.iso: dropping source URL (REASON); going on with the others".
+    static func sourceDropped(_ info: ItemInfo, source: String, reason: String) -> String {
+        "afget: \(info.path): dropping source \(source) (\(reason)); going on with the others"
     }
 
     static func failure(_ failure: ItemFailure) -> String {

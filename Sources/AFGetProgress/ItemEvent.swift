@@ -40,6 +40,10 @@ public enum ItemEvent: Sendable, Equatable {
     /// A continue was impossible; the download starts again from zero.
     case restarting(ItemInfo, reason: String)
     case failed(ItemInfo, ItemFailure)
+    /// One of an item's sources (a mirror, or its first URL) was dropped; the others go on.
+    case sourceDropped(ItemInfo, source: String, reason: String)
+    /// What each source of an item with several served, told as the item ends.
+    case sourcesServed(ItemInfo, [ServedSource])
     /// A line people asked for (a `--verbose` header line): shown whatever the progress style.
     case notice(String)
     /// The run was stopped by a signal; `dataKept` when some item kept received bytes (and
@@ -184,5 +188,19 @@ extension ProgressRenderer {
     /// Renderers that draw nothing live have nothing to wait for.
     public func writeOutput(_ bytes: [UInt8], of item: ItemInfo, to output: OutputStream) -> Int32? {
         output.write(bytes: bytes)
+    }
+}
+
+/// One source of an item with several: how many bytes of the file it served in this run, and
+/// why it was dropped, if it was.
+public struct ServedSource: Sendable, Equatable {
+    public let url: String
+    public let bytes: Int64
+    public let dropped: String?
+
+    public init(url: String, bytes: Int64, dropped: String?) {
+        self.url = url
+        self.bytes = bytes
+        self.dropped = dropped
     }
 }

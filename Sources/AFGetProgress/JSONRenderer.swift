@@ -50,6 +50,14 @@ public final class JSONRenderer: ProgressRenderer {
             line.add("attempt", attempt + 1)
             line.add("delay", delay)
             line.add("error", reason)
+        case .sourceDropped(let info, let source, let reason):
+            errors.writeLine(HumanMessages.sourceDropped(info, source: source, reason: reason))
+            describe(&line, "source-dropped", info)
+            line.add("source", source)
+            line.add("reason", reason)
+        case .sourcesServed(let info, let sources):
+            describe(&line, "sources", info)
+            line.addRaw("sources", ServedSource.json(sources))
         case .restarting(let info, let reason):
             errors.writeLine(HumanMessages.restarting(info, reason: reason))
             return
@@ -74,5 +82,19 @@ public final class JSONRenderer: ProgressRenderer {
         line.add("id", info.id)
         line.add("url", info.url)
         line.add("path", info.path)
+    }
+}
+
+extension ServedSource {
+    /// `[{"url": ..., "bytes": ..., "dropped": REASON or null}, ...]`, for JSON progress and reports.
+    public static func json(_ sources: [ServedSource]) -> String {
+        "["
+            + sources.map { source in
+                var object = JSONLine()
+                object.add("url", source.url)
+                object.add("bytes", source.bytes)
+                if let dropped = source.dropped { object.add("dropped", dropped) } else { object.addNull("dropped") }
+                return object.text
+            }.joined(separator: ", ") + "]"
     }
 }

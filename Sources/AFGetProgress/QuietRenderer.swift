@@ -20,7 +20,7 @@ public final class QuietRenderer: ProgressRenderer {
     public var interest: @Sendable (ItemEvent) -> Bool {
         { [showsRetries, showsSummary] event in
             switch event {
-            case .failed, .notice, .interrupted: true
+            case .failed, .notice, .interrupted, .sourceDropped: true
             case .retrying: showsRetries
             case .summary: showsSummary
             default: false
@@ -35,6 +35,8 @@ public final class QuietRenderer: ProgressRenderer {
             saidSomething = true
         case .notice(let text):
             errors.writeLine(text)
+        case .sourceDropped(let info, let source, let reason):
+            errors.writeLine(HumanMessages.sourceDropped(info, source: source, reason: reason))
         case .retrying(let info, let attempt, let delay, let reason) where showsRetries:
             errors.writeLine(HumanMessages.retrying(info, attempt: attempt, delay: delay, reason: reason))
         case .interrupted(_, let dataKept):

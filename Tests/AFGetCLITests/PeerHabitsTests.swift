@@ -50,7 +50,6 @@ final class PeerHabitsTests: XCTestCase {
                 ["-r", "-k", "-np", url],
                 ["-r: afget follows no links", "-np: afget follows no links", "-k: afget's -k is curl's --insecure"]
             ),
-            (["--mirror", url], ["--mirror: afget follows no links"]),
             (["--parallel-max-host", "2", url], ["--parallel-max-host: curl's --parallel-max-host N is --max-per-host N"]),
             (["-m", url], ["-m: afget follows no links"]),
             (["--data", "a=1", url], ["--data: a request body is for afget request: afget request POST URL -d DATA"]),

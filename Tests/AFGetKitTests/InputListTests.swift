@@ -33,19 +33,49 @@ final class InputListTests: XCTestCase {
         XCTAssertEqual(list.entries.compactMap(\.out), good)
     }
 
-    /// An option written beside its URL, or aria2c's tab-separated mirrors, is refused with the
-    /// way to write it (not fetched as one URL with %20 in it); its option lines go with it.
-    /// A space inside a URL alone is still a URL (sent as %20).
-    func testAURLLineHoldsOneURLAndNothingElse() {
+    /// An option written beside its URL is refused with the way to write it (not fetched as one
+    /// URL with %20 in it); its option lines go with it. A space inside a URL alone is still a
+    /// URL (sent as %20).
+    func testAURLLineHoldsURLsAndNothingElse() {
         let list = parse(
-            Array("http://h/a.bin out=b.bin\n  header=X: 1\nhttp://h/c.bin\thttp://mirror/c.bin\nhttp://h/my file.bin\n".utf8))
+            Array("http://h/a.bin out=b.bin\n  header=X: 1\nhttp://h/c.bin\thttp://h/d.bin out=x\nhttp://h/my file.bin\n".utf8))
         XCTAssertEqual(list.entries.map(\.url), ["http://h/my file.bin"])
         XCTAssertEqual(
             list.problems.map(\.description),
             [
                 "list:1: out=b.bin goes on its own line below the URL, indented",
-                "list:3: several URLs on one line (aria2c's mirrors) are not supported: one URL per line",
+                "list:3: out=x goes on its own line below the URL, indented",
             ])
+    }
+
+    /// aria2c's mirrors: a line's tab-separated URLs are one file from several sources, the
+    /// first naming it; blanks around each are not part of it, a URL given twice counts once,
+    /// and a source that is not a URL takes the line with it.
+    func testTabSeparatedURLsAreOneFileFromSeveralSources() {
+        let rows: [(line: String, url: String?, mirrors: [String], problem: String?)] = [
+            ("http://a/f.iso\thttp://b/f.iso", "http://a/f.iso", ["http://b/f.iso"], nil),
+            (
+                "http://a/f.iso \t http://b/f.iso\t\thttps://c/x/f.iso", "http://a/f.iso",
+                ["http://b/f.iso", "https://c/x/f.iso"], nil
+            ),
+            ("http://a/f.iso\thttp://a/f.iso\tftp://c/f.iso", "http://a/f.iso", ["ftp://c/f.iso"], nil),
+            ("http://a/f.iso\t", "http://a/f.iso", [], nil),
+            ("http://a/my file.iso\thttp://b/my file.iso", "http://a/my file.iso", ["http://b/my file.iso"], nil),
+            ("http://a/f.iso\tf.iso", nil, [], "not a URL"),
+            ("http://a/f.iso\tmailto:x@y", nil, [], "not a URL"),
+        ]
+        for row in rows {
+            let list = parse(Array("\(row.line)\n  out=o.iso\n".utf8))
+            XCTAssertEqual(list.entries.first?.url, row.url, row.line)
+            XCTAssertEqual(list.entries.first?.mirrors ?? [], row.mirrors, row.line)
+            XCTAssertEqual(list.entries.first?.out, row.url == nil ? nil : "o.iso", row.line)
+            if let problem = row.problem {
+                XCTAssertEqual(list.problems.map(\.item), ["list:1"], row.line)
+                XCTAssertTrue(list.problems.first?.description.contains(problem) == true, "\(list.problems)")
+            } else {
+                XCTAssertEqual(list.problems, [], row.line)
+            }
+        }
     }
 
     /// A line that is not UTF-8 is reported by number; a bad URL line takes its options with it,

@@ -17,9 +17,11 @@ public enum BatchPlan {
     /// `directory` (the `-d` option, else the current directory); `out=` names the file in it.
     public static func items(
         urls: [String], output: OutputTarget, list: [InputList.Entry], directory: String?,
-        checksum: Checksum?
+        checksum: Checksum?, mirrors: [String] = []
     ) -> [DownloadItem] {
-        var items = urls.enumerated().map { DownloadItem(index: $0, url: $1, output: output, checksum: checksum) }
+        var items = urls.enumerated().map {
+            DownloadItem(index: $0, url: $1, output: output, checksum: checksum, mirrors: mirrors)
+        }
         for entry in list {
             items.append(item(for: entry, index: items.count, directory: directory))
         }
@@ -34,7 +36,7 @@ public enum BatchPlan {
         let target: OutputTarget = entry.out.map { .path(joinPath(entryDirectory, $0)) } ?? .directory(entryDirectory)
         return DownloadItem(
             index: index, url: entry.url, parsedURL: entry.parsedURL, output: target, source: entry.source,
-            checksum: entry.checksum, headers: entry.headers)
+            checksum: entry.checksum, headers: entry.headers, mirrors: entry.mirrors)
     }
 
     /// Merges items with the same URL, destination and options; two different URLs, or the same

@@ -8,6 +8,8 @@ public struct DownloadItem: Sendable, Equatable {
     /// The item's position in input order; `id` in JSON progress and reports.
     public let index: Int
     public let url: String
+    /// The same file from other sources (a list line's tab-separated URLs, `--mirror`), after `url`.
+    public let mirrors: [String]
     /// `url` parsed, once: naming, duplicate checks and the request all use it (libcurl's parser
     /// was a tenth of the work of a batch of small files when each of them parsed again).
     let parsedURL: Result<CurlURL, ItemFailure>
@@ -30,10 +32,12 @@ public struct DownloadItem: Sendable, Equatable {
     /// `parsedURL` is `url` already parsed, when the caller has it (an input list checks each URL).
     public init(
         index: Int, url: String, parsedURL: CurlURL? = nil, output: OutputTarget, replacesURL: String? = nil,
-        source: String? = nil, checksum: Checksum? = nil, headers: [HTTPHeader] = [], takesServerName: Bool = false
+        source: String? = nil, checksum: Checksum? = nil, headers: [HTTPHeader] = [], takesServerName: Bool = false,
+        mirrors: [String] = []
     ) {
         self.index = index
         self.url = url
+        self.mirrors = mirrors.filter { $0 != url }
         self.parsedURL =
             parsedURL.map { .success($0) }
             ?? Result { () throws(ItemFailure) in try RequestSerializer.parseURL(url, for: .download) }

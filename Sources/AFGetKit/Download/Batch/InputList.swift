@@ -3,8 +3,8 @@ import AFGetSupport
 import CurlCore
 import Glibc
 
-/// A list of URLs in aria2c's input-file format: one URL per line, then optional indented
-/// `key=value` lines for it (`out=`, `dir=`, `checksum=`, `header=`); blank lines and `#`
+/// A list of URLs in aria2c's input-file format: one URL per line (or several separated by tabs:
+/// one file from several sources, `Entry.mirrors`), then optional indented `key=value` lines for it (`out=`, `dir=`, `checksum=`, `header=`); blank lines and `#`
 /// comments ignored. Problems are reported per line and take their item with them; the rest
 /// of the list still counts.
 public struct InputList: Sendable {
@@ -16,6 +16,8 @@ public struct InputList: Sendable {
         public var url: String
         /// `url` as parsed when the line was checked.
         public var parsedURL: CurlURL
+        /// The line's other URLs, after a tab each: the same file from other sources.
+        public var mirrors: [String] = []
         public var out: String?
         public var dir: String?
         public var checksum: Checksum?
@@ -114,10 +116,12 @@ public struct InputList: Sendable {
 
             finishEntry(into: &results)
             do {
-                try InputList.checkOneURL(trimmed)
+                try InputList.checkURLLine(trimmed)
+                let urls = InputList.sources(onLine: trimmed)
+                for mirror in urls.dropFirst() { _ = try RequestSerializer.parseURL(mirror, for: .download) }
                 current = Entry(
-                    source: source, line: lineNumber, url: trimmed,
-                    parsedURL: try RequestSerializer.parseURL(trimmed, for: .download))
+                    source: source, line: lineNumber, url: urls[0],
+                    parsedURL: try RequestSerializer.parseURL(urls[0], for: .download), mirrors: Array(urls.dropFirst()))
                 skippingOptions = false
             } catch {
                 results.append(.problem(ItemFailure(item: source, error.failure)))
@@ -167,22 +171,27 @@ public struct InputList: Sendable {
 
     private static let optionKeys = ["out", "dir", "checksum", "header"]
 
-    /// A URL line holds one URL and nothing else. aria2c's tab-separated mirrors, or an option
-    /// written beside its URL, would otherwise be fetched as one odd URL (spaces are sent as %20).
-    fileprivate static func checkOneURL(_ line: String) throws(ItemFailure) {
+    /// A URL line holds URLs and nothing else: an option written beside its URL would otherwise be
+    /// fetched as part of an odd URL (spaces are sent as %20).
+    fileprivate static func checkURLLine(_ line: String) throws(ItemFailure) {
         let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         guard line.utf8.contains(where: isBlank) else { return }  // one word, the usual case
         let words = line.utf8.split(whereSeparator: isBlank).map(Substring.init)
         if let option = words.dropFirst().first(where: { word in optionKeys.contains { word.hasPrefix($0 + "=") } }) {
             throw ItemFailure(item: line, TransferFailure(.usage, "\(option) goes on its own line below the URL, indented"))
         }
-        if line.contains("\t") && words.allSatisfy({ $0.contains("://") }) {
-            throw ItemFailure(
-                item: line,
-                TransferFailure(
-                    .usage,
-                    "several URLs on one line (aria2c's mirrors) are not supported: one URL per line"))
+    }
+
+    /// A URL line's sources: split at tabs (aria2c's mirrors), each without outer blanks, the
+    /// first of each URL given twice. A line without a tab is one URL, spaces and all.
+    static func sources(onLine line: String) -> [String] {
+        guard line.contains("\t") else { return [line] }
+        var urls: [String] = []
+        for piece in line.split(separator: "\t") {
+            let url = piece.trimmingWhitespace()
+            if !url.isEmpty && !urls.contains(url) { urls.append(url) }
         }
+        return urls
     }
 
     /// `out=` names a file below the item's directory: never absolute, never `..`, and never a

@@ -12,6 +12,8 @@ public struct ItemRecord: Sendable {
     public var attempts = 0
     /// Bytes received in this run, also of an item that failed or was stopped.
     public var transferred: Int64 = 0
+    /// What each source served, for an item with several (`MirrorSources`).
+    public var sources: [ServedSource] = []
     /// Why the item has no ending of its own: the run stopped first (a signal, or --fail-fast).
     public var stoppedEarly: EarlyStop?
 

@@ -109,6 +109,7 @@ public final class RunReport {
         line.add("bytes", onDisk?.bytes ?? record.bytes)
         if let sha256 = onDisk?.sha256 { line.add("sha256", sha256) } else { line.addNull("sha256") }
         line.add("attempts", record.attempts)
+        if !record.sources.isEmpty { line.addRaw("sources", ServedSource.json(record.sources)) }
         if let failure = record.failure {
             var error = JSONLine()
             error.add("exit", Int(failure.exitCode))

@@ -31,6 +31,8 @@ extension DownloadJob {
         let live: LiveSegment
         /// Where its range starts.
         let from: Int64
+        /// The source it asked (`MirrorSources`).
+        let source: Int
     }
 
     /// What one attempt has seen of its response so far.
@@ -70,9 +72,13 @@ extension DownloadJob {
             manager.cancel(task)
         }
 
-        init(task: TaskID, offset: Int64) {
+        /// The source asked (`MirrorSources`).
+        let source: Int
+
+        init(task: TaskID, offset: Int64, source: Int = 0) {
             self.task = task
             self.offset = offset
+            self.source = source
             base = offset
         }
 
@@ -95,7 +101,8 @@ extension DownloadJob {
             return after(.failed(error, reached: offset))
         }
         let firstRange = firstRange(from: offset)
-        var state = AttemptState(task: postTask(from: offset, to: firstRange), offset: offset)
+        let source = sources.current ?? 0
+        var state = AttemptState(task: postTask(from: offset, to: firstRange, source: source), offset: offset, source: source)
         state.firstRange = firstRange
         awaiting = .attempt(state)
         return .awaitingTask(state.task)
@@ -108,7 +115,7 @@ extension DownloadJob {
             takeBody(of: head, &state)
             if state.handsOver, let live = state.firstRange {
                 // The rest of this task's events go to the segments.
-                return .split(Handover(task: state.task, live: live, from: state.offset))
+                return .split(Handover(task: state.task, live: live, from: state.offset, source: state.source))
             }
         case .progress(_, let progress):
             noteRequest(progress)
@@ -131,6 +138,7 @@ extension DownloadJob {
         case .failed(_, let failure, let progress):
             noteRequest(progress)
             bytesThisRun += progress.received
+            if state.bodyStarted { sources.served(state.source, bytes: progress.written) }
             if let refused = refusedBody(written: progress.written, state) { return refused }
             if state.firstRange != nil, failure.kind == .resumeConflict, !failure.entityChanged, !state.bodyStarted {
                 // A first range answered with another range (shorter, or of an unknown
@@ -145,6 +153,7 @@ extension DownloadJob {
                 bodyStarted: state.bodyStarted)
         case .canceled(_, let reason, let progress):
             noteRequest(progress)
+            if state.bodyStarted { sources.served(state.source, bytes: progress.written) }
             return canceled(progress, because: reason, state)
         }
         return nil
@@ -171,11 +180,20 @@ extension DownloadJob {
     /// task manager, with Range and If-Range when continuing. A bounded range continuing a part
     /// refuses a 200: the job then starts over, and splits again, instead of taking the whole
     /// file on one connection.
-    private func postTask(from offset: Int64, to range: LiveSegment?) -> TaskID {
-        var request = download.request
+    private func postTask(from offset: Int64, to range: LiveSegment?, source: Int) -> TaskID {
+        var request = sources.sources[source].request
         var resume: ResumeExpectation?
+        if sources.isMirror(source) {
+            // Another source than the one that fixed the file: always a range, checked against
+            // the file's length and Last-Modified before a byte is written; a whole answer is refused.
+            let expected = sources.expected(of: source, entity: validators)
+            request = request.ranged(from: offset, to: range?.end, ifRange: expected.ifRange)
+            resume = ResumeExpectation(
+                offset: offset, end: range?.end, expectedTotal: expectedTotal, recorded: expected,
+                restartsOnFullResponse: false)
+        }
         let ifRange = offset > 0 ? validators.ifRange : nil
-        if ifRange != nil || range != nil {
+        if resume == nil && (ifRange != nil || range != nil) {
             request = request.ranged(from: offset, to: range?.end, ifRange: ifRange)
             resume = ResumeExpectation(
                 offset: offset, end: range?.end, expectedTotal: expectedTotal, recorded: validators,
@@ -215,7 +233,14 @@ extension DownloadJob {
             renderer.handle(.restarting(info, reason: ResumeExpectation.reasonForFullResponse(head, recorded: validators)))
             state.base = 0
         }
-        learn(from: head, base: state.base)
+        if sources.isMirror(state.source) {
+            // Checked against the file before it started; the file stays what its first source said.
+            sources.answered(state.source, validators: EntityValidators(of: head))
+        } else {
+            learn(from: head, base: state.base)
+            sources.fixEntity(by: state.source)
+            sources.answered(state.source, validators: validators)
+        }
         if let max = settings.transfer.limits.maxBodyBytes, let total = expectedTotal, total > max {
             // A range's own length is under the limit; the file it is part of is not.
             let failure = TransferFailure(
@@ -291,6 +316,7 @@ extension DownloadJob {
         record.httpStatus = httpStatus(of: response.head)
         noteRequest(response.progress)
         bytesThisRun += response.progress.received
+        if state.bodyStarted && response.head.isSuccess { sources.served(state.source, bytes: response.progress.written) }
         if let refused = refusedBody(written: response.progress.written, state) { return refused }
         let reached = state.reached(written: response.progress.written)
         if let range = state.firstRange, response.head.status == 206, reached == range.end,

@@ -69,6 +69,8 @@ final class DownloadJob {
     var offset: Int64 = 0
     /// What the job waits for: its driver's next call answers it.
     var awaiting = Awaiting.start
+    /// The file's sources (its URL, and mirrors), which the attempts and segments ask.
+    var sources: MirrorSources
     /// Why the body now arriving writes no resume data, said when it is interrupted.
     var whyNotContinuable: String {
         get { machine.whyNotContinuable }
@@ -91,6 +93,9 @@ final class DownloadJob {
             validators: download.resumeData?.validators ?? EntityValidators(),
             expectedTotal: download.resumeData?.expectedLength)
         hasResumeData = download.resumeData != nil
+        sources = MirrorSources(download.sources)
+        // Resume data holds the first URL's file: the others are checked against it.
+        if hasResumeData { sources.fixEntity(by: 0) }
         checksumDigest = download.checksum.map { RunningDigest($0.algorithm) }
         if download.checksum?.algorithm == .sha256 {
             sha256Digest = checksumDigest
@@ -110,6 +115,10 @@ final class DownloadJob {
         phases.move(to: .ended)
         record.outcome = outcome
         record.transferred = bytesThisRun
+        if sources.isMirrored {
+            record.sources = sources.served
+            renderer.handle(.sourcesServed(info, sources.served))
+        }
         awaiting = .nothing
         return .ended(outcome)
     }
@@ -139,7 +148,7 @@ final class DownloadJob {
     /// The next attempt: `segments` when some are planned (recorded by an earlier run, or
     /// after a first range whose task goes on as one of them, `first`), else one request from
     /// `offset`.
-    private func nextAttempt(segments: [Segment]? = nil, adopting first: Handover? = nil) -> JobStep {
+    func nextAttempt(segments: [Segment]? = nil, adopting first: Handover? = nil) -> JobStep {
         if let segments, !segments.isEmpty { return startSegments(segments, adopting: first) }
         return attempt(from: offset)
     }
@@ -222,6 +231,9 @@ final class DownloadJob {
     /// Does what the machine said, and what it says then, until the job has something to wait
     /// for. `response`: the attempt's, when it completed.
     private func perform(_ action: DownloadMachine.Action, after response: TaskResponse? = nil) -> JobStep {
+        if let source = sources.current, let reason = reasonToDropSource(after: action, source: source) {
+            return dropSource(source, because: reason)
+        }
         switch action {
         case .attempt:
             offset = machine.offset
@@ -250,7 +262,13 @@ final class DownloadJob {
         case .keepAsNotModified:
             return end(notModified())
         case .fail(let failure, let afterRetries):
-            return end(fail(afterRetries ? retries.finalFailure(failure) : failure))
+            let failure = afterRetries ? retries.finalFailure(failure) : failure
+            guard sources.isMirrored, let last = sources.current, MirrorSources.isSourceFailure(failure) else {
+                return end(fail(failure))
+            }
+            // The last source: the failure says it, the report shows it dropped.
+            _ = sources.drop(last, because: failure.message)
+            return end(fail(MirrorSources.allDropped(last: failure, count: sources.sources.count)))
         case .outputClosed:
             return end(outputClosed())
         }

@@ -20,6 +20,8 @@ struct PreparedDownload {
     let takesServerName: Bool
     /// The origin the batch's host rules count the item against (`DownloadItem.hostKey`).
     let hostKey: String
+    /// The file's sources: `request`, then the same request to each mirror.
+    let sources: [HTTPRequest]
 
     /// A part file completed into the destination, or a stream written as the bytes come
     /// (stdout, or a device or FIFO given with `-o`), which cannot be resumed.
@@ -69,6 +71,14 @@ struct PreparedDownload {
         self.checksum = checksum
         self.takesServerName = takesServerName
         hostKey = item.hostKey
+        sources =
+            [request]
+            + item.mirrors.compactMap { mirror in
+                guard let url = try? RequestSerializer.parseURL(mirror, for: .download) else { return nil }
+                var copy = request
+                copy.url = url
+                return copy
+            }
     }
 
     /// Parses the URL, resolves the destination under `--on-exists`, and opens the part file.

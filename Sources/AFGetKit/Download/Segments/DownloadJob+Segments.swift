@@ -69,7 +69,7 @@ extension DownloadJob {
         let transfer = SegmentedTransfer(
             SegmentedTransfer.Context(
                 environment: environment, info: info, request: download.request, part: part, validators: validators,
-                total: total, route: route,
+                total: total, route: route, sources: sources,
                 checkpoint: { [unowned self] segments in self.checkpoint(segments: segments) }),
             segments: segments, adopting: first)
         awaiting = .segments(transfer, heldAtStart: segments.bytesDone)
@@ -83,6 +83,7 @@ extension DownloadJob {
         case .running(let posted, let waits):
             return .segments(posted: posted, waits: waits)
         case .ended(let result):
+            sources = transfer.sources
             // Whatever the ending: a stopped or failed split download's bytes arrived too.
             bytesThisRun += max(0, transfer.bytesDone - heldAtStart)
             return after(segmentsEnded(result, total: transfer.total))

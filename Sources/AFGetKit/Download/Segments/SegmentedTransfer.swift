@@ -13,6 +13,11 @@ import CPlatform
 /// own retry loop; a server that answers a range with anything but the range ends the
 /// segmenting, and the job goes on with one connection.
 ///
+/// A file with several sources (`MirrorSources`) has its connections opened on them in turn,
+/// each answer checked against the file its first source fixed; a source that fails, or serves
+/// another file, while another is left is dropped (said once) and its segment goes on from
+/// another at once.
+///
 /// It runs no task and awaits nothing: its job's driver hands it its tasks' events and the ends
 /// of its segments' retry waits, and each call answers with a `Step` — the tasks it posted and
 /// the waits it asks for, or how the transfer ended.
@@ -27,6 +32,8 @@ final class SegmentedTransfer {
         let total: Int64
         /// Where the segments' tasks send their events: the job's driver.
         let route: TaskEventRoute
+        /// The file's sources, as the job knew them.
+        let sources: MirrorSources
         /// fdatasync, then resume data recording these segments.
         let checkpoint: ([Segment]) -> TransferFailure?
     }
@@ -64,9 +71,14 @@ final class SegmentedTransfer {
         let segment: Int64
         let from: Int64
         let live: LiveSegment
+        /// Which of `sources` it asked.
+        let source: Int
         /// The server answered with the range: this connection is one it takes.
         var isServed = false
     }
+
+    /// The file's sources: what each served, and those dropped. The job takes them back at the end.
+    private(set) var sources: MirrorSources
 
     private var running: [TaskID: RunningSegment] = [:]
     /// Each segment's retries, by its start.
@@ -101,8 +113,11 @@ final class SegmentedTransfer {
         self.context = context
         self.segments = segments
         connectionLimit = context.environment.settings.split
+        sources = context.sources
         if let first {
-            running[first.task] = RunningSegment(segment: first.from, from: first.from, live: first.live, isServed: true)
+            running[first.task] = RunningSegment(
+                segment: first.from, from: first.from, live: first.live, source: first.source, isServed: true)
+            sources.took(first.source)
         }
     }
 
@@ -168,25 +183,30 @@ final class SegmentedTransfer {
     }
 
     private func start(_ index: Int) {
+        guard let source = sources.nextForConnection() else { return }
         let segment = segments[index]
         let requestEnd = min(segment.end, segment.position + nextRequestLength(segment))
         let live = LiveSegment(from: segment.position, end: requestEnd)
-        let request = context.request.ranged(from: segment.position, to: requestEnd, ifRange: context.validators.ifRange)
+        let expected = sources.expected(of: source, entity: context.validators)
+        let request = sources.sources[source].request.ranged(
+            from: segment.position, to: requestEnd, ifRange: expected.ifRange)
         let expectation = ResumeExpectation(
             offset: segment.position, end: requestEnd, expectedTotal: context.total,
-            recorded: context.validators, restartsOnFullResponse: false)
+            recorded: expected, restartsOnFullResponse: false)
         let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)
         let task = manager.downloadTask(
             with: request, to: target, resume: expectation, segment: live,
             options: settings.transfer, disk: context.environment.disk, route: context.route)
-        running[task] = RunningSegment(segment: segment.start, from: segment.position, live: live)
+        running[task] = RunningSegment(segment: segment.start, from: segment.position, live: live, source: source)
         posted.append(task)
         manager.resume(task)
     }
 
     private func fillConnections() {
         judgeRefusal()
-        while stopping == nil, !cancellation.isRequested, !refusalToJudge, running.count < connectionLimit {
+        while stopping == nil, !cancellation.isRequested, !refusalToJudge, running.count < connectionLimit,
+            sources.activeCount > 0
+        {
             let busy = Set(running.values.map(\.segment)).union(waitingToRetry)
             if let idle = segments.indices.first(where: { !segments[$0].isComplete && !busy.contains(segments[$0].start) }) {
                 start(idle)
@@ -218,34 +238,46 @@ final class SegmentedTransfer {
         case .completed(_, let response):
             running[id] = nil
             record(task, written: response.progress.written)
-            lastResponse = response
             let head = response.head
-            if [503, 429].contains(head.status) && running.values.contains(where: \.isServed) {
+            if head.isSuccess {
+                lastResponse = response
+                sources.served(task.source, bytes: response.progress.written)
+            }
+            if !head.isSuccess && sources.isDropped(task.source) {
+                // Another answer of a source already dropped: its segment goes to another.
+            } else if [503, 429].contains(head.status) && running.values.contains(where: \.isServed) {
                 refusalToJudge = true
             } else if !head.isSuccess {
-                segmentFailed(task.segment, response: head, failure: nil)
+                segmentFailed(task, response: head, failure: nil)
             } else if !segments[index(of: task.segment)].isComplete && task.live.reached < task.live.end {
                 let early = TransferFailure(.network, "the server closed a range early", transient: true)
-                segmentFailed(task.segment, response: nil, failure: early)
+                segmentFailed(task, response: nil, failure: early)
             }
         case .failed(_, let failure, let progress):
             running[id] = nil
             record(task, written: progress.written)
-            if failure.kind == .resumeConflict {
+            sources.served(task.source, bytes: progress.written)
+            if sources.isDropped(task.source) {
+                // Another request of a source already dropped: its segment goes to another.
+            } else if sources.activeCount > 1 && MirrorSources.isSourceFailure(failure) {
+                dropSource(task.source, because: failure.message)
+            } else if failure.kind == .resumeConflict {
                 // Another version of the file: every segment stops and the job starts over.
                 // A server that mishandles ranges: one connection goes on.
                 stop(failure.entityChanged ? .failed(failure) : .fellBack(contiguous: 0, reason: failure.message))
             } else {
-                segmentFailed(task.segment, response: nil, failure: failure)
+                segmentFailed(task, response: nil, failure: failure)
             }
         case .canceled(_, let reason, let progress):
             running[id] = nil
             record(task, written: progress.written)
+            sources.served(task.source, bytes: progress.written)
             if stopping == nil {
                 stop(reason != nil || cancellation.isRequested ? .stopped : .failed(TransferFailure(.internalError, "canceled")))
             }
         case .started(_, let head):
             running[id]?.isServed = head.status == 206
+            if head.status == 206 { sources.answered(task.source, validators: EntityValidators(of: head)) }
         case .verbose, .redirected, .suspended, .resumed:
             if let notice = event.notice(verbose: settings.transfer.verbose) { renderer.handle(.notice(notice)) }
         }
@@ -296,9 +328,17 @@ final class SegmentedTransfer {
 
     /// A transient failure is retried for this segment alone, after its retry loop's wait;
     /// any other ends the transfer.
-    private func segmentFailed(_ segment: Int64, response: ResponseHead?, failure: TransferFailure?) {
+    private func segmentFailed(_ task: RunningSegment, response: ResponseHead?, failure: TransferFailure?) {
         guard stopping == nil else { return }
+        let segment = task.segment
         let sendsCredentials = settings.transfer.sendsCredentials
+        if sources.activeCount > 1 {
+            let failure = failure ?? response!.failure(sentCredentials: sendsCredentials)
+            if MirrorSources.isSourceFailure(failure) {
+                dropSource(task.source, because: failure.message)
+                return
+            }
+        }
         guard let problem = RetryLoop.transientProblem(response: response, failure: failure, sentCredentials: sendsCredentials)
         else {
             stop(.failed(failure ?? response!.failure(sentCredentials: sendsCredentials)))
@@ -317,6 +357,13 @@ final class SegmentedTransfer {
         case .giveUp(.stopped), .giveUp(.retry):
             stop(.stopped)
         }
+    }
+
+    /// A source failed or served another file while others are left: it is dropped, said once,
+    /// and its segment is taken up by another source as connections are filled.
+    private func dropSource(_ source: Int, because reason: String) {
+        guard sources.drop(source, because: reason) else { return }
+        renderer.handle(.sourceDropped(context.info, source: sources.sources[source].url, reason: reason))
     }
 
     /// Ends the transfer: every running segment is canceled and the result kept for the end.

@@ -1,0 +1,113 @@
+import AFGetProgress
+import AFGetRequest
+import AFGetSupport
+
+/// The sources of one file: its URL and its mirrors (a list line's tab-separated URLs,
+/// `--mirror`). Which source the next connection goes to (round-robin over those not dropped),
+/// what each source's answer is checked against, and what each served. A value that touches no
+/// socket: the job and its segments keep it and say what happened.
+///
+/// "The same file" without a checksum: the first answer fixes the entity (its length and
+/// validators). Another source's answer is used only when it gives the same length
+/// (Content-Range's total) and, where both give one, the same Last-Modified; its ETag is its
+/// own (servers make them differently) and only has to stay what that source first said.
+struct MirrorSources {
+    struct Source {
+        /// As messages and reports show it: without a password.
+        let url: String
+        let request: HTTPRequest
+        /// What this source said of the file in its first answer (its own ETag above all).
+        var validators: EntityValidators?
+        /// Bytes of the file it served in this run.
+        var bytes: Int64 = 0
+        /// Why it was dropped, once it was.
+        var dropped: String?
+    }
+
+    private(set) var sources: [Source]
+    /// The source whose answer fixed the entity, once one did.
+    private(set) var entitySource: Int?
+    private var turn = 0
+
+    init(_ requests: [HTTPRequest]) {
+        sources = requests.map { Source(url: removingPassword(from: $0.url.absoluteString), request: $0) }
+    }
+
+    /// More than one source: what they served is reported.
+    var isMirrored: Bool { sources.count > 1 }
+
+    func isDropped(_ index: Int) -> Bool { sources[index].dropped != nil }
+
+    var activeCount: Int { sources.filter { $0.dropped == nil }.count }
+
+    /// The first source not dropped: where a single connection goes.
+    var current: Int? { sources.indices.first { sources[$0].dropped == nil } }
+
+    /// The source a new connection goes to: the sources not dropped in turn.
+    mutating func nextForConnection() -> Int? {
+        guard activeCount > 0 else { return nil }
+        while sources[turn % sources.count].dropped != nil { turn += 1 }
+        defer { turn += 1 }
+        return turn % sources.count
+    }
+
+    /// A connection to `index` was opened elsewhere (the first range, handed over): the next
+    /// goes to the source after it.
+    mutating func took(_ index: Int) {
+        turn = index + 1
+    }
+
+    /// `index`'s answer is the first: it fixes the entity. Later calls keep the first.
+    mutating func fixEntity(by index: Int) {
+        if entitySource == nil { entitySource = index }
+    }
+
+    /// Whether `index`'s answers are checked as another source's, against the entity.
+    func isMirror(_ index: Int) -> Bool {
+        entitySource.map { $0 != index } ?? false
+    }
+
+    /// What `index`'s answer must agree with, the entity's validators being `entity`: the
+    /// entity's own for the source that fixed it; for another, its own ETag (once it gave one)
+    /// and the entity's Last-Modified (else its own). Its `ifRange` is the request's If-Range.
+    func expected(of index: Int, entity: EntityValidators) -> EntityValidators {
+        guard isMirror(index) else { return entity }
+        let own = sources[index].validators
+        return EntityValidators(entityTag: own?.entityTag, lastModified: entity.lastModified ?? own?.lastModified)
+    }
+
+    /// `index` answered with a body that passed its checks: its own validators are kept the first time.
+    mutating func answered(_ index: Int, validators: EntityValidators) {
+        if sources[index].validators == nil { sources[index].validators = validators }
+    }
+
+    mutating func served(_ index: Int, bytes: Int64) {
+        sources[index].bytes += max(0, bytes)
+    }
+
+    /// Drops `index` for `reason`; false when it was already dropped (said once).
+    mutating func drop(_ index: Int, because reason: String) -> Bool {
+        guard sources[index].dropped == nil else { return false }
+        sources[index].dropped = reason
+        return true
+    }
+
+    /// Whether a failure of a source's transfer is the source's (and dropping it could help):
+    /// not this side's (the disk, a usage error), nor a checksum, which no one source is known for.
+    static func isSourceFailure(_ failure: TransferFailure) -> Bool {
+        switch failure.kind {
+        case .network, .tls, .authentication, .protocolViolation, .httpStatus, .resumeConflict: true
+        case .internalError, .usage, .localFile, .checksumMismatch, .destinationExists, .destinationBusy: false
+        }
+    }
+
+    /// The failure of the item once every source is dropped: the last one's, saying so.
+    static func allDropped(last failure: TransferFailure, count: Int) -> TransferFailure {
+        failure.reworded("every source failed (\(count) of them); the last: \(failure.message)", transient: false)
+    }
+
+    /// For reports and JSON progress.
+    var served: [ServedSource] {
+        sources.map { ServedSource(url: $0.url, bytes: $0.bytes, dropped: $0.dropped) }
+    }
+}

@@ -1,0 +1,117 @@
+@testable import AFGetKit
+import AFGetRequest
+import AFGetSupport
+import CurlCore
+import XCTest
+
+/// One file from several sources: which source a connection goes to, what a source's answer is
+/// checked against, and which failures drop a source. No sockets.
+final class MirrorSourcesTests: XCTestCase {
+    private func sources(_ count: Int) throws -> MirrorSources {
+        MirrorSources(try (0..<count).map { HTTPRequest(url: try CurlURL("http://m\($0).example/f.iso")) })
+    }
+
+    /// Connections go to the sources in turn, skipping those dropped; the first range's source
+    /// (handed over) has had its turn; none is left once all are dropped.
+    func testConnectionsGoToTheSourcesInTurn() throws {
+        let rows: [(count: Int, took: Int?, dropped: [Int], expected: [Int?])] = [
+            (1, nil, [], [0, 0, 0]),
+            (2, nil, [], [0, 1, 0, 1]),
+            (2, 0, [], [1, 0, 1]),
+            (3, 0, [], [1, 2, 0, 1]),
+            (3, 1, [], [2, 0, 1]),
+            (3, 0, [1], [2, 0, 2]),
+            (3, nil, [0, 2], [1, 1]),
+            (2, nil, [0, 1], [nil, nil]),
+        ]
+        for row in rows {
+            var set = try sources(row.count)
+            if let took = row.took { set.took(took) }
+            for index in row.dropped { XCTAssertTrue(set.drop(index, because: "gone")) }
+            let chosen = row.expected.map { _ in set.nextForConnection() }
+            XCTAssertEqual(chosen, row.expected, "\(row)")
+            XCTAssertEqual(set.activeCount, row.count - row.dropped.count)
+            XCTAssertEqual(set.current, (0..<row.count).first { !row.dropped.contains($0) })
+        }
+    }
+
+    /// A source is dropped once: a second failure of it says nothing more.
+    func testASourceIsDroppedOnce() throws {
+        var set = try sources(2)
+        XCTAssertTrue(set.drop(1, because: "HTTP 404"))
+        XCTAssertFalse(set.drop(1, because: "HTTP 500"))
+        set.served(0, bytes: 10)
+        set.served(0, bytes: 5)
+        XCTAssertEqual(set.served.map(\.bytes), [15, 0])
+        XCTAssertEqual(set.served.map(\.dropped), [nil, "HTTP 404"])
+        XCTAssertEqual(set.served.map(\.url), ["http://m0.example/f.iso", "http://m1.example/f.iso"])
+    }
+
+    /// What a source's answer is checked against: the entity's validators for the source that
+    /// fixed it; for another, its own ETag (once it gave one, never the first source's) and the
+    /// entity's Last-Modified (its own when the entity has none).
+    func testAMirrorIsCheckedByLengthAndLastModifiedAndItsOwnETag() throws {
+        let date = "Wed, 21 Oct 2015 07:28:00 GMT"
+        let other = "Thu, 22 Oct 2015 07:28:00 GMT"
+        let entity = EntityValidators(entityTag: "\"first\"", lastModified: date)
+        let rows: [(entity: EntityValidators, own: EntityValidators?, index: Int, expected: EntityValidators)] = [
+            (entity, nil, 0, entity),
+            (entity, nil, 1, EntityValidators(lastModified: date)),
+            (
+                entity, EntityValidators(entityTag: "\"mine\"", lastModified: date), 1,
+                EntityValidators(entityTag: "\"mine\"", lastModified: date)
+            ),
+            (EntityValidators(entityTag: "\"first\""), nil, 1, EntityValidators()),
+            (
+                EntityValidators(entityTag: "\"first\""), EntityValidators(lastModified: other), 1,
+                EntityValidators(lastModified: other)
+            ),
+        ]
+        for row in rows {
+            var set = try sources(2)
+            set.fixEntity(by: 0)
+            set.fixEntity(by: 1)  // the first answer stands
+            if let own = row.own { set.answered(1, validators: own) }
+            XCTAssertEqual(set.expected(of: row.index, entity: row.entity), row.expected, "\(row)")
+        }
+        // Before any answer no source is a mirror: the first to answer fixes the file.
+        let fresh = try sources(2)
+        XCTAssertFalse(fresh.isMirror(1))
+        XCTAssertEqual(fresh.expected(of: 1, entity: entity), entity)
+    }
+
+    /// A mirror's 206 is used when its length and Last-Modified agree with the file's, whatever
+    /// its ETag; another length, another date, or a whole answer are refused before a byte is written.
+    func testAMirrorsAnswerIsJudgedBeforeAByteIsWritten() throws {
+        let date = "Wed, 21 Oct 2015 07:28:00 GMT"
+        var set = try sources(2)
+        set.fixEntity(by: 0)
+        let recorded = set.expected(of: 1, entity: EntityValidators(entityTag: "\"first\"", lastModified: date))
+        let expectation = ResumeExpectation(
+            offset: 100, end: 200, expectedTotal: 1000, recorded: recorded, restartsOnFullResponse: false)
+        func verdict(_ status: Int, _ headers: [(String, String)]) -> ResumeExpectation.Verdict {
+            expectation.verdict(for: ResponseHead(status: status, headers: headers.map { (name: $0.0, value: $0.1) }))
+        }
+        let range = ("Content-Range", "bytes 100-199/1000")
+        XCTAssertEqual(verdict(206, [range, ("ETag", "\"mirror\""), ("Last-Modified", date)]), .append)
+        XCTAssertEqual(verdict(206, [range]), .append)
+        guard case .changed = verdict(206, [("Content-Range", "bytes 100-199/999")]) else { return XCTFail("another length") }
+        guard case .changed = verdict(206, [range, ("Last-Modified", "Thu, 22 Oct 2015 07:28:00 GMT")]) else {
+            return XCTFail("another date")
+        }
+        guard case .refuse = verdict(200, [("Last-Modified", date)]) else { return XCTFail("a whole answer") }
+    }
+
+    /// Only what a source can be blamed for drops it.
+    func testWhichFailuresDropASource() {
+        let rows: [(FailureClass, Bool)] = [
+            (.network, true), (.tls, true), (.authentication, true), (.protocolViolation, true), (.httpStatus, true),
+            (.resumeConflict, true), (.localFile, false), (.usage, false), (.internalError, false),
+            (.checksumMismatch, false), (.destinationExists, false), (.destinationBusy, false),
+        ]
+        XCTAssertEqual(rows.count, FailureClass.allCases.count)
+        for (kind, drops) in rows {
+            XCTAssertEqual(MirrorSources.isSourceFailure(TransferFailure(kind, "x")), drops, "\(kind)")
+        }
+    }
+}
