@@ -43,6 +43,26 @@ final class MetalinkTests: ServerTestCase {
         XCTAssertTrue(result.stderr.contains("checksum mismatch"), result.stderr)
     }
 
+    /// A file's other URLs are its mirrors: its preferred URL down, the next one serves it.
+    func testAFilesOtherURLsAreItsMirrors() throws {
+        let dead = "http://127.0.0.1:\(try freePort())"
+        try writeDocument(
+            """
+            <file name="c.bin">
+              <size>40000</size>
+              <hash type="sha-256">\(TestPayload.sha256(count: 40000))</hash>
+              <url priority="1">\(dead)/c.bin</url>
+              <url priority="2">\(server.url("/file/c.bin?size=40000"))</url>
+            </file>
+            """)
+
+        let result = try Afget.run(["--metalink", "files.meta4", "-d", "out"], in: directory)
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("out/c.bin").path), TestPayload.sha256(count: 40000))
+        XCTAssertTrue(result.stderr.contains("dropping source \(dead)/c.bin"), result.stderr)
+    }
+
     func testADocumentThatCannotBeUsedIsRefusedBeforeAnyTransfer() throws {
         try writeDocument(
             """
