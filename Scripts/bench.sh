@@ -13,6 +13,9 @@
 #           afget -s 8, aria2c -x8 -s8 -k1M, axel -n8; twice, as split-h1 over HTTP/1.1 and as
 #           split-h2 over HTTPS from the same nginx offering HTTP/2 (every tool's split requests
 #           speak HTTP/1.1 over TLS, a connection each), with a throwaway certificate for 127.0.0.1
+#   mirrors    split's file from two locations of the same nginx (two "mirrors", each limited per
+#              connection as split's), 8 connections over both: afget -s 8 --mirror, aria2c and
+#              axel given both URLs (as split-mirrors, with split's bound and wire columns)
 #   list-100k  100 000 files of 1 KiB, 16 at once, one run each: afget, curl -Z (-K, the list
 #              is too long for its command line), wget2, aria2c
 #   rerun-100k the same list over a directory of the complete files: afget, wget2 -nc, aria2c
@@ -43,7 +46,7 @@ ensure_packages "${BUILD_PACKAGES[@]}" nginx-light curl wget2 aria2 axel time py
 
 size_mib="${SIZE_MIB:-1024}"
 runs="${RUNS:-5}"
-cases="${CASES:-large small small-1k small-tls list-100k rerun-100k list-404 split memory}"
+cases="${CASES:-large small small-1k small-tls list-100k rerun-100k list-404 split mirrors memory}"
 # The split cases' file, nginx's limit per connection (its "m" is MiB) and the connections each
 # tool opens: the bound is split_mib / (split_conns * split_rate_mib) seconds.
 split_mib=256
@@ -95,6 +98,7 @@ http {
         root $work/www;
         # nginx serves the file whatever the query string, so a tag in it changes nothing else.
         location /limited/ { alias $work/www/; limit_rate ${split_rate_mib}m; access_log $work/access.log wire; }
+        location /mirror/ { alias $work/www/; limit_rate ${split_rate_mib}m; access_log $work/access.log wire; }
         # For wire_count: the connections still open, to know when every request is logged.
         location = /status { stub_status; }
     }
@@ -305,6 +309,17 @@ for i in range(1, int(sys.argv[2]) + 1):
         done
         rm -f "$work/www/split.bin" "$out"/split.bin*
         ;;
+    mirrors)
+        head -c $((split_mib << 20)) /dev/urandom > "$work/www/split.bin"
+        sync
+        first="\"$base/limited/split.bin?by=\$BENCH_RUN\"" second="\"$base/mirror/split.bin?by=\$BENCH_RUN\""
+        bench "split-mirrors" "rm -f $out/split.bin*; sync" \
+            "afget=$afget -q -s $split_conns --mirror $second -o $out/split.bin $first" \
+            "aria2c=aria2c -q -x$split_conns -s$split_conns -k1M --allow-overwrite=true -d $out -o split.bin $first $second" \
+            "axel=axel -q -n $split_conns -o $out/split.bin $first $second"
+        wire_count "split-mirrors" $((split_mib << 20))
+        rm -f "$work/www/split.bin" "$out"/split.bin*
+        ;;
     memory)
         for gib in 1 4; do
             head -c $((gib << 30)) /dev/zero > "$work/www/mem.bin"
@@ -317,7 +332,7 @@ for i in range(1, int(sys.argv[2]) + 1):
         done
         ;;
     *)
-        echo "unknown case $case (large, small, small-1k, small-tls, list-100k, rerun-100k, list-404, split, memory)" >&2
+        echo "unknown case $case (large, small, small-1k, small-tls, list-100k, rerun-100k, list-404, split, mirrors, memory)" >&2
         exit 2
         ;;
     esac
