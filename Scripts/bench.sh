@@ -13,9 +13,10 @@
 #           afget -s 8, aria2c -x8 -s8 -k1M, axel -n8; twice, as split-h1 over HTTP/1.1 and as
 #           split-h2 over HTTPS from the same nginx offering HTTP/2 (every tool's split requests
 #           speak HTTP/1.1 over TLS, a connection each), with a throwaway certificate for 127.0.0.1
-#   mirrors    split's file from two locations of the same nginx (two "mirrors", each limited per
-#              connection as split's), 8 connections over both: afget -s 8 --mirror, aria2c and
-#              axel given both URLs (as split-mirrors, with split's bound and wire columns)
+#   mirrors    split's file from three locations of the same nginx (three "mirrors", each limited
+#              per connection as split's), 6 connections over them: afget -s 6 --mirror --mirror,
+#              aria2c -x6 -s6 and axel -n6 given the three URLs (as split-mirrors, with the wire
+#              columns and its own bound, 6 connections at the limit)
 #   list-100k  100 000 files of 1 KiB, 16 at once, one run each: afget, curl -Z (-K, the list
 #              is too long for its command line), wget2, aria2c
 #   rerun-100k the same list over a directory of the complete files: afget, wget2 -nc, aria2c
@@ -52,6 +53,7 @@ cases="${CASES:-large small small-1k small-tls list-100k rerun-100k list-404 spl
 split_mib=256
 split_rate_mib=40
 split_conns=8
+mirror_conns=6
 mkdir -p "${BENCH_DIR:-$root/.build}"
 work="$(mktemp -d "${BENCH_DIR:-$root/.build}/bench.XXXXXX")"
 trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -99,6 +101,7 @@ http {
         # nginx serves the file whatever the query string, so a tag in it changes nothing else.
         location /limited/ { alias $work/www/; limit_rate ${split_rate_mib}m; access_log $work/access.log wire; }
         location /mirror/ { alias $work/www/; limit_rate ${split_rate_mib}m; access_log $work/access.log wire; }
+        location /mirror-b/ { alias $work/www/; limit_rate ${split_rate_mib}m; access_log $work/access.log wire; }
         # For wire_count: the connections still open, to know when every request is logged.
         location = /status { stub_status; }
     }
@@ -312,11 +315,12 @@ for i in range(1, int(sys.argv[2]) + 1):
     mirrors)
         head -c $((split_mib << 20)) /dev/urandom > "$work/www/split.bin"
         sync
-        first="\"$base/limited/split.bin?by=\$BENCH_RUN\"" second="\"$base/mirror/split.bin?by=\$BENCH_RUN\""
+        urls=()
+        for location in limited mirror mirror-b; do urls+=("\"$base/$location/split.bin?by=\$BENCH_RUN\""); done
         bench "split-mirrors" "rm -f $out/split.bin*; sync" \
-            "afget=$afget -q -s $split_conns --mirror $second -o $out/split.bin $first" \
-            "aria2c=aria2c -q -x$split_conns -s$split_conns -k1M --allow-overwrite=true -d $out -o split.bin $first $second" \
-            "axel=axel -q -n $split_conns -o $out/split.bin $first $second"
+            "afget=$afget -q -s $mirror_conns --mirror ${urls[1]} --mirror ${urls[2]} -o $out/split.bin ${urls[0]}" \
+            "aria2c=aria2c -q -x$mirror_conns -s$mirror_conns -k1M --allow-overwrite=true -d $out -o split.bin ${urls[*]}" \
+            "axel=axel -q -n $mirror_conns -o $out/split.bin ${urls[*]}"
         wire_count "split-mirrors" $((split_mib << 20))
         rm -f "$work/www/split.bin" "$out"/split.bin*
         ;;
@@ -348,13 +352,15 @@ if [ -n "$baseline" ]; then
 fi
 echo "(memory cases: one run each, for peak memory; their times are not compared)"
 split_bound="$(awk -v m="$split_mib" -v c="$split_conns" -v r="$split_rate_mib" 'BEGIN { printf "%.3f", m / (c * r) }')"
+mirror_bound="$(awk -v m="$split_mib" -v c="$mirror_conns" -v r="$split_rate_mib" 'BEGIN { printf "%.3f", m / (c * r) }')"
 if [ -s "$wire" ]; then
     echo "split cases: wire = bytes nginx sent (headers included) per counted run over the file's size;"
     echo "  conns = distinct connections per run, median; the bound (afget/limit) is"
     echo "  $split_mib MiB / ($split_conns × $split_rate_mib MiB/s) = $split_bound s, $split_conns connections or streams at the limit"
+    echo "  (split-mirrors: $split_mib MiB / ($mirror_conns × $split_rate_mib MiB/s) = $mirror_bound s)"
     echo "  targets: afget/best ≤ 0.95 (5 % faster than aria2c and axel), afget/limit ≤ 1.10, afget's wire ≤ 1.01"
 fi
-python3 - "$results" "$wire" "$split_bound" <<'PY'
+python3 - "$results" "$wire" "$split_bound" "$mirror_bound" <<'PY'
 import sys
 rows = []
 for line in open(sys.argv[1]):
@@ -364,7 +370,7 @@ wire = {}
 for line in open(sys.argv[2]):
     case, tool, ratio, conns = line.split()
     wire[case, tool] = (float(ratio), float(conns))
-bound = float(sys.argv[3])
+bound, mirror_bound = float(sys.argv[3]), float(sys.argv[4])
 # The afget/base column only when BASELINE was given, and wire and conns only when a split case
 # ran, so that the table is otherwise unchanged.
 with_base = any(r[1] == "baseline" for r in rows)
@@ -385,7 +391,7 @@ for case in dict.fromkeys(r[0] for r in rows):
     ratio = f"{afget / min(peers):>12.2f}" if peers and not case.startswith("memory") else ""
     base = next((r[2] for r in mine if r[1] == "baseline"), None)
     base_ratio = f"{afget / base:>12.2f}" if base and not case.startswith("memory") else ""
-    limit = bound if case.startswith("split") else next((r[2] for r in mine if r[1] in references), None)
+    limit = mirror_bound if case == "split-mirrors" else bound if case.startswith("split") else next((r[2] for r in mine if r[1] in references), None)
     limit_ratio = f"{afget / limit:>12.2f}" if limit and not case.startswith("memory") else ""
     floor = next((r[2] for r in mine if r[1] in floors), None)
     floor_ratio = f"{afget / floor:>12.2f}" if floor else ""
