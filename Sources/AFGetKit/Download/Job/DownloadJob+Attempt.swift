@@ -144,7 +144,7 @@ extension DownloadJob {
                 // A first range answered with another range (shorter, or of an unknown
                 // total): nothing was written; the file is fetched on one connection.
                 splitRefused = true
-                renderer.handle(.notice("afget: \(info.path): one connection: \(failure.message)"))
+                renderer.handle(.notice(DownloadNotices.oneConnection(info.path, because: failure.message)))
                 return .fellBack
             }
             // The job's own reason wins over what its cancel left the task to report.
@@ -259,9 +259,9 @@ extension DownloadJob {
             if let reason = reasonNotToSplit(head, base: state.base, askedRange: state.firstRange != nil) {
                 splitRefused = true
                 if reason.isWorthSaying {
-                    renderer.handle(.notice("afget: \(info.path): one connection: \(reason.text)"))
+                    renderer.handle(.notice(DownloadNotices.oneConnection(info.path, because: reason.text)))
                 } else if settings.transfer.verbose {
-                    renderer.handle(.notice("* one connection: \(reason.text)"))
+                    renderer.handle(.notice(DownloadNotices.oneConnectionAsExpected(because: reason.text)))
                 }
             } else if state.firstRange != nil && head.status == 206 {
                 state.handsOver = true

@@ -251,9 +251,7 @@ final class DownloadJob {
         case .finish(let wholePart, let confirmedByHead):
             if confirmedByHead {
                 renderer.handle(
-                    .notice(
-                        "afget: \(info.path): the part already holds the whole file "
-                            + "(the server answered 416 without its length; a HEAD request confirmed it)"))
+                    .notice(DownloadNotices.wholePartConfirmed(info.path)))
             }
             if wholePart { continuedFrom = machine.offset }
             let head = response?.head ?? ResponseHead()

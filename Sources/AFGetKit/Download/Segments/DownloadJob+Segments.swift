@@ -63,7 +63,7 @@ extension DownloadJob {
         }
         if settings.transfer.verbose {
             renderer.handle(
-                .notice("* \(segments.filter { !$0.isComplete }.count) segments over up to \(settings.split) connections"))
+                .notice(DownloadNotices.segments(segments.filter { !$0.isComplete }.count, overUpTo: settings.split)))
         }
         startAttempt()
         let transfer = SegmentedTransfer(
@@ -104,7 +104,7 @@ extension DownloadJob {
             return .completed(response, reached: total)
         case .fellBack(let contiguous, let reason):
             splitRefused = true
-            renderer.handle(.notice("afget: \(info.path): one connection from here (\(reason))"))
+            renderer.handle(.notice(DownloadNotices.oneConnectionFromHere(info.path, because: reason)))
             offset = contiguous
             return .fellBack
         case .failed(let failure) where failure.entityChanged:

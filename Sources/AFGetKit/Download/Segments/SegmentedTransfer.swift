@@ -319,9 +319,7 @@ final class SegmentedTransfer {
         guard allowed > 0, allowed < connectionLimit else { return }
         if connectionLimit == settings.split {
             renderer.handle(
-                .notice(
-                    "afget: \(context.info.path): the server takes \(allowed) connection\(allowed == 1 ? "" : "s") at once; "
-                        + "going on with \(allowed)"))
+                .notice(DownloadNotices.connectionsCapped(context.info.path, at: allowed)))
         }
         connectionLimit = allowed
     }

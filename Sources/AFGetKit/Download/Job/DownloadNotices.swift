@@ -1,0 +1,34 @@
+/// The words of what a download tells people beside its progress and its ending: said once
+/// here, as `HostMessages` says a host's.
+enum DownloadNotices {
+    /// Asked to split (`-s`), the file comes over one connection, for this reason.
+    static func oneConnection(_ path: String, because reason: String) -> String {
+        "afget: \(path): one connection: \(reason)"
+    }
+
+    /// The same, for a reason people expect (a small file): said with `-v` only.
+    static func oneConnectionAsExpected(because reason: String) -> String {
+        "* one connection: \(reason)"
+    }
+
+    /// Segments could not go on; one connection takes the rest.
+    static func oneConnectionFromHere(_ path: String, because reason: String) -> String {
+        "afget: \(path): one connection from here (\(reason))"
+    }
+
+    /// `-v`: how a split download begins.
+    static func segments(_ count: Int, overUpTo connections: Int) -> String {
+        "* \(count) segments over up to \(connections) connections"
+    }
+
+    /// A server that refused connections beyond `allowed` gets no more.
+    static func connectionsCapped(_ path: String, at allowed: Int) -> String {
+        "afget: \(path): the server takes \(allowed) connection\(allowed == 1 ? "" : "s") at once; going on with \(allowed)"
+    }
+
+    /// A continue answered 416 without a length, and a HEAD request showed the part is whole.
+    static func wholePartConfirmed(_ path: String) -> String {
+        "afget: \(path): the part already holds the whole file "
+            + "(the server answered 416 without its length; a HEAD request confirmed it)"
+    }
+}
