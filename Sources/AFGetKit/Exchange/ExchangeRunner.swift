@@ -107,38 +107,16 @@ public final class ExchangeRunner: Sendable {
     private func attempt(_ request: HTTPRequest, info: ItemInfo, options: TransferOptions) async -> (
         TaskResponse?, TransferFailure?
     ) {
-        let sending = request.body != .none
+        var attempt = ExchangeAttempt(info: info, sending: request.body != .none, verbose: options.verbose)
         let task =
-            sending
+            attempt.sending
             ? manager.uploadTask(with: request, bodyLimit: Self.bodyLimit, options: options)
             : manager.dataTask(with: request, bodyLimit: Self.bodyLimit, options: options)
         manager.resume(task.id)
-        var speed = SpeedEstimator()
-        var started = false
         for await event in task.events {
-            switch event {
-            case .started(_, let head):
-                guard !sending, !started else { continue }
-                started = true
-                renderer.handle(.started(info, total: head.contentLength, offset: nil))
-            case .progress(_, let progress):
-                let bytes = sending ? progress.sent : progress.received
-                let total = sending ? progress.expectedToSend : progress.expected
-                if !started {
-                    started = true
-                    renderer.handle(.started(info, total: total, offset: nil))
-                }
-                speed.add(bytes: bytes, at: monotonicSeconds())
-                renderer.handle(.progress(info, bytes: bytes, total: total, speed: speed.bytesPerSecond))
-            case .verbose, .redirected, .suspended, .resumed:
-                if let notice = event.notice(verbose: options.verbose) { renderer.handle(.notice(notice)) }
-            case .completed(_, let response):
-                return (response, nil)
-            case .failed(_, let failure, _):
-                return (nil, failure)
-            case .canceled:
-                return (nil, TransferFailure(.internalError, "canceled"))
-            }
+            let (said, ending) = attempt.take(event, at: monotonicSeconds())
+            said.forEach(renderer.handle)
+            if let ending { return (ending.response, ending.failure) }
         }
         return (nil, TransferFailure(.internalError, "the task manager stopped early"))
     }
