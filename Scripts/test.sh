@@ -11,10 +11,12 @@ source "$root/Scripts/packages.sh"
 # nginx-light for the smoke test, bsdutils for script(1), which gives the bar test a terminal,
 # openssl for the CA directory test (c_rehash names), gzip for compressed bodies, zsh and fish
 # for the completion tests, tmux for the bar tests that read the screen as a person sees it;
-# the FTP and SSH servers of FTPTests and SFTPTests: pyftpdlib (Debian's python3), vsftpd (FTPS)
-# and OpenSSH's sshd (with ssh-keygen).
+# the FTP and SSH servers of FTPTests and SFTPTests: pyftpdlib (Debian's python3), vsftpd (FTPS),
+# OpenSSH's sshd (with ssh-keygen) for keys and the agent, and asyncssh (Debian's python3) for
+# password logins: Scripts/sftp-password-server.py, a user database of its own, as sshd checks
+# passwords against system accounts.
 ensure_packages "${BUILD_PACKAGES[@]}" nginx-light bsdutils coreutils openssl gzip jq zsh fish tmux \
-    python3 python3-pyftpdlib vsftpd openssh-server openssh-client
+    python3 python3-pyftpdlib vsftpd openssh-server openssh-client python3-asyncssh
 cd "$root"
 # Formatting first: a second before the build, and the tree stays in one style (.swift-format).
 if [ $# -eq 0 ]; then Scripts/format.sh --check; fi

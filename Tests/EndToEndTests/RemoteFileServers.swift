@@ -5,7 +5,8 @@ import XCTest
 
 /// A server program of Debian's, started on a free loopback port with a configuration of the
 /// test's own in a scratch directory, and stopped (and its directory removed) with this value.
-/// Scripts/test.sh installs the programs (python3-pyftpdlib, vsftpd, openssh-server).
+/// Scripts/test.sh installs the programs (python3-pyftpdlib, vsftpd, openssh-server,
+/// python3-asyncssh).
 final class ServerProgram {
     let scratch: URL
     let port: Int
@@ -227,6 +228,50 @@ final class SSHServer {
     func url(_ name: String, scheme: String = "sftp") -> String {
         "\(scheme)://127.0.0.1:\(server.port)\(root.path)/\(name)"
     }
+}
+
+/// An SFTP server with a user database of its own (Scripts/sftp-password-server.py, on
+/// asyncssh: Debian's python3-asyncssh), since sshd checks passwords against system accounts:
+/// `user` logs in with `password`, and nothing else logs in (no keys, no agent). It serves
+/// `root` as `/`. `home` is a HOME for afget with the host key in `~/.ssh/known_hosts` and no
+/// key of its own. Its log has a line for each password tried, naming the user.
+final class PasswordSFTPServer {
+    let server: ServerProgram
+    let root: URL
+    let home: URL
+    let user = "alice"
+
+    private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scripts/sftp-password-server.py")
+
+    init(password: String) throws {
+        let user = user
+        var made: (root: URL, home: URL)?
+        server = try ServerProgram("/usr/bin/python3") { port, scratch in
+            let root = scratch.appendingPathComponent("root")
+            let home = scratch.appendingPathComponent("home")
+            for directory in [root, home.appendingPathComponent(".ssh")] {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            }
+            let hostKey = scratch.appendingPathComponent("host")
+            try generateKey(hostKey)
+            let publicKey = try String(contentsOf: hostKey.appendingPathExtension("pub"), encoding: .utf8)
+            try "[127.0.0.1]:\(port) \(publicKey.split(separator: " ").prefix(2).joined(separator: " "))\n".write(
+                to: home.appendingPathComponent(".ssh/known_hosts"), atomically: true, encoding: .utf8)
+            made = (root, home)
+            return [Self.script.path, root.path, String(port), hostKey.path, user, password]
+        }
+        root = made!.root
+        home = made!.home
+    }
+
+    /// The server's log lines for passwords tried: `password login USER: accepted` (or `refused`).
+    var logins: [String] {
+        server.logText.split(whereSeparator: \.isNewline).map(String.init).filter { $0.hasPrefix("password login") }
+    }
+
+    /// `sftp://` to `root`'s file `name`; `credentials` (`user:password@`) put in the URL.
+    func url(_ name: String, credentials: String = "") -> String { "sftp://\(credentials)127.0.0.1:\(server.port)/\(name)" }
 }
 
 /// A new ed25519 key pair without a passphrase: `path` and `path.pub`.

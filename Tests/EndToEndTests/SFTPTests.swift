@@ -4,7 +4,8 @@ import XCTest
 
 /// Downloads and uploads over SFTP and SCP against OpenSSH's sshd: exact files, host keys
 /// checked against known_hosts or a pin (exit 5 naming host and fingerprint), a key that is
-/// not authorized (exit 6), Ctrl-C then continue, a file touched between runs started over.
+/// not authorized (exit 6), Ctrl-C then continue, a file touched between runs started over;
+/// password logins against an asyncssh server with a user database of its own.
 final class SFTPTests: XCTestCase {
     private var directory: URL!
     private static let modified = Date(timeIntervalSince1970: 1_600_000_000)
@@ -129,6 +130,81 @@ final class SFTPTests: XCTestCase {
             ["-q", "-o", "f.bin", ssh.url("f.bin")], in: directory, environment: ["HOME": bare.path, "SSH_AUTH_SOCK": socket])
         XCTAssertEqual(withAgent.status, 0, withAgent.stderr)
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("f.bin").path), sha)
+    }
+
+    /// A password login, against a server with its own user database (sshd checks passwords
+    /// against system accounts), with no key and no agent: `-u`, credentials in the URL and
+    /// `--netrc-file` each log in (the server's log shows each password accepted) and fetch the
+    /// file exactly; the password is in none of stderr, stdout, the report or the resume data of
+    /// an interrupted run, which the same command then continues. A wrong password is exit 6 in
+    /// one line. Until afget left the user to libcurl when netrc names one, `--netrc` over SSH
+    /// sent the local user and no password: refused.
+    func testAPasswordLogsInAndIsNeverShownOrKept() throws {
+        let password = "Zq7rX-hunter2"
+        let ssh = try PasswordSFTPServer(password: password)
+        let sha = try writeRandomFile(ssh.root.appendingPathComponent("f.bin"), count: 300_000, modified: Self.modified)
+        let environment = ["HOME": ssh.home.path, "SSH_AUTH_SOCK": ""]
+        let accepted = "password login alice: accepted"
+
+        let given = try Afget.run(
+            ["--progress", "json", "--report", "given.json", "-u", "alice:\(password)", "-o", "given.bin", ssh.url("f.bin")],
+            in: directory, environment: environment)
+        XCTAssertEqual(given.status, 0, given.stderr + ssh.server.logText)
+        let file = directory.appendingPathComponent("given.bin")
+        XCTAssertEqual(sha256Hex(ofFile: file.path), sha)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date, Self.modified)
+        let givenReport = try String(contentsOf: directory.appendingPathComponent("given.json"), encoding: .utf8)
+        XCTAssertFalse((givenReport + given.stdoutText + given.stderr).contains(password), givenReport + given.stderr)
+        XCTAssertEqual(ssh.logins, [accepted])
+
+        let inURL = try Afget.run(
+            [
+                "--progress", "json", "--report", "url.json", "-o", "url.bin",
+                ssh.url("f.bin", credentials: "alice:\(password)@"),
+            ],
+            in: directory, environment: environment)
+        XCTAssertEqual(inURL.status, 0, inURL.stderr + ssh.server.logText)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("url.bin").path), sha)
+        let urlReport = try String(contentsOf: directory.appendingPathComponent("url.json"), encoding: .utf8)
+        XCTAssertFalse((urlReport + inURL.stdoutText + inURL.stderr).contains(password), urlReport + inURL.stderr)
+
+        let netrc = directory.appendingPathComponent("netrc")
+        try "machine 127.0.0.1\n  login alice\n  password \(password)\n".write(to: netrc, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(netrc.path, 0o600), 0)
+        let fromNetrc = try Afget.run(
+            ["-q", "--netrc-file", netrc.path, "-o", "netrc.bin", ssh.url("f.bin")], in: directory, environment: environment)
+        XCTAssertEqual(fromNetrc.status, 0, fromNetrc.stderr + ssh.server.logText)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("netrc.bin").path), sha)
+        XCTAssertEqual(ssh.logins, [accepted, accepted, accepted])
+
+        let wrong = try Afget.run(
+            ["-q", "-u", "alice:wrong", "-o", "wrong.bin", ssh.url("f.bin")], in: directory, environment: environment)
+        XCTAssertEqual(wrong.status, 6, wrong.stderr)
+        XCTAssertEqual(wrong.stderrLines.count, 1, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("the server refused the login"), wrong.stderr)
+        XCTAssertTrue(ssh.logins.last?.hasSuffix("refused") ?? false, ssh.server.logText)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("wrong.bin").path))
+
+        // Stopped part-way, with the password given by `-u` and in the URL: the resume data does
+        // not hold it, and the same command continues exactly.
+        let bigSHA = try writeRandomFile(ssh.root.appendingPathComponent("big.bin"), count: 2_000_000, modified: Self.modified)
+        // As over HTTP, the URL recorded keeps the user of the URL's credentials, not the password.
+        for (name, arguments, recorded) in [
+            ("u.bin", ["-u", "alice:\(password)", ssh.url("big.bin")], ssh.url("big.bin")),
+            ("in-url.bin", [ssh.url("big.bin", credentials: "alice:\(password)@")], ssh.url("big.bin", credentials: "alice@")),
+        ] {
+            let command = ["-o", name] + arguments
+            let resumeData = directory.appendingPathComponent(name + ".afresume")
+            try interruptAfterACheckpoint(command, in: directory, environment: environment, resumeData: resumeData)
+            let kept = try String(contentsOf: resumeData, encoding: .utf8)
+            XCTAssertFalse(kept.contains(password), "\(name): \(kept)")
+            XCTAssertTrue(kept.contains("<string>\(recorded)</string>"), "\(name): \(kept)")
+            let continued = try Afget.run(["--progress", "line"] + command, in: directory, environment: environment)
+            XCTAssertEqual(continued.status, 0, continued.stderr)
+            XCTAssertTrue(continued.stderr.contains("\(name): continuing at"), continued.stderr)
+            XCTAssertFalse(continued.stderr.contains(password), continued.stderr)
+            XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent(name).path), bigSHA, name)
+        }
     }
 
     func testCtrlCThenContinueAndATouchedFileStartsOver() throws {

@@ -32,8 +32,8 @@ extension TransferContext {
     }
 
     /// Per attempt: where the body starts and, for a split's segment, ends (SCP cannot seek),
-    /// and the user an SSH server is logged in as when neither the URL nor `-u` names one: the
-    /// local user, as ssh(1) does.
+    /// and the user an SSH server is logged in as when neither the URL nor `-u` names one: netrc's
+    /// login for the host when `--netrc` gives one, else the local user, as ssh(1) does.
     ///
     /// A part is asked for as a continue is (FTP's REST, an SFTP seek), to the file's end:
     /// libcurl then reports the bytes left, which with the offset is the file's size — what a
@@ -49,7 +49,12 @@ extension TransferContext {
         let since = RemoteFileAnswer.modifiedSince(of: request)
         easy.set(CURLOPT_TIMECONDITION, Int((since == nil ? CURL_TIMECOND_NONE : CURL_TIMECOND_IFMODSINCE).rawValue))
         easy.set(CURLOPT_TIMEVALUE_LARGE, offset: since ?? 0)
-        if request.url.isSSH, !request.url.hasUser, options.credentials == nil, let user = Self.localUser {
+        // A user set here makes libcurl skip netrc altogether: with `--netrc` naming a login for
+        // the host, setting the local user sent neither that login nor its password, and a
+        // password login from netrc always failed. The user is left to libcurl's netrc then.
+        if request.url.isSSH, !request.url.hasUser, options.credentials == nil, !netrcNamesUser,
+            let user = Self.localUser
+        {
             easy.set(CURLOPT_USERNAME, user)
         }
     }
@@ -126,6 +131,14 @@ extension TransferContext {
         else { return Int32(CURLKHSTAT_FINE.rawValue) }
         abort(because: refusal)
         return reject
+    }
+
+    /// Whether the netrc file this request reads (`--netrc`, `--netrc-file`) has a login for its
+    /// host (applyIdentity gives the file to libcurl on the first origin; SSH has no redirects,
+    /// so no other).
+    private var netrcNamesUser: Bool {
+        guard let netrc = options.netrcFile else { return false }
+        return NetrcLogin.login(for: request.url.host, inFile: netrc) != nil
     }
 
     /// The login name of the user running afget.
