@@ -104,6 +104,20 @@ final class MirrorFaultTests: ServerTestCase {
         XCTAssertLessThanOrEqual(server.payloadBytesSent + second.payloadBytesSent, size + size / 100)
     }
 
+    /// `afget resume` continues from the recorded sources: the mirror serves in the second run too.
+    func testAfgetResumeContinuesFromEveryRecordedSource() throws {
+        let size = 6_000_000
+        let path = "/file/a.bin?size=\(size)&chunk=30000&ms=50"
+        _ = try interrupted(
+            ["-q", "-s", "4", "--min-split-size", "256K", "--mirror", second.url(path), server.url(path)], name: "a.bin")
+        let before = second.log.all.count
+        let result = try Afget.run(["resume", "-q", "-s", "4", "--min-split-size", "256K"], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha("a.bin"), TestPayload.sha256(count: size))
+        XCTAssertEqual(listing(directory), ["a.bin"])
+        XCTAssertFalse(second.log.all.dropFirst(before).isEmpty, "the mirror serves in the resumed run")
+    }
+
     /// Who served what is known across runs: a bad first source's ranges of the first run are
     /// fetched again in the second, and the file ends exact.
     func testTheSourceAtFaultIsFoundAcrossRuns() throws {
