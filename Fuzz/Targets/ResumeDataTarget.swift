@@ -35,6 +35,19 @@ enum ResumeDataTarget: FuzzTarget {
             expect(segment.end <= resume.expectedLength ?? -1, "segment \(segment) beyond the file")
             end = segment.end
         }
+        for source in resume.sources {
+            let scheme = source.lowercased().prefix { $0 != ":" }
+            expect(
+                scheme == "http" || scheme == "https" || CurlURL.remoteFileSchemes.contains(String(scheme)),
+                "a source \(source)")
+        }
+        var reached: Int64 = 0
+        for run in resume.sourceRanges.runs {
+            expect(!run.source.isEmpty, "a range of no source: \(run)")
+            expect(run.start >= reached && run.start < run.end, "range \(run) out of order")
+            expect(run.end <= resume.expectedLength ?? -1, "range \(run) beyond the file")
+            reached = run.end
+        }
         for header in resume.headers {
             expect(!HeaderMasking.mayHoldSecret(header.prefix { $0 != ":" }), "a header that may hold a secret: \(header)")
         }

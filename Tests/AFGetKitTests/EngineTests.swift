@@ -99,7 +99,10 @@ final class EngineTests: XCTestCase {
         XCTAssertTrue(DownloadPhase.preparing.canTransition(to: .ended))
 
         XCTAssertFalse(DownloadPhase.preparing.canTransition(to: .moving), "nothing is moved before it is verified")
-        XCTAssertFalse(DownloadPhase.verifying.canTransition(to: .transferring(attempt: 2)), "no way back once verifying")
+        XCTAssertTrue(
+            DownloadPhase.verifying.canTransition(to: .transferring(attempt: 2)),
+            "a failed checksum of a file from several sources fetches a suspect's bytes again")
+        XCTAssertFalse(DownloadPhase.moving.canTransition(to: .transferring(attempt: 2)), "no way back once moving")
         XCTAssertFalse(DownloadPhase.transferring(attempt: 1).canTransition(to: .transferring(attempt: 3)))
         XCTAssertFalse(DownloadPhase.ended.canTransition(to: .preparing))
 

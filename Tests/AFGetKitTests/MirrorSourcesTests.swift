@@ -35,6 +35,47 @@ final class MirrorSourcesTests: XCTestCase {
         }
     }
 
+    /// A suspect of a failed checksum is set aside while its bytes are fetched again: no
+    /// connection goes to it, and it is not counted among the sources left; who wrote what is
+    /// kept by URL, and a part cut short takes its runs with it.
+    func testASuspectIsSetAsideWhileItsBytesAreFetchedAgain() throws {
+        let rows: [(count: Int, aside: Int, dropped: [Int], expected: [Int?], usable: [Int])] = [
+            (2, 0, [], [1, 1, 1], [1]),
+            (2, 1, [], [0, 0], [0]),
+            (3, 0, [], [1, 2, 1], [1, 2]),
+            (3, 1, [2], [0, 0], [0]),
+            (2, 0, [1], [nil], []),
+        ]
+        for row in rows {
+            var set = try sources(row.count)
+            set.setAside = row.aside
+            for index in row.dropped { XCTAssertTrue(set.drop(index, because: "gone")) }
+            XCTAssertEqual(row.expected.map { _ in set.nextForConnection() }, row.expected, "\(row)")
+            XCTAssertEqual(set.activeCount, row.usable.count, "\(row)")
+            XCTAssertEqual(set.current, row.usable.first, "\(row)")
+            XCTAssertEqual(set.usable, row.usable.map { "http://m\($0).example/f.iso" }, "\(row)")
+        }
+        var set = try sources(2)
+        set.wrote(0, 0..<100)
+        set.wrote(1, 50..<80)
+        XCTAssertEqual(set.ranges.ranges(of: "http://m0.example/f.iso"), [0..<50, 80..<100])
+        XCTAssertEqual(set.ranges.ranges(of: "http://m1.example/f.iso"), [50..<80])
+        set.truncated(to: 60)
+        XCTAssertEqual(set.ranges.ranges(of: "http://m1.example/f.iso"), [50..<60])
+        XCTAssertEqual(set.index(of: "http://m1.example/f.iso"), 1)
+        XCTAssertNil(set.index(of: "http://elsewhere.example/f.iso"))
+    }
+
+    /// Resume data without who wrote what: the bytes held are the first source's; with it, as recorded.
+    func testRecordedRangesOrTheFirstSourcesBytes() throws {
+        var older = try sources(2)
+        older.recorded(SourceRanges(), held: [0..<10, 20..<30])
+        XCTAssertEqual(older.ranges.ranges(of: "http://m0.example/f.iso"), [0..<10, 20..<30])
+        var recorded = try sources(2)
+        recorded.recorded(SourceRanges([SourceRanges.Run(source: "http://m1.example/f.iso", start: 0, end: 10)]), held: [0..<10])
+        XCTAssertEqual(recorded.ranges.sources, ["http://m1.example/f.iso"])
+    }
+
     /// A source is dropped once: a second failure of it says nothing more.
     func testASourceIsDroppedOnce() throws {
         var set = try sources(2)

@@ -95,6 +95,7 @@ extension DownloadJob {
         } catch {
             return after(.failed(error, reached: start))
         }
+        sources.truncated(to: offset)
         do {
             try catchUpDigests(to: offset)
         } catch {
@@ -120,6 +121,7 @@ extension DownloadJob {
         case .progress(_, let progress):
             noteRequest(progress)
             guard state.bodyStarted else { return nil }
+            noteWritten(state, progress.written)
             let now = monotonicSeconds()
             state.speed.add(bytes: progress.received, at: now)
             renderer.handle(
@@ -139,6 +141,7 @@ extension DownloadJob {
             noteRequest(progress)
             bytesThisRun += progress.received
             if state.bodyStarted { sources.served(state.source, bytes: progress.written) }
+            noteWritten(state, progress.written)
             if let refused = refusedBody(written: progress.written, state) { return refused }
             if state.firstRange != nil, failure.kind == .resumeConflict, !failure.entityChanged, !state.bodyStarted {
                 // A first range answered with another range (shorter, or of an unknown
@@ -154,6 +157,7 @@ extension DownloadJob {
         case .canceled(_, let reason, let progress):
             noteRequest(progress)
             if state.bodyStarted { sources.served(state.source, bytes: progress.written) }
+            noteWritten(state, progress.written)
             return canceled(progress, because: reason, state)
         }
         return nil
@@ -232,6 +236,7 @@ extension DownloadJob {
         if head.status == 200 && state.offset > 0 {
             renderer.handle(.restarting(info, reason: ResumeExpectation.reasonForFullResponse(head, recorded: validators)))
             state.base = 0
+            sources.truncated(to: 0)
         }
         if sources.isMirror(state.source) {
             // Checked against the file before it started; the file stays what its first source said.
@@ -317,6 +322,7 @@ extension DownloadJob {
         noteRequest(response.progress)
         bytesThisRun += response.progress.received
         if state.bodyStarted && response.head.isSuccess { sources.served(state.source, bytes: response.progress.written) }
+        noteWritten(state, response.progress.written)
         if let refused = refusedBody(written: response.progress.written, state) { return refused }
         let reached = state.reached(written: response.progress.written)
         if let range = state.firstRange, response.head.status == 206, reached == range.end,

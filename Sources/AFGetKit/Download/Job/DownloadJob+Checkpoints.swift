@@ -31,7 +31,10 @@ extension DownloadJob {
     /// A small new body has none (stopped, it starts over, which costs less) unless
     /// `keepingSmallBody`: a whole file kept for the next run (a checksum that did not match, a
     /// move that failed).
-    func checkpoint(_ bytes: Int64, segments: [Segment] = [], keepingSmallBody: Bool = false) -> TransferFailure? {
+    /// `ranges`: who wrote what, when segments hold it (else the job's sources say).
+    func checkpoint(
+        _ bytes: Int64, segments: [Segment] = [], ranges: SourceRanges? = nil, keepingSmallBody: Bool = false
+    ) -> TransferFailure? {
         guard let part = download.part, let store, validators.ifRange != nil else { return nil }
         lastCheckpointAt = monotonicSeconds()
         if part.isAnonymous && isSmallNewBody && !keepingSmallBody { return nil }
@@ -39,7 +42,7 @@ extension DownloadJob {
             try part.giveName()
             // Resume data counting no bytes needs no data behind it, nor to survive a crash.
             if bytes > 0 || !segments.isEmpty { try part.syncData() }
-            let data = resumeData(bytes: bytes, segments: segments, of: part)
+            let data = resumeData(bytes: bytes, segments: segments, ranges: ranges ?? sources.ranges, of: part)
             do {
                 try store.save(data, durable: bytes > 0 || !segments.isEmpty)
             } catch  where Self.refusesNewFiles(error) && part.keep(data) {
@@ -57,12 +60,19 @@ extension DownloadJob {
         [EACCES, EPERM, EROFS].contains(failure.systemErrorCode)
     }
 
-    /// What a checkpoint records: `bytes` of `part` (or `segments`), and what they are of.
-    func resumeData(bytes: Int64, segments: [Segment] = [], of part: PartFile) -> ResumeData {
-        ResumeData(
+    /// What a checkpoint records: `bytes` of `part` (or `segments`), what they are of, and, for
+    /// a file from several sources, those sources and who wrote which of the bytes.
+    func resumeData(bytes: Int64, segments: [Segment] = [], ranges: SourceRanges, of part: PartFile) -> ResumeData {
+        let mirrored = sources.isMirrored
+        // Ranges are recorded of a file of known length only.
+        var written = mirrored && expectedTotal != nil ? ranges : SourceRanges()
+        // What lies past the bytes counted is not known to be on disk.
+        if segments.isEmpty { written.truncate(to: bytes) }
+        return ResumeData(
             url: info.url, bytesReceived: bytes, validators: validators,
             tempFileName: splitPath(part.path).name, destination: part.destination, expectedLength: expectedTotal,
-            segments: segments, headers: download.userHeaders, takesServerName: download.takesServerName)
+            segments: segments, headers: download.userHeaders, takesServerName: download.takesServerName,
+            sources: mirrored ? sources.sources.map(\.url) : [], sourceRanges: written)
     }
 
     /// The stop checkpoint after a failure. On a full disk the new resume data has no room

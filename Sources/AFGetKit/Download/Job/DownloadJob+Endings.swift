@@ -17,7 +17,8 @@ extension DownloadJob {
             let size = try download.part?.size() ?? bytesThisRun
             // Segments write out of order, unhashed: the file is hashed once here instead.
             try catchUpDigests(to: size)
-            if let failure = verifyChecksum(size: size) { return end(fail(failure)) }
+            if let mismatch = checksumMismatch() { return findFault(mismatch: mismatch, size: size) }
+            convictSuspect()
             phases.move(to: .moving)
             if let stays = try adoptServerName(head) { return end(skipServerNamed(stays.path, reason: stays.reason)) }
             let finished = Finishing(size: size, seconds: seconds)
@@ -172,16 +173,20 @@ extension DownloadJob {
         return .skipped
     }
 
-    /// A mismatch keeps the part file and resume data (counting the whole file), so running
-    /// again with the right checksum finishes without downloading again. The digest has seen
-    /// all `size` bytes.
-    private func verifyChecksum(size: Int64) -> TransferFailure? {
+    /// How the digest of all the part's bytes differs from the checksum, if it does.
+    func checksumMismatch() -> String? {
         guard let checksum = download.checksum, let checksumDigest else { return nil }
-        guard let mismatch = checksum.mismatch(with: checksumDigest) else { return nil }
+        return checksum.mismatch(with: checksumDigest)
+    }
+
+    /// The failure of a file of `size` bytes whose checksum did not match (`mismatch`, then
+    /// `note`). It keeps the part file and resume data (counting the whole file), so running
+    /// again with the right checksum finishes without downloading again.
+    func checksumFailure(_ mismatch: String, size: Int64, note: String = "") -> TransferFailure {
         if let failure = keepWholePart(size) { return failure }
         let kept =
             download.part.map { "; the data is kept in \($0.path) (run again with the right checksum, or --restart)" } ?? ""
-        return TransferFailure(.checksumMismatch, "checksum mismatch: \(mismatch)\(kept)")
+        return TransferFailure(.checksumMismatch, "checksum mismatch: \(mismatch)\(note)\(kept)")
     }
 
     /// Brings the digests to the first `offset` bytes of the part file, reading what they have

@@ -71,6 +71,8 @@ final class DownloadJob {
     var awaiting = Awaiting.start
     /// The file's sources (its URL, and mirrors), which the attempts and segments ask.
     var sources: MirrorSources
+    /// A failed checksum's search for the source at fault, once one began.
+    var faults: FaultFinding?
     /// Why the body now arriving writes no resume data, said when it is interrupted.
     var whyNotContinuable: String {
         get { machine.whyNotContinuable }
@@ -95,7 +97,10 @@ final class DownloadJob {
         hasResumeData = download.resumeData != nil
         sources = MirrorSources(download.sources)
         // Resume data holds the first URL's file: the others are checked against it.
-        if hasResumeData { sources.fixEntity(by: 0) }
+        if let resumeData = download.resumeData {
+            sources.fixEntity(by: 0)
+            sources.recorded(resumeData.sourceRanges, held: resumeData.heldRanges)
+        }
         checksumDigest = download.checksum.map { RunningDigest($0.algorithm) }
         if download.checksum?.algorithm == .sha256 {
             sha256Digest = checksumDigest
@@ -336,6 +341,7 @@ final class DownloadJob {
         } catch {
             return false
         }
+        sources.truncated(to: 0)
         return true
     }
 }

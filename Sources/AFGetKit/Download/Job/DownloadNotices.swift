@@ -1,3 +1,5 @@
+import AFGetProgress
+
 /// The words of what a download tells people beside its progress and its ending: said once
 /// here, as `HostMessages` says a host's.
 enum DownloadNotices {
@@ -30,5 +32,11 @@ enum DownloadNotices {
     static func wholePartConfirmed(_ path: String) -> String {
         "afget: \(path): the part already holds the whole file "
             + "(the server answered 416 without its length; a HEAD request confirmed it)"
+    }
+
+    /// A file from several sources failed its checksum: one source's bytes come again from the others.
+    static func fetchingAgain(_ path: String, bytes: Int64, servedBy source: String) -> String {
+        "afget: \(path): checksum mismatch; fetching the \(Formatting.bytes(bytes)) that \(source) served "
+            + "from the other sources to find the source at fault"
     }
 }

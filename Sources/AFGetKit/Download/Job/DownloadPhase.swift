@@ -1,10 +1,11 @@
 /// A download's life, after AFURLConnectionOperation's state machine in the seeds:
 ///
-///     preparing → transferring(1) ⇄ waitingToRetry → transferring(n) → verifying → moving → ended
+///     preparing → transferring(1) ⇄ waitingToRetry → transferring(n) ⇄ verifying → moving → ended
 ///          ↘______________↘_______________↘____________________↘___________↘________↗
 ///
-/// Every phase may end (done, skipped, failed or stopped); nothing goes back once the file is
-/// being verified. The driver reads the phase after each step of a job: an item's first request
+/// Every phase may end (done, skipped, failed or stopped); once the file is being verified, it
+/// goes back to the network only to fetch a suspect source's bytes again (a failed checksum of a
+/// file from several sources). The driver reads the phase after each step of a job: an item's first request
 /// posted lets the next item queue behind it, and its move into place lets the next transfer start.
 enum DownloadPhase: Equatable {
     case preparing
@@ -27,6 +28,8 @@ enum DownloadPhase: Equatable {
         case (.transferring, .waitingToRetry), (.transferring, .verifying): true
         case (.waitingToRetry, .transferring): true
         case (.verifying, .moving): true
+        // A file from several sources that failed its checksum: one source's bytes are fetched again.
+        case (.verifying, .transferring): true
         default: false
         }
     }

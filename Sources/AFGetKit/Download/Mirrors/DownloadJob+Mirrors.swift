@@ -28,4 +28,10 @@ extension DownloadJob {
         offset = machine.offset
         return nextAttempt()
     }
+
+    /// The attempt's answer wrote `written` bytes from where its body began: its source's.
+    func noteWritten(_ state: AttemptState, _ written: Int64) {
+        guard state.bodyStarted, written > 0 else { return }
+        sources.wrote(state.source, state.base..<state.base + written)
+    }
 }

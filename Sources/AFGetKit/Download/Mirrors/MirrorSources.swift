@@ -28,6 +28,11 @@ struct MirrorSources {
     /// The source whose answer fixed the entity, once one did.
     private(set) var entitySource: Int?
     private var turn = 0
+    /// Which source wrote which bytes of the part file.
+    private(set) var ranges = SourceRanges()
+    /// A source suspected of a checksum's failure, whose bytes are being fetched from the
+    /// others: no connection goes to it meanwhile.
+    var setAside: Int?
 
     init(_ requests: [HTTPRequest]) {
         sources = requests.map { Source(url: removingPassword(from: $0.url.absoluteString), request: $0) }
@@ -38,15 +43,24 @@ struct MirrorSources {
 
     func isDropped(_ index: Int) -> Bool { sources[index].dropped != nil }
 
-    var activeCount: Int { sources.filter { $0.dropped == nil }.count }
+    /// Not dropped, nor set aside: connections may go to it.
+    private func isUsable(_ index: Int) -> Bool { sources[index].dropped == nil && index != setAside }
+
+    var activeCount: Int { sources.indices.filter(isUsable).count }
+
+    /// The sources connections may go to, by URL.
+    var usable: [String] { sources.indices.filter(isUsable).map { sources[$0].url } }
+
+    /// The source of this URL, if it is one of the file's.
+    func index(of url: String) -> Int? { sources.firstIndex { $0.url == url } }
 
     /// The first source not dropped: where a single connection goes.
-    var current: Int? { sources.indices.first { sources[$0].dropped == nil } }
+    var current: Int? { sources.indices.first(where: isUsable) }
 
     /// The source a new connection goes to: the sources not dropped in turn.
     mutating func nextForConnection() -> Int? {
         guard activeCount > 0 else { return nil }
-        while sources[turn % sources.count].dropped != nil { turn += 1 }
+        while !isUsable(turn % sources.count) { turn += 1 }
         defer { turn += 1 }
         return turn % sources.count
     }
@@ -83,6 +97,26 @@ struct MirrorSources {
 
     mutating func served(_ index: Int, bytes: Int64) {
         sources[index].bytes += max(0, bytes)
+    }
+
+    /// `index`'s answer wrote `range` of the part file.
+    mutating func wrote(_ index: Int, _ range: Range<Int64>) {
+        ranges.record(sources[index].url, range)
+    }
+
+    /// The part file was cut to `length` bytes.
+    mutating func truncated(to length: Int64) {
+        ranges.truncate(to: length)
+    }
+
+    /// Who wrote what, as an earlier run recorded it (resume data), or, when it did not say,
+    /// `held` as the first source's, which the file it holds is checked against.
+    mutating func recorded(_ recorded: SourceRanges, held: [Range<Int64>]) {
+        if recorded.runs.isEmpty {
+            for range in held { ranges.record(sources[0].url, range) }
+        } else {
+            ranges = recorded
+        }
     }
 
     /// Drops `index` for `reason`; false when it was already dropped (said once).

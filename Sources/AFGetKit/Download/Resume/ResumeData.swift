@@ -27,12 +27,19 @@ public struct ResumeData: Sendable, Equatable {
     public var headers: [String] = []
     /// The file takes the name the server gives (`-J`), so `afget resume` names it so too.
     public var takesServerName = false
+    /// A file from several sources: their URLs (without passwords), `url`'s first; empty for one.
+    public var sources: [String] = []
+    /// Which source wrote which bytes of the part file (empty when not recorded: older resume
+    /// data, or a file from one source).
+    public var sourceRanges = SourceRanges()
 
     public init(
         url: String, bytesReceived: Int64, validators: EntityValidators, tempFileName: String,
         destination: String, expectedLength: Int64?, segments: [Segment] = [], headers: [HTTPHeader] = [],
-        takesServerName: Bool = false
+        takesServerName: Bool = false, sources: [String] = [], sourceRanges: SourceRanges = SourceRanges()
     ) {
+        self.sources = sources
+        self.sourceRanges = sourceRanges
         self.segments = segments
         self.takesServerName = takesServerName
         self.headers = headers.filter { !HeaderMasking.mayHoldSecret($0.name) }.map { "\($0.name): \($0.value)" }
@@ -43,6 +50,13 @@ public struct ResumeData: Sendable, Equatable {
         self.tempFileName = tempFileName
         self.destination = destination
         self.expectedLength = expectedLength
+    }
+
+    /// The bytes the part file holds, as recorded: the segments' written parts, else the first
+    /// `bytesReceived`.
+    public var heldRanges: [Range<Int64>] {
+        guard !segments.isEmpty else { return bytesReceived > 0 ? [0..<bytesReceived] : [] }
+        return segments.filter { $0.done > 0 }.map { $0.start..<$0.position }
     }
 
     public var validators: EntityValidators {
@@ -61,6 +75,8 @@ public struct ResumeData: Sendable, Equatable {
         static let segments = "AFGetSegments"
         static let headers = "AFGetRequestHeaders"
         static let takesServerName = "AFGetTakesServerName"
+        static let sources = "AFGetSources"
+        static let sourceRanges = "AFGetSourceRanges"
     }
 
     /// The XML property list, keys in sorted order (as Foundation writes them).
@@ -90,6 +106,19 @@ public struct ResumeData: Sendable, Equatable {
         }
         if !headers.isEmpty { members.append(.init(Key.headers, .array(headers.map { .string($0) }))) }
         if takesServerName { members.append(.init(Key.takesServerName, .bool(true))) }
+        if !sources.isEmpty { members.append(.init(Key.sources, .array(sources.map { .string($0) }))) }
+        if !sourceRanges.runs.isEmpty {
+            members.append(
+                .init(
+                    Key.sourceRanges,
+                    .array(
+                        sourceRanges.runs.map { run in
+                            .dictionary([
+                                .init("end", integer(run.end)), .init("source", .string(run.source)),
+                                .init("start", integer(run.start)),
+                            ])
+                        })))
+        }
         // Strings and integers only: every one has a property-list form, so this cannot fail.
         let text = (try? PropertyListText.xml(.dictionary(members.sorted { $0.key < $1.key }))) ?? ""
         return Data(text.utf8)
@@ -135,10 +164,7 @@ public struct ResumeData: Sendable, Equatable {
         self.version = version
 
         url = try string(Key.url)!
-        let scheme = url.prefix { $0 != ":" }.lowercased()
-        guard url.dropFirst(scheme.count).hasPrefix("://"),
-            ["http", "https"].contains(scheme) || CurlURL.remoteFileSchemes.contains(scheme)
-        else {
+        guard Self.isDownloadURL(url) else {
             throw ResumeDataError("\(Key.url) is not a URL afget downloads (http, https, ftp, ftps, sftp or scp)")
         }
         bytesReceived = try integer(Key.bytesReceived)!
@@ -160,6 +186,52 @@ public struct ResumeData: Sendable, Equatable {
         case .bool(let flag): takesServerName = flag
         default: throw ResumeDataError("\(Key.takesServerName) is not a boolean")
         }
+        sources = try Self.sources(dictionary[Key.sources])
+        sourceRanges = try Self.sourceRanges(dictionary[Key.sourceRanges], length: expectedLength)
+    }
+
+    /// Whether afget downloads from `url`: http, https, or a remote file's scheme.
+    private static func isDownloadURL(_ url: String) -> Bool {
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        return url.dropFirst(scheme.count).hasPrefix("://")
+            && (["http", "https"].contains(scheme) || CurlURL.remoteFileSchemes.contains(scheme))
+    }
+
+    /// The file's sources: URLs afget downloads from.
+    private static func sources(_ value: PropertyListValue?) throws(ResumeDataError) -> [String] {
+        guard let value else { return [] }
+        let notSources = ResumeDataError("\(Key.sources) is not a list of URLs afget downloads")
+        guard case .array(let list) = value else { throw notSources }
+        var urls: [String] = []
+        for element in list {
+            guard case .string(let url) = element, isDownloadURL(url) else { throw notSources }
+            urls.append(url)
+        }
+        return urls
+    }
+
+    /// Runs of bytes, each with its source, in the file, in order, without overlapping.
+    private static func sourceRanges(_ value: PropertyListValue?, length: Int64?) throws(ResumeDataError) -> SourceRanges {
+        guard let value else { return SourceRanges() }
+        let notRanges = ResumeDataError("\(Key.sourceRanges) is not a list of ranges of a file of known length")
+        guard case .array(let list) = value, let length else { throw notRanges }
+        var runs: [SourceRanges.Run] = []
+        for element in list {
+            guard case .dictionary(let entry) = element, case .string(let source)? = entry["source"], !source.isEmpty
+            else { throw notRanges }
+            func number(_ key: String) throws(ResumeDataError) -> Int64 {
+                guard case .integer(let number) = entry[key], number >= 0, number <= length else {
+                    throw ResumeDataError("\(Key.sourceRanges) has an impossible \(key)")
+                }
+                return number
+            }
+            let run = SourceRanges.Run(source: source, start: try number("start"), end: try number("end"))
+            guard run.start < run.end, run.start >= (runs.last?.end ?? 0) else {
+                throw ResumeDataError("\(Key.sourceRanges) overlap or are out of order")
+            }
+            runs.append(run)
+        }
+        return SourceRanges(runs)
     }
 
     /// Header lines to replay; one that may hold a secret is dropped, not sent.

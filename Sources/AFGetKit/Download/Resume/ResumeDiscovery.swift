@@ -66,7 +66,9 @@ public enum ResumeDiscovery {
                     DownloadItem(
                         index: found.items.count, url: replacementURL ?? data.url, output: .path(destination),
                         replacesURL: replacementURL == nil ? nil : data.url, headers: replayed,
-                        takesServerName: data.takesServerName))
+                        takesServerName: data.takesServerName,
+                        // The file's other sources, as recorded; none against a URL given instead.
+                        mirrors: replacementURL == nil ? data.sources : []))
             } catch  where error.kind == .resumeConflict {
                 // Without usable resume data there is no URL to continue from.
                 found.failures.append(

@@ -70,7 +70,7 @@ extension DownloadJob {
             SegmentedTransfer.Context(
                 environment: environment, info: info, request: download.request, part: part, validators: validators,
                 total: total, route: route, sources: sources,
-                checkpoint: { [unowned self] segments in self.checkpoint(segments: segments) }),
+                checkpoint: { [unowned self] segments, ranges in self.checkpoint(segments: segments, ranges: ranges) }),
             segments: segments, adopting: first)
         awaiting = .segments(transfer, heldAtStart: segments.bytesDone)
         return answer(transfer.begin())
@@ -84,6 +84,10 @@ extension DownloadJob {
             return .segments(posted: posted, waits: waits)
         case .ended(let result):
             sources = transfer.sources
+            if let ending = refetchEnded(result) {
+                bytesThisRun += max(0, transfer.bytesDone - heldAtStart)
+                return ending
+            }
             // Whatever the ending: a stopped or failed split download's bytes arrived too.
             bytesThisRun += max(0, transfer.bytesDone - heldAtStart)
             return after(segmentsEnded(result, total: transfer.total))
@@ -118,7 +122,7 @@ extension DownloadJob {
     }
 
     /// A segmented download's checkpoint: every segment's bytes, and the gapless prefix.
-    func checkpoint(segments: [Segment]) -> TransferFailure? {
-        checkpoint(SegmentPlan.contiguousPrefix(segments), segments: segments)
+    func checkpoint(segments: [Segment], ranges: SourceRanges) -> TransferFailure? {
+        checkpoint(SegmentPlan.contiguousPrefix(segments), segments: segments, ranges: ranges)
     }
 }

@@ -34,8 +34,8 @@ final class SegmentedTransfer {
         let route: TaskEventRoute
         /// The file's sources, as the job knew them.
         let sources: MirrorSources
-        /// fdatasync, then resume data recording these segments.
-        let checkpoint: ([Segment]) -> TransferFailure?
+        /// fdatasync, then resume data recording these segments and who wrote what.
+        let checkpoint: ([Segment], SourceRanges) -> TransferFailure?
     }
 
     enum Result {
@@ -288,6 +288,7 @@ final class SegmentedTransfer {
         let index = index(of: task.segment)
         let segment = segments[index]
         segments[index].done = segment.position(reachedAt: task.from + written) - segment.start
+        sources.wrote(task.source, task.from..<min(segment.end, task.from + written))
     }
 
     /// Once a round, counting each running segment where its transfer has got to: told at the
@@ -375,7 +376,7 @@ final class SegmentedTransfer {
 
     private func checkpoint() -> TransferFailure? {
         lastCheckpointAt = monotonicSeconds()
-        return context.checkpoint(segments)
+        return context.checkpoint(segments, sources.ranges)
     }
 
     private func finish() -> Result {

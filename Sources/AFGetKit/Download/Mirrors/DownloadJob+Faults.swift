@@ -1,0 +1,76 @@
+import AFGetProgress
+import AFGetSupport
+
+/// A checksum that failed on a file from several sources: the source at fault is found by
+/// fetching what one source wrote (`SourceRanges`) again from the others, as segments restricted
+/// to those ranges, and checking the whole file again (`FaultFinding`). The job answers with the
+/// segments' step, as for any split download; `finish` comes back here with the new check.
+extension DownloadJob {
+    /// The finished file of `size` bytes failed its checksum (`mismatch`): the next suspect's
+    /// bytes are fetched again from the other sources, or, with no source left to suspect (or
+    /// one source only), the item fails with the data kept.
+    func findFault(mismatch: String, size: Int64) -> JobStep {
+        var finding = faults ?? FaultFinding(after: mismatch)
+        // The previous suspect's bytes came from elsewhere and the file still fails: not its fault.
+        _ = finding.checked(matches: false)
+        sources.setAside = nil
+        guard sources.isMirrored, download.part != nil, let total = expectedTotal, total == size,
+            let suspect = finding.suspectNext(in: sources.ranges, usable: sources.usable)
+        else {
+            faults = finding
+            let note = Self.noSourceMatches(suspected: finding.suspected.count)
+            return end(fail(checksumFailure(finding.mismatch, size: size, note: note)))
+        }
+        faults = finding
+        sources.setAside = sources.index(of: suspect)
+        let ranges = sources.ranges.ranges(of: suspect)
+        // Segments write unhashed: the file is hashed again, whole, once they end.
+        for digest in digests { digest.reset() }
+        renderer.handle(
+            .notice(
+                DownloadNotices.fetchingAgain(
+                    info.path, bytes: ranges.reduce(0) { $0 + Int64($1.count) }, servedBy: suspect)))
+        return startSegments(FaultFinding.plan(refetching: ranges, length: total), adopting: nil)
+    }
+
+    /// The file matched its checksum: a suspect whose bytes were fetched from elsewhere is the
+    /// source at fault, dropped with a notice naming it.
+    func convictSuspect() {
+        guard var finding = faults else { return }
+        sources.setAside = nil
+        defer { faults = finding }
+        guard let culprit = finding.checked(matches: true) else { return }
+        let reason = "its bytes did not match the checksum"
+        // A source of an earlier run, not given this time, is named too.
+        if let index = sources.index(of: culprit), !sources.drop(index, because: reason) { return }
+        renderer.handle(.sourceDropped(info, source: culprit, reason: reason))
+    }
+
+    /// Segments fetching a suspect's bytes again ended without the file: the checksum's failure
+    /// stands, saying why (the segments' checkpoint keeps what they hold); nil when no suspect's
+    /// bytes were being fetched, or the run stopped.
+    func refetchEnded(_ result: SegmentedTransfer.Result) -> JobStep? {
+        guard let finding = faults, let suspect = finding.suspect else { return nil }
+        let reason: String
+        switch result {
+        case .completed, .stopped: return nil
+        case .failed(let failure): reason = failure.message
+        case .fellBack(_, let why): reason = why
+        }
+        sources.setAside = nil
+        let kept = download.part.map { "; the data is kept in \($0.path) (run the same command again)" } ?? ""
+        return end(
+            fail(
+                TransferFailure(
+                    .checksumMismatch,
+                    "checksum mismatch: \(finding.mismatch); fetching what \(suspect) served from the other sources "
+                        + "failed (\(reason))\(kept)")))
+    }
+
+    /// No source gave bytes that match: said after the mismatch, with how many were suspected.
+    private static func noSourceMatches(suspected: Int) -> String {
+        guard suspected > 0 else { return "" }
+        let each = suspected == 1 ? "the one source suspected" : "each of \(suspected) sources"
+        return "; no source gave bytes that match (the bytes of \(each) were fetched again from the others)"
+    }
+}
