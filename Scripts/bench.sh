@@ -118,13 +118,14 @@ wire="$work/wire"
 
 # with_baseline TOOL=COMMAND...: sets tools to the entries, with BASELINE each afget entry
 # followed by "baseline" running the same arguments. Derived here rather than written in every
-# case, so the two can never be given different arguments.
+# case, so the two can never be given different arguments. A case using an option the baseline
+# may predate sets no_baseline for its bench call (the baseline would refuse it, ending the run).
 with_baseline() {
     tools=()
     local entry
     for entry in "$@"; do
         tools+=("$entry")
-        if [ -n "$baseline" ] && [[ "$entry" == "afget=$afget "* ]]; then
+        if [ -n "$baseline" ] && [ -z "${no_baseline:-}" ] && [[ "$entry" == "afget=$afget "* ]]; then
             tools+=("baseline=$baseline ${entry#"afget=$afget "}")
         fi
     done
@@ -317,7 +318,8 @@ for i in range(1, int(sys.argv[2]) + 1):
         sync
         urls=()
         for location in limited mirror mirror-b; do urls+=("\"$base/$location/split.bin?by=\$BENCH_RUN\""); done
-        bench "split-mirrors" "rm -f $out/split.bin*; sync" \
+        # --mirror is newer than the baselines compared so far.
+        no_baseline=1 bench "split-mirrors" "rm -f $out/split.bin*; sync" \
             "afget=$afget -q -s $mirror_conns --mirror ${urls[1]} --mirror ${urls[2]} -o $out/split.bin ${urls[0]}" \
             "aria2c=aria2c -q -x$mirror_conns -s$mirror_conns -k1M --allow-overwrite=true -d $out -o split.bin ${urls[*]}" \
             "axel=axel -q -n $mirror_conns -o $out/split.bin ${urls[*]}"
