@@ -8,23 +8,7 @@ import XCTest
 /// exact; only when no source gives bytes that match does the item fail (exit 10, data kept).
 /// A source serving other bytes of the same length and time is `v=K` on the test server: its
 /// own ETag, which a mirror's is never compared with, and the same Last-Modified.
-final class MirrorFaultTests: ServerTestCase {
-    private var second: TestHTTPServer!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        second = try TestHTTPServer()
-    }
-
-    override func tearDownWithError() throws {
-        second = nil
-        try super.tearDownWithError()
-    }
-
-    private func sha(_ name: String) -> String? {
-        sha256Hex(ofFile: directory.appendingPathComponent(name).path)
-    }
-
+final class MirrorFaultTests: TwoServerTestCase {
     private func checksum(_ size: Int) -> [String] {
         ["--checksum", "sha256=\(TestPayload.sha256(count: size))"]
     }

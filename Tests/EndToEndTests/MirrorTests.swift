@@ -6,23 +6,7 @@ import XCTest
 /// One file from several sources (a list line's tab-separated URLs, `--mirror`): segments spread
 /// over them, a source that fails or serves another file dropped with one notice while the file
 /// completes exact from the others, and the item failing only when every source is dropped.
-final class MirrorTests: ServerTestCase {
-    private var second: TestHTTPServer!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        second = try TestHTTPServer()
-    }
-
-    override func tearDownWithError() throws {
-        second = nil
-        try super.tearDownWithError()
-    }
-
-    private func sha(_ name: String) -> String? {
-        sha256Hex(ofFile: directory.appendingPathComponent(name).path)
-    }
-
+final class MirrorTests: TwoServerTestCase {
     private func rangesAsked(_ server: TestHTTPServer) -> [String] {
         server.log.all.compactMap { $0.header("Range") }
     }
