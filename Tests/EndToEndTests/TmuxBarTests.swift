@@ -114,6 +114,27 @@ final class TmuxBarTests: ServerTestCase {
         }
     }
 
+    /// A split download whose mirror is down: at every width the notice dropping it is said
+    /// once, above the bar, naming the item and the cause, and the run ends with the file done
+    /// and no frame left.
+    func testADroppedMirrorIsSaidOnceAboveTheBar() throws {
+        let dead = "http://127.0.0.1:\(try freePort())"
+        let runs = try runAtEveryWidth(rows: 12) { columns in
+            [server.url("/file/w\(columns)/image.iso?size=4000000&chunk=100000&ms=50")].map(shellWord).joined()
+        } arguments: { columns in
+            "-s 4 --min-split-size 256K --retry 0 --mirror \(shellWord("\(dead)/w\(columns)/image.iso"))"
+        }
+        for (columns, run) in runs {
+            XCTAssertEqual(run.status, 0, "\(columns): \(run.final)")
+            let joined = try tmux.capture("w\(columns)", history: true, joined: true)
+            let notices = joined.filter { $0.contains("dropping source") }
+            XCTAssertEqual(notices.count, 1, "\(columns): \(joined)")
+            XCTAssertTrue(notices.allSatisfy { $0.hasPrefix("afget: image.iso: dropping source ") }, "\(columns): \(notices)")
+            XCTAssertTrue(joined.contains { $0.hasPrefix("image.iso: done, 3.8 MiB") }, "\(columns): \(joined)")
+            assertNothingLeft(run, columns: columns)
+        }
+    }
+
     // MARK: Running
 
     /// What one session showed: its screens while afget ran (each one seen twice in a row, so
