@@ -99,8 +99,11 @@ struct MirrorSources {
         sources[index].bytes += max(0, bytes)
     }
 
-    /// `index`'s answer wrote `range` of the part file.
+    /// `index`'s answer wrote `range` of the part file. Kept for a file of several sources only:
+    /// with one there is nobody else to suspect, and a batch of small files is spared the
+    /// bookkeeping on every progress report.
     mutating func wrote(_ index: Int, _ range: Range<Int64>) {
+        guard isMirrored else { return }
         ranges.record(sources[index].url, range)
     }
 
