@@ -253,6 +253,8 @@ final class RouteHandler: ChannelInboundHandler {
     ) {
         let size = target.int("size", default: 1024)
         let version = target.int("v", default: 0)
+        // `flip=K`: byte K of the file is sent inverted (a mirror that corrupts one piece).
+        let flip = target.query["flip"].flatMap { Int($0) }
         let etag =
             target.query["weak"] == "1"
             ? "W/" + Route.etag(size: size, version: version) : Route.etag(size: size, version: version)
@@ -343,37 +345,38 @@ final class RouteHandler: ChannelInboundHandler {
         let cut = start + min(length, target.int("after", default: length / 2))
         switch mode {
         case "drop":
-            sendPayload(context, start..<cut, version: version, then: .close)
+            sendPayload(context, start..<cut, version: version, flip: flip, then: .close)
         case "reset":
-            sendPayload(context, start..<cut, version: version, then: .reset)
+            sendPayload(context, start..<cut, version: version, flip: flip, then: .reset)
         default:
             if let slowFrom = target.query["slowfrom"].flatMap({ Int($0) }) {
                 // Fast up to byte slowFrom, then dripped: one segment finishes long before another.
                 let fastEnd = max(start, min(slowFrom, end))
-                sendPayload(context, start..<fastEnd, version: version, then: .nothing)
+                sendPayload(context, start..<fastEnd, version: version, flip: flip, then: .nothing)
                 drip(
                     context, from: fastEnd, size: end, chunk: target.int("chunk", default: 50_000),
-                    interval: .milliseconds(Int64(target.int("ms", default: 50))), version: version)
+                    interval: .milliseconds(Int64(target.int("ms", default: 50))), version: version, flip: flip)
                 return
             }
             if let holdAfter = target.query["holdafter"].flatMap({ Int($0) }), start < holdAfter {
                 // Up to byte holdAfter at once, then the rest (or a closed connection) when the test says.
-                sendPayload(context, start..<min(holdAfter, end), version: version, then: .nothing)
+                sendPayload(context, start..<min(holdAfter, end), version: version, flip: flip, then: .nothing)
                 let name = target.path.split(separator: "/").dropFirst().joined(separator: "/")
                 awaitWord(on: name, context) {
-                    self.sendPayload(context, min(holdAfter, end)..<end, version: version, then: .end)
+                    self.sendPayload(context, min(holdAfter, end)..<end, version: version, flip: flip, then: .end)
                 }
                 return
             }
             if let chunk = target.query["chunk"].flatMap({ Int($0) }) {
                 drip(
                     context, from: start, size: end, chunk: chunk,
-                    interval: .milliseconds(Int64(target.int("ms", default: 100))), version: version)
+                    interval: .milliseconds(Int64(target.int("ms", default: 100))), version: version, flip: flip)
                 return
             }
             let ending: Ending = target.query["claim"] == nil ? .end : .close
             // `short=K`: the last K bytes are left out and the body ends cleanly (chunked, with `nolength=1`).
-            sendPayload(context, start..<max(start, end - target.int("short", default: 0)), version: version, then: ending)
+            sendPayload(
+                context, start..<max(start, end - target.int("short", default: 0)), version: version, flip: flip, then: ending)
         }
     }
 
@@ -433,14 +436,18 @@ final class RouteHandler: ChannelInboundHandler {
         context.write(wrapOutboundOut(.head(head)), promise: nil)
     }
 
-    private func sendPayload(_ context: ChannelHandlerContext, _ range: Range<Int>, version: Int = 0, then ending: Ending) {
+    private func sendPayload(
+        _ context: ChannelHandlerContext, _ range: Range<Int>, version: Int = 0, flip: Int? = nil, then ending: Ending
+    ) {
         // Written in slices so a large payload never sits in memory twice.
         let slice = 256 * 1024
         var start = range.lowerBound
         while start < range.upperBound {
             let end = min(start + slice, range.upperBound)
             var buffer = context.channel.allocator.buffer(capacity: end - start)
-            buffer.writeBytes(TestPayload.bytes(start..<end, version: version))
+            var bytes = TestPayload.bytes(start..<end, version: version)
+            if let flip, (start..<end).contains(flip) { bytes[flip - start] ^= 0xFF }
+            buffer.writeBytes(bytes)
             // Counted once written to the socket, as a server's access log counts bytes sent:
             // what a client cut off before it left is not counted.
             let written = context.eventLoop.makePromise(of: Void.self)
@@ -507,14 +514,14 @@ final class RouteHandler: ChannelInboundHandler {
 
     private func drip(
         _ context: ChannelHandlerContext, from start: Int, size: Int, chunk: Int, interval: TimeAmount,
-        version: Int = 0
+        version: Int = 0, flip: Int? = nil
     ) {
         guard context.channel.isActive else { return }
         let end = min(start + chunk, size)
-        sendPayload(context, start..<end, version: version, then: end == size ? .end : .nothing)
+        sendPayload(context, start..<end, version: version, flip: flip, then: end == size ? .end : .nothing)
         guard end < size else { return }
         context.eventLoop.assumeIsolated().scheduleTask(in: interval) {
-            self.drip(context, from: end, size: size, chunk: chunk, interval: interval, version: version)
+            self.drip(context, from: end, size: size, chunk: chunk, interval: interval, version: version, flip: flip)
         }
     }
 }

@@ -36,7 +36,8 @@ public enum BatchPlan {
         let target: OutputTarget = entry.out.map { .path(joinPath(entryDirectory, $0)) } ?? .directory(entryDirectory)
         return DownloadItem(
             index: index, url: entry.url, parsedURL: entry.parsedURL, output: target, source: entry.source,
-            checksum: entry.checksum, headers: entry.headers, mirrors: entry.mirrors)
+            checksum: entry.checksum, headers: entry.headers, mirrors: entry.mirrors,
+            pieces: entry.pieces)
     }
 
     /// Merges items with the same URL, destination and options; two different URLs, or the same

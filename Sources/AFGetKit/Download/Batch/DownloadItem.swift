@@ -23,6 +23,8 @@ public struct DownloadItem: Sendable, Equatable {
     public let source: String
     /// Verified before the file is moved into place.
     public let checksum: Checksum?
+    /// Each piece verified as it completes; a bad one fetched again from another source.
+    public let pieces: PieceHashes?
     /// Headers for this item only (`header=` in a list), after the run's own.
     public let headers: [HTTPHeader]
     /// Named as the server says (`-J`) whatever the run's options: resume data of a download
@@ -33,7 +35,7 @@ public struct DownloadItem: Sendable, Equatable {
     public init(
         index: Int, url: String, parsedURL: CurlURL? = nil, output: OutputTarget, replacesURL: String? = nil,
         source: String? = nil, checksum: Checksum? = nil, headers: [HTTPHeader] = [], takesServerName: Bool = false,
-        mirrors: [String] = []
+        mirrors: [String] = [], pieces: PieceHashes? = nil
     ) {
         self.index = index
         self.url = url
@@ -46,6 +48,7 @@ public struct DownloadItem: Sendable, Equatable {
         self.replacesURL = replacesURL
         self.source = source ?? shownURL
         self.checksum = checksum
+        self.pieces = pieces
         self.headers = headers
         self.takesServerName = takesServerName
     }

@@ -21,6 +21,8 @@ public struct InputList: Sendable {
         public var out: String?
         public var dir: String?
         public var checksum: Checksum?
+        /// Hashes of the file's pieces (a Metalink document's).
+        public var pieces: PieceHashes?
         public var headers: [HTTPHeader] = []
     }
 

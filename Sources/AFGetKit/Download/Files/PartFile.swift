@@ -177,23 +177,39 @@ public final class PartFile {
         }
     }
 
-    /// Reads the first `length` bytes through `body`, a MiB at a time (to catch a digest up).
-    /// Hands the first `length` bytes to `body` a MiB at a time, until it returns false.
+    /// Hands the first `length` bytes to `body` a MiB at a time (to catch a digest up), until
+    /// it returns false.
     public func read(upTo length: Int64, _ body: (UnsafeRawPointer, Int) -> Bool) throws(TransferFailure) {
+        try read(0..<length, body)
+    }
+
+    /// Hands the bytes of `range` to `body` a MiB at a time (a piece to check), until it
+    /// returns false.
+    public func read(_ range: Range<Int64>, _ body: (UnsafeRawPointer, Int) -> Bool) throws(TransferFailure) {
         // A file with no name is open for reading too; a named one is opened again for it.
         let reader = isAnonymous ? descriptor : Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard reader >= 0 else { throw fileFailure("read", path, errno: errno) }
         defer { if reader != descriptor { close(reader) } }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 4096)
         defer { buffer.deallocate() }
-        var offset: Int64 = 0
-        while offset < length {
-            let count = pread(reader, buffer, Int(min(Int64(1 << 20), length - offset)), off_t(offset))
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let count = pread(reader, buffer, Int(min(Int64(1 << 20), range.upperBound - offset)), off_t(offset))
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw fileFailure("read", path, errno: count < 0 ? errno : EIO) }
             guard body(buffer, count) else { return }
             offset += Int64(count)
         }
+    }
+
+    /// The digest of `range`'s bytes, as lowercase hex (a piece to check).
+    func digest(of range: Range<Int64>, _ algorithm: DigestAlgorithm) throws(TransferFailure) -> String {
+        let digest = RunningDigest(algorithm)
+        try read(range) { bytes, count in
+            digest.update(bytes, count)
+            return true
+        }
+        return digest.hex()
     }
 
     /// Makes everything written so far durable before resume data may count it.

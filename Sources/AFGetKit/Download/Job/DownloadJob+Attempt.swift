@@ -95,7 +95,7 @@ extension DownloadJob {
         } catch {
             return after(.failed(error, reached: start))
         }
-        sources.truncated(to: offset)
+        partCut(to: offset)
         do {
             try catchUpDigests(to: offset)
         } catch {
@@ -236,7 +236,7 @@ extension DownloadJob {
         if head.status == 200 && state.offset > 0 {
             renderer.handle(.restarting(info, reason: ResumeExpectation.reasonForFullResponse(head, recorded: validators)))
             state.base = 0
-            sources.truncated(to: 0)
+            partCut(to: 0)
         }
         if sources.isMirror(state.source) {
             // Checked against the file before it started; the file stays what its first source said.

@@ -16,6 +16,7 @@ extension DownloadJob {
         do throws(TransferFailure) {
             let size = try download.part?.size() ?? bytesThisRun
             // Segments write out of order, unhashed: the file is hashed once here instead.
+            if let refetch = try checkPieces(size: size) { return refetch }
             try catchUpDigests(to: size)
             if let mismatch = checksumMismatch() { return findFault(mismatch: mismatch, size: size) }
             convictSuspect()

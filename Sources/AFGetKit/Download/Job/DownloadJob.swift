@@ -73,6 +73,8 @@ final class DownloadJob {
     var sources: MirrorSources
     /// A failed checksum's search for the source at fault, once one began.
     var faults: FaultFinding?
+    /// The file's pieces checked against their hashes (Metalink), once its length is known.
+    var pieces: PieceCheck?
     /// Why the body now arriving writes no resume data, said when it is interrupted.
     var whyNotContinuable: String {
         get { machine.whyNotContinuable }
@@ -109,6 +111,13 @@ final class DownloadJob {
         }
         digests = [checksumDigest, sha256Digest === checksumDigest ? nil : sha256Digest].compactMap { $0 }
         record = ItemRecord(info: download.info)
+    }
+
+    /// The part file was cut to `length` bytes: past it, no source wrote anything and no piece
+    /// is checked.
+    func partCut(to length: Int64) {
+        sources.truncated(to: length)
+        pieces?.truncate(to: length)
     }
 
     /// The item as it is shown and reported: under the server's name once `-J` has it.
@@ -341,7 +350,7 @@ final class DownloadJob {
         } catch {
             return false
         }
-        sources.truncated(to: 0)
+        partCut(to: 0)
         return true
     }
 }

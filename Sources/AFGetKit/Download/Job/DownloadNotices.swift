@@ -39,4 +39,26 @@ enum DownloadNotices {
         "afget: \(path): checksum mismatch; fetching the \(Formatting.bytes(bytes)) that \(source) served "
             + "from the other sources to find the source at fault"
     }
+
+    /// Why a source that alone wrote a bad piece is dropped.
+    static func pieceDidNotMatch(_ mismatch: PieceCheck.Mismatch) -> String {
+        "piece \(mismatch.piece) did not match its \(mismatch.algorithm.rawValue) hash"
+    }
+
+    /// A bad piece that several sources wrote (none of them known to be at fault) comes again
+    /// from another.
+    static func pieceAgain(_ path: String, _ mismatch: PieceCheck.Mismatch) -> String {
+        "afget: \(path): \(pieceDidNotMatch(mismatch)); fetching it again from a source that did not serve it"
+    }
+
+    /// A document's piece hashes that cannot be the pieces of the file the server has.
+    static func piecesDoNotFit(_ hashes: PieceHashes, size: Int64) -> String {
+        "\(hashes.hashes.count) piece hashes of \(hashes.length) bytes cannot describe a file of \(size) bytes"
+    }
+
+    /// A bad piece, as the item's failure says it.
+    static func pieceMismatch(_ mismatch: PieceCheck.Mismatch) -> String {
+        "piece \(mismatch.piece) (bytes \(mismatch.range.lowerBound)-\(mismatch.range.upperBound - 1)): "
+            + "expected \(mismatch.algorithm.rawValue) \(mismatch.expected), got \(mismatch.actual)"
+    }
 }

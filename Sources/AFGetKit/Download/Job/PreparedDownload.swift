@@ -15,6 +15,8 @@ struct PreparedDownload {
     let isConditional: Bool
     /// Verified before the file is moved into place.
     let checksum: Checksum?
+    /// Verified piece by piece (a part file's; a stream's bytes are gone once written).
+    let pieces: PieceHashes?
     /// The server's name for the file replaces the URL's (`-J` for a file named after its URL
     /// in a directory, or resume data that says so).
     let takesServerName: Bool
@@ -69,6 +71,7 @@ struct PreparedDownload {
         self.resumeData = resumeData
         self.isConditional = isConditional
         self.checksum = checksum
+        if case .part = output { pieces = item.pieces } else { pieces = nil }
         self.takesServerName = takesServerName
         hostKey = item.hostKey
         sources =

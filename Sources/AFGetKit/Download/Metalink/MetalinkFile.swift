@@ -11,16 +11,8 @@ public struct MetalinkFile: Sendable {
     public let size: Int64?
     /// The whole-file hashes afget can check, strongest first.
     public let hashes: [Checksum]
-    public let pieces: Pieces?
+    public let pieces: PieceHashes?
     /// The URLs afget can fetch, most preferred first (`priority`, then document order), as
     /// given and as parsed; never empty.
     public let urls: [(text: String, parsed: CurlURL)]
-
-    /// Hashes of consecutive pieces of `length` bytes (the last may be shorter).
-    public struct Pieces: Sendable, Equatable {
-        public let length: Int64
-        public let algorithm: DigestAlgorithm
-        /// Lowercase hex, one per piece, in order.
-        public let hashes: [String]
-    }
 }

@@ -64,7 +64,7 @@ public enum MetalinkReader {
         try InputList.checkRelative(name, "name")
         var size: Int64?
         var hashes: [Checksum] = []
-        var pieces: MetalinkFile.Pieces?
+        var pieces: PieceHashes?
         var sources: [(priority: Int, url: (text: String, parsed: CurlURL))] = []
         var unfetchable: [String] = []
         for child in element.children {
@@ -101,8 +101,7 @@ public enum MetalinkReader {
             throw TransferFailure(.usage, "\(name): \(given)")
         }
         if let pieces, let size {
-            let expected = size == 0 ? 0 : (size - 1) / pieces.length + 1
-            guard Int64(pieces.hashes.count) == expected else {
+            guard pieces.fit(total: size) else {
                 throw TransferFailure(
                     .usage, "\(name): \(pieces.hashes.count) piece hashes for \(size) bytes in pieces of \(pieces.length)")
             }
@@ -115,7 +114,7 @@ public enum MetalinkReader {
     }
 
     /// `<pieces length="N" type="T"><hash>HEX</hash>...</pieces>`; nil for a type afget does not know.
-    private static func pieces(_ element: Element, of name: String) throws(TransferFailure) -> MetalinkFile.Pieces? {
+    private static func pieces(_ element: Element, of name: String) throws(TransferFailure) -> PieceHashes? {
         let length = try count(element.attribute("length") ?? "", "\(name): <pieces> length")
         guard length > 0 else { throw TransferFailure(.usage, "\(name): <pieces> of length 0") }
         let type = element.attribute("type") ?? ""
@@ -125,7 +124,7 @@ public enum MetalinkReader {
             hashes.append(hash.hex)
         }
         guard let algorithm = DigestAlgorithm(rawValue: type.lowercased()) else { return nil }
-        return MetalinkFile.Pieces(length: length, algorithm: algorithm, hashes: hashes)
+        return PieceHashes(length: length, algorithm: algorithm, hashes: hashes)
     }
 
     /// A hash of a type afget knows, checked as `checksum=` is; nil for another type (sha-384).

@@ -24,6 +24,7 @@ extension DownloadJob {
         faults = finding
         sources.setAside = sources.index(of: suspect)
         let ranges = sources.ranges.ranges(of: suspect)
+        for range in ranges { pieces?.forget(range) }
         // Segments write unhashed: the file is hashed again, whole, once they end.
         for digest in digests { digest.reset() }
         renderer.handle(

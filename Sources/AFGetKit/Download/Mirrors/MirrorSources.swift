@@ -57,12 +57,24 @@ struct MirrorSources {
     /// The first source not dropped: where a single connection goes.
     var current: Int? { sources.indices.first(where: isUsable) }
 
-    /// The source a new connection goes to: the sources not dropped in turn.
-    mutating func nextForConnection() -> Int? {
-        guard activeCount > 0 else { return nil }
-        while !isUsable(turn % sources.count) { turn += 1 }
+    /// The source a new connection goes to: the sources not dropped in turn, other than
+    /// `avoiding` (those that served a bad piece of the range it fetches again).
+    mutating func nextForConnection(avoiding: Set<Int> = []) -> Int? {
+        guard hasUsable(otherThan: avoiding) else { return nil }
+        while !isUsable(turn % sources.count) || avoiding.contains(turn % sources.count) { turn += 1 }
         defer { turn += 1 }
         return turn % sources.count
+    }
+
+    /// Whether a source other than `these` may still take a connection.
+    func hasUsable(otherThan these: Set<Int>) -> Bool {
+        sources.indices.contains { isUsable($0) && !these.contains($0) }
+    }
+
+    /// The sources whose answers wrote the bytes of `range` (with one source, that one).
+    func writers(of range: Range<Int64>) -> Set<Int> {
+        guard isMirrored else { return [0] }
+        return Set(ranges.sources(in: range).compactMap(index(of:)))
     }
 
     /// A connection to `index` was opened elsewhere (the first range, handed over): the next

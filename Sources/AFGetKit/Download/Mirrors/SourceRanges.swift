@@ -66,6 +66,15 @@ public struct SourceRanges: Sendable, Equatable {
         ranges(of: source).reduce(0) { $0 + Int64($1.count) }
     }
 
+    /// The sources that wrote some of `range`, in the order of their first byte there.
+    public func sources(in range: Range<Int64>) -> [String] {
+        var seen: [String] = []
+        for run in runs where run.start < range.upperBound && run.end > range.lowerBound && !seen.contains(run.source) {
+            seen.append(run.source)
+        }
+        return seen
+    }
+
     /// Every source that wrote some of the file, in the order of its first byte.
     public var sources: [String] {
         var seen: [String] = []

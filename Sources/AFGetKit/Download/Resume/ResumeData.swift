@@ -56,7 +56,7 @@ public struct ResumeData: Sendable, Equatable {
     /// `bytesReceived`.
     public var heldRanges: [Range<Int64>] {
         guard !segments.isEmpty else { return bytesReceived > 0 ? [0..<bytesReceived] : [] }
-        return segments.filter { $0.done > 0 }.map { $0.start..<$0.position }
+        return segments.heldRanges
     }
 
     public var validators: EntityValidators {

@@ -52,9 +52,11 @@ extension DownloadJob {
     }
 
     /// Starts downloading `segments` over several connections, the first range's task
-    /// (`first`) going on as one of them.
-    func startSegments(_ segments: [Segment], adopting first: Handover?) -> JobStep {
+    /// (`first`) going on as one of them; `avoiding`: segments that fetch bad pieces again, with
+    /// the sources that wrote them.
+    func startSegments(_ segments: [Segment], adopting first: Handover?, avoiding: [Int64: Set<Int>] = [:]) -> JobStep {
         guard let part = download.part, let total = expectedTotal else { return after(.fellBack) }
+        if pieces == nil, let hashes = download.pieces, hashes.fit(total: total) { pieces = PieceCheck(hashes, total: total) }
         if !bodyReported {
             let held = segments.bytesDone
             renderer.handle(.started(info, total: total, offset: held > 0 ? held : nil))
@@ -70,8 +72,9 @@ extension DownloadJob {
             SegmentedTransfer.Context(
                 environment: environment, info: info, request: download.request, part: part, validators: validators,
                 total: total, route: route, sources: sources,
-                checkpoint: { [unowned self] segments, ranges in self.checkpoint(segments: segments, ranges: ranges) }),
-            segments: segments, adopting: first)
+                checkpoint: { [unowned self] segments, ranges in self.checkpoint(segments: segments, ranges: ranges) },
+                pieces: pieces),
+            segments: segments, adopting: first, avoiding: avoiding)
         awaiting = .segments(transfer, heldAtStart: segments.bytesDone)
         return answer(transfer.begin())
     }
@@ -84,6 +87,7 @@ extension DownloadJob {
             return .segments(posted: posted, waits: waits)
         case .ended(let result):
             sources = transfer.sources
+            pieces = transfer.pieces
             if let ending = refetchEnded(result) {
                 bytesThisRun += max(0, transfer.bytesDone - heldAtStart)
                 return ending

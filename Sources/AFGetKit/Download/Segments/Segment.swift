@@ -27,6 +27,20 @@ public struct Segment: Sendable, Equatable {
 extension Collection<Segment> {
     /// Bytes in the part file across these segments.
     public var bytesDone: Int64 { reduce(0) { $0 + $1.done } }
+
+    /// The bytes these segments hold, in order, neighbouring ones joined (a piece across two
+    /// segments is held once both hold their part of it).
+    public var heldRanges: [Range<Int64>] {
+        var held: [Range<Int64>] = []
+        for segment in sorted(by: { $0.start < $1.start }) where segment.done > 0 {
+            if let last = held.last, last.upperBound >= segment.start {
+                held[held.count - 1] = last.lowerBound..<Swift.max(last.upperBound, segment.position)
+            } else {
+                held.append(segment.start..<segment.position)
+            }
+        }
+        return held
+    }
 }
 
 /// How a file is cut into segments, and re-cut while it downloads.
@@ -74,6 +88,29 @@ public enum SegmentPlan {
         let remaining = left(largest)
         guard remaining >= 2 * max(1, minimumSize) else { return nil }
         return (largest.index, position(largest) + remaining / 2)
+    }
+
+    /// `segments` with `range`, bytes they hold, to be fetched again (a piece that failed its
+    /// hash): the segments around it keep what they hold before and after it, and the range
+    /// becomes a segment of its own with nothing done.
+    public static func reopening(_ range: Range<Int64>, in segments: [Segment]) -> [Segment] {
+        var reopened: [Segment] = [Segment(start: range.lowerBound, end: range.upperBound)]
+        for segment in segments {
+            guard segment.start < range.upperBound && segment.end > range.lowerBound else {
+                reopened.append(segment)
+                continue
+            }
+            if segment.start < range.lowerBound {
+                reopened.append(
+                    Segment(
+                        start: segment.start, end: range.lowerBound, done: min(segment.done, range.lowerBound - segment.start)))
+            }
+            if segment.end > range.upperBound {
+                reopened.append(
+                    Segment(start: range.upperBound, end: segment.end, done: max(0, segment.position - range.upperBound)))
+            }
+        }
+        return reopened.sorted { $0.start < $1.start }
     }
 
     /// Bytes held from the start of the file without a gap: what one connection could continue from.

@@ -18,6 +18,10 @@ import CPlatform
 /// another file, while another is left is dropped (said once) and its segment goes on from
 /// another at once.
 ///
+/// A file with piece hashes (Metalink) has each piece checked once all its bytes are in and no
+/// connection writes it any more; a bad piece is fetched again from a source that did not write
+/// it (one that alone wrote it is dropped), as a segment of its own.
+///
 /// It runs no task and awaits nothing: its job's driver hands it its tasks' events and the ends
 /// of its segments' retry waits, and each call answers with a `Step` — the tasks it posted and
 /// the waits it asks for, or how the transfer ended.
@@ -36,6 +40,8 @@ final class SegmentedTransfer {
         let sources: MirrorSources
         /// fdatasync, then resume data recording these segments and who wrote what.
         let checkpoint: ([Segment], SourceRanges) -> TransferFailure?
+        /// The file's pieces and which are checked, as the job knew them.
+        let pieces: PieceCheck?
     }
 
     enum Result {
@@ -79,6 +85,11 @@ final class SegmentedTransfer {
 
     /// The file's sources: what each served, and those dropped. The job takes them back at the end.
     private(set) var sources: MirrorSources
+    /// The file's pieces checked so far. The job takes them back at the end.
+    private(set) var pieces: PieceCheck?
+    /// Segments fetching a bad piece again, by their start: the sources that wrote it, which
+    /// they do not ask.
+    private var avoiding: [Int64: Set<Int>]
 
     private var running: [TaskID: RunningSegment] = [:]
     /// Each segment's retries, by its start.
@@ -109,11 +120,17 @@ final class SegmentedTransfer {
     private var refusalToJudge = false
 
     /// `first`: the first range's task, already running, which goes on as a segment.
-    init(_ context: Context, segments: [Segment], adopting first: DownloadJob.Handover? = nil) {
+    /// `avoiding`: segments that fetch bad pieces again, with the sources that wrote them.
+    init(
+        _ context: Context, segments: [Segment], adopting first: DownloadJob.Handover? = nil,
+        avoiding: [Int64: Set<Int>] = [:]
+    ) {
         self.context = context
         self.segments = segments
+        self.avoiding = avoiding
         connectionLimit = context.environment.settings.split
         sources = context.sources
+        pieces = context.pieces
         if let first {
             running[first.task] = RunningSegment(
                 segment: first.from, from: first.from, live: first.live, source: first.source, isServed: true)
@@ -182,9 +199,11 @@ final class SegmentedTransfer {
         return .ended(finish())
     }
 
-    private func start(_ index: Int) {
-        guard let source = sources.nextForConnection() else { return }
+    /// Opens a connection for segment `index`; false when no source may serve it (every
+    /// source that did not write its bad piece is dropped).
+    private func start(_ index: Int) -> Bool {
         let segment = segments[index]
+        guard let source = sources.nextForConnection(avoiding: avoiding[segment.start] ?? []) else { return false }
         let requestEnd = min(segment.end, segment.position + nextRequestLength(segment))
         let live = LiveSegment(from: segment.position, end: requestEnd)
         let expected = sources.expected(of: source, entity: context.validators)
@@ -200,6 +219,7 @@ final class SegmentedTransfer {
         running[task] = RunningSegment(segment: segment.start, from: segment.position, live: live, source: source)
         posted.append(task)
         manager.resume(task)
+        return true
     }
 
     private func fillConnections() {
@@ -209,7 +229,7 @@ final class SegmentedTransfer {
         {
             let busy = Set(running.values.map(\.segment)).union(waitingToRetry)
             if let idle = segments.indices.first(where: { !segments[$0].isComplete && !busy.contains(segments[$0].start) }) {
-                start(idle)
+                if !start(idle) { stop(.failed(noSourceForPiece(at: segments[idle].start))) }
                 continue
             }
             // Every unfinished segment has a connection: halve the largest part not yet
@@ -219,9 +239,10 @@ final class SegmentedTransfer {
                 let (index, at) = SegmentPlan.split(segments, running: candidates, minimumSize: settings.minimumSplitSize)
             else { return }
             let newSegment = Segment(start: at, end: segments[index].end)
+            avoiding[at] = avoiding[segments[index].start]
             segments[index].end = at
             segments.insert(newSegment, at: index + 1)
-            start(index + 1)
+            _ = start(index + 1)
         }
     }
 
@@ -253,6 +274,7 @@ final class SegmentedTransfer {
                 let early = TransferFailure(.network, "the server closed a range early", transient: true)
                 segmentFailed(task, response: nil, failure: early)
             }
+            checkPieces(near: task.from..<task.live.end)
         case .failed(_, let failure, let progress):
             running[id] = nil
             record(task, written: progress.written)
@@ -268,6 +290,7 @@ final class SegmentedTransfer {
             } else {
                 segmentFailed(task, response: nil, failure: failure)
             }
+            checkPieces(near: task.from..<task.live.end)
         case .canceled(_, let reason, let progress):
             running[id] = nil
             record(task, written: progress.written)
@@ -363,6 +386,50 @@ final class SegmentedTransfer {
     private func dropSource(_ source: Int, because reason: String) {
         guard sources.drop(source, because: reason) else { return }
         renderer.handle(.sourceDropped(context.info, source: sources.sources[source].url, reason: reason))
+    }
+
+    /// Checks the pieces near `range` whose every byte is now held and that no connection
+    /// writes any more (one read of each, from the page cache). A bad one is fetched again from
+    /// a source that did not write it, and a source that alone wrote it is dropped; with no other
+    /// source it stays as it is, for the job's check at the end to fail the item.
+    private func checkPieces(near range: Range<Int64>) {
+        guard var check = pieces, stopping == nil else { return }
+        defer { pieces = check }
+        let busy = Set(running.values.map(\.segment)).union(waitingToRetry)
+        let writing = segments.filter { busy.contains($0.start) }.map { $0.start..<$0.end }
+        for piece in check.due(held: segments.heldRanges, near: range) {
+            let bytes = check.range(of: piece)
+            guard !writing.contains(where: { $0.overlaps(bytes) }) else { continue }
+            do {
+                guard let mismatch = try check.check(piece, digest: context.part.digest) else { continue }
+                if fetchAgain(mismatch) { check.forget(bytes) }
+            } catch {
+                stop(.failed(error))
+                return
+            }
+        }
+    }
+
+    /// A piece failed its hash: false when no source but those that wrote it is left.
+    private func fetchAgain(_ mismatch: PieceCheck.Mismatch) -> Bool {
+        let writers = sources.writers(of: mismatch.range)
+        guard sources.hasUsable(otherThan: writers) else { return false }
+        if writers.count == 1, let writer = writers.first {
+            dropSource(writer, because: DownloadNotices.pieceDidNotMatch(mismatch))
+        } else {
+            renderer.handle(.notice(DownloadNotices.pieceAgain(context.info.path, mismatch)))
+        }
+        segments = SegmentPlan.reopening(mismatch.range, in: segments)
+        avoiding[mismatch.range.lowerBound, default: []].formUnion(writers)
+        return true
+    }
+
+    /// Why the segment at `start`, fetching a bad piece again, cannot: every source that did
+    /// not write the piece was dropped meanwhile.
+    private func noSourceForPiece(at start: Int64) -> TransferFailure {
+        TransferFailure(
+            .checksumMismatch,
+            "a piece (bytes from \(start)) did not match its hash, and every source that did not serve it was dropped")
     }
 
     /// Ends the transfer: every running segment is canceled and the result kept for the end.
