@@ -40,6 +40,11 @@ enum DownloadNotices {
             + "from the other sources to find the source at fault"
     }
 
+    /// The file matched its checksum once a suspect's bytes came from the others: it is dropped.
+    static func culpritFound(_ path: String, _ source: String, because reason: String) -> String {
+        "afget: \(path): dropping source \(source) (\(reason)); the file matches with the other sources' bytes"
+    }
+
     /// Why a source that alone wrote a bad piece is dropped.
     static func pieceDidNotMatch(_ mismatch: PieceCheck.Mismatch) -> String {
         "piece \(mismatch.piece) did not match its \(mismatch.algorithm.rawValue) hash"

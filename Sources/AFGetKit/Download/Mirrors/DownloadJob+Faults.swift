@@ -44,7 +44,8 @@ extension DownloadJob {
         let reason = "its bytes did not match the checksum"
         // A source of an earlier run, not given this time, is named too.
         if let index = sources.index(of: culprit), !sources.drop(index, because: reason) { return }
-        renderer.handle(.sourceDropped(info, source: culprit, reason: reason))
+        // The file is whole: nothing goes on with the others, as the usual drop notice says.
+        renderer.handle(.notice(DownloadNotices.culpritFound(info.path, culprit, because: reason)))
     }
 
     /// Segments fetching a suspect's bytes again ended without the file: the checksum's failure
