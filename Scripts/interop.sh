@@ -11,7 +11,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SERVERS_ALL="nginx apache lighttpd caddy python twisted nghttpd pyftpdlib vsftpd vsftpd-tls sftp scp slowsink"
 SERVERS=$SERVERS_ALL
-SCENARIOS_ALL="download resume changed shrunk split split-changed upload gzip compressed checksum slow-upload"
+SCENARIOS_ALL="download resume changed shrunk split split-changed upload gzip compressed checksum metalink slow-upload"
 SCENARIOS=$SCENARIOS_ALL
 while getopts s:c:h option; do
     case $option in
@@ -417,6 +417,29 @@ scenario_checksum() {  # wrong checksum: exit 10, data kept; the right one then 
     [ $rc -eq 0 ] || { defect "right --checksum after a wrong one"; return; }
     expect_file "$out/x.bin" "$want"
     note "the re-run fetched $(grep -o '"summary".*"bytes":[0-9]*' "$log.out" | grep -o '[0-9]*$' || echo '?') bytes$( [ ! -s "$log.err" ] || echo "; stderr: $(said)")"
+}
+scenario_metalink() {  # piece hashes: the preferred URL serves a copy with one byte changed; its bad piece comes from the other
+    publish m.bin "$work/src/big.bin"; local want; want=$(sha "$www/m.bin")
+    mkdir -p "$www/bad"; python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[100000] ^= 0xFF; open(sys.argv[2], "wb").write(b)' "$www/m.bin" "$www/bad/m.bin"
+    touch -d '2024-01-01 00:00:00' "$www/bad/m.bin"  # the same length and Last-Modified: only the pieces tell
+    python3 - "$www/m.bin" "$BASE/bad/m.bin" "$BASE/m.bin" >"$srv/m.meta4" <<'PY'
+import hashlib, sys
+from xml.sax.saxutils import escape
+data = open(sys.argv[1], "rb").read(); length = 256 * 1024
+pieces = "".join("<hash>%s</hash>" % hashlib.sha256(data[i:i + length]).hexdigest() for i in range(0, len(data), length))
+urls = "".join('<url priority="%d">%s</url>' % (n + 1, escape(u)) for n, u in enumerate(sys.argv[2:]))
+print('<?xml version="1.0"?><metalink xmlns="urn:ietf:params:xml:ns:metalink"><file name="m.bin"><size>%d</size>'
+      '<pieces length="%d" type="sha-256">%s</pieces>%s</file></metalink>' % (len(data), length, pieces, urls))
+PY
+    local split
+    for split in one "-s 4"; do
+        rm -f "$out/m.bin" "$out/m.bin.afpart" "$out/m.bin.afresume"
+        # shellcheck disable=SC2086
+        run "${split// /}" -q --metalink "$srv/m.meta4" $([ "$split" = one ] || echo "$split --min-split-size 1M") -d "$out"
+        [ $rc -eq 0 ] || { defect "a corrupt first URL ($split)"; return; }
+        expect_file "$out/m.bin" "$want"
+        grep -q "dropping source $BASE/bad/m.bin (piece 0 did not match" "$log.err" || note "($split) the corrupt URL was not dropped for its piece: $(said)"
+    done
 }
 scenario_slow-upload() {  # a server that reads the body slowly but steadily is no stall
     [ -n "$SINK" ] || { verdict=n/a; return; }

@@ -143,6 +143,32 @@ final class MirrorSourcesTests: XCTestCase {
         guard case .refuse = verdict(200, [("Last-Modified", date)]) else { return XCTFail("a whole answer") }
     }
 
+    /// From byte 0, a mirror without ranges may send the whole file: used when it is the file's
+    /// length and its Last-Modified agrees, refused otherwise, before a byte is written.
+    func testFromTheStartAMirrorsWholeAnswerOfTheSameFileIsUsed() throws {
+        let date = "Wed, 21 Oct 2015 07:28:00 GMT"
+        var set = try sources(2)
+        set.fixEntity(by: 0)
+        let recorded = set.expected(of: 1, entity: EntityValidators(entityTag: "\"first\"", lastModified: date))
+        let rows: [(offset: Int64, headers: [(String, String)], taken: Bool)] = [
+            (0, [("Content-Length", "1000"), ("Last-Modified", date)], true),
+            (0, [("Content-Length", "1000")], true),
+            (0, [("Content-Length", "999"), ("Last-Modified", date)], false),
+            (0, [("Last-Modified", date)], false),
+            (0, [("Content-Length", "1000"), ("Last-Modified", "Thu, 22 Oct 2015 07:28:00 GMT")], false),
+            (0, [("Content-Length", "1000"), ("Content-Range", "bytes 0-999/1000")], false),
+            (100, [("Content-Length", "1000"), ("Last-Modified", date)], false),
+        ]
+        for row in rows {
+            let expectation = ResumeExpectation(
+                offset: row.offset, expectedTotal: 1000, recorded: recorded, restartsOnFullResponse: false,
+                takesTheSameFileWhole: true)
+            let verdict = expectation.verdict(
+                for: ResponseHead(status: 200, headers: row.headers.map { (name: $0.0, value: $0.1) }))
+            XCTAssertEqual(verdict == .restart, row.taken, "\(row.offset) \(row.headers): \(verdict)")
+        }
+    }
+
     /// Only what a source can be blamed for drops it.
     func testWhichFailuresDropASource() {
         let rows: [(FailureClass, Bool)] = [

@@ -102,4 +102,19 @@ final class PieceHashTests: TwoServerTestCase {
         XCTAssertEqual(second.payloadBytesSent, Self.pieceLength, "the second source sent the bad piece only")
         XCTAssertEqual(listing(directory), ["p.bin", "p.meta4"])
     }
+
+    /// The other source has no ranges (Python's http.server): once the corrupting one is
+    /// dropped, the bad piece can come only with the whole file, which the other source sends
+    /// from the start (its length and date are the file's), and every piece is checked again.
+    func testAMirrorWithoutRangesSendsTheWholeFileInstead() throws {
+        let whole = second.url("/file/p.bin?size=\(Self.size)&ranges=ignore")
+        try writeDocument(urls: [corrupting, whole])
+
+        let result = try Afget.run(["-q", "--metalink", "p.meta4"], in: directory)
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha("p.bin"), TestPayload.sha256(count: Self.size))
+        XCTAssertEqual(droppedForPiece0(result.stderr, corrupting), 1, result.stderr)
+        XCTAssertEqual(listing(directory), ["p.bin", "p.meta4"])
+    }
 }

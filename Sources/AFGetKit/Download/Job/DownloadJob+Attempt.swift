@@ -189,12 +189,14 @@ extension DownloadJob {
         var resume: ResumeExpectation?
         if sources.isMirror(source) {
             // Another source than the one that fixed the file: always a range, checked against
-            // the file's length and Last-Modified before a byte is written; a whole answer is refused.
+            // the file's length and Last-Modified before a byte is written; a whole answer is
+            // refused, but from the start one of the file's length whose validators agree is
+            // the same file (a mirror without ranges, once the first source is dropped).
             let expected = sources.expected(of: source, entity: validators)
             request = request.ranged(from: offset, to: range?.end, ifRange: expected.ifRange)
             resume = ResumeExpectation(
                 offset: offset, end: range?.end, expectedTotal: expectedTotal, recorded: expected,
-                restartsOnFullResponse: false)
+                restartsOnFullResponse: false, takesTheSameFileWhole: offset == 0 && range == nil)
         }
         let ifRange = offset > 0 ? validators.ifRange : nil
         if resume == nil && (ifRange != nil || range != nil) {

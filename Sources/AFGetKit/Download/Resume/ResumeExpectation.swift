@@ -17,15 +17,20 @@ public struct ResumeExpectation: Sendable, Equatable {
     public var recorded: EntityValidators
     /// A 200 (the whole entity) is taken from the start; otherwise it is refused unwritten.
     public var restartsOnFullResponse: Bool
+    /// A 200 to a request from byte 0 is taken when it is the same file: `expectedTotal` bytes
+    /// long, its validators agreeing (another source of the file, which has no ranges).
+    public var takesTheSameFileWhole: Bool
 
     public init(
-        offset: Int64, end: Int64? = nil, expectedTotal: Int64?, recorded: EntityValidators, restartsOnFullResponse: Bool
+        offset: Int64, end: Int64? = nil, expectedTotal: Int64?, recorded: EntityValidators, restartsOnFullResponse: Bool,
+        takesTheSameFileWhole: Bool = false
     ) {
         self.offset = offset
         self.end = end
         self.expectedTotal = expectedTotal
         self.recorded = recorded
         self.restartsOnFullResponse = restartsOnFullResponse
+        self.takesTheSameFileWhole = takesTheSameFileWhole
     }
 
     /// What a request for the whole file expects of a 206: the range from byte 0 to the end.
@@ -61,6 +66,7 @@ public struct ResumeExpectation: Sendable, Equatable {
             }
             if restartsOnFullResponse { return .restart }
             if let change = recorded.change(in: head) { return .changed(change) }
+            if takesTheSameFileWhole, offset == 0, let expectedTotal, head.contentLength == expectedTotal { return .restart }
             return .refuse(Self.reasonForFullResponse(head, recorded: recorded))
         default:
             return .ignore
