@@ -82,13 +82,21 @@ private func asciiLowercase(_ byte: UInt8) -> UInt8 {
 extension StringProtocol {
     /// Without the spaces and tabs at either end. By scalars, not Characters: a space followed by
     /// a combining mark is one Character that is no space, so "Name: \u{30A}" kept its space and
-    /// a header written as "Name: value" did not read back as itself (found by fuzzing).
+    /// a header written as "Name: value" did not read back as itself (found by fuzzing). Read as
+    /// bytes, where a space or a tab is always a whole scalar: every list line and header value
+    /// is trimmed, and building the result scalar by scalar was 2 % of a batch of small files.
     package func trimmingWhitespace() -> String {
-        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" }
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-            let last = scalars.lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(String.UnicodeScalarView(scalars[first...last]))
+        let bytes = utf8
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return "" }
+        // Up to the byte after the last that is no space: the end of its scalar, whatever its length.
+        var end = first
+        var index = first
+        while index != bytes.endIndex {
+            let next = bytes.index(after: index)
+            if !isSpace(bytes[index]) { end = next }
+            index = next
+        }
+        return String(decoding: bytes[first..<end], as: UTF8.self)
     }
 }

@@ -1,4 +1,4 @@
-import AFGetRequest
+@testable import AFGetRequest
 import AFGetSupport
 import AFGetKit
 import XCTest
@@ -8,6 +8,19 @@ final class HeaderTests: XCTestCase {
         XCTAssertEqual(try HTTPHeader.parse("X-Token:  abc "), HTTPHeader(name: "X-Token", value: "abc"))
         XCTAssertEqual(try HTTPHeader.parse("X-Empty:").line, "X-Empty;")
         XCTAssertEqual(try HTTPHeader.parse("Accept: a/b").line, "Accept: a/b")
+    }
+
+    /// Spaces and tabs go from either end, by scalars: a space before a combining mark stays
+    /// out, the mark is kept; inner blanks and other Unicode spaces stay.
+    func testTrimmingTakesSpacesAndTabsFromEitherEnd() {
+        let rows: [(String, String)] = [
+            ("", ""), (" ", ""), ("\t \t", ""), ("a", "a"), ("  a b  ", "a b"), ("\ta\t", "a"), (" \u{30A}", "\u{30A}"),
+            ("é ", "é"), (" \u{00A0}x\u{00A0} ", "\u{00A0}x\u{00A0}"), ("日本 語\t", "日本 語"), ("x\r", "x\r"),
+        ]
+        for (text, trimmed) in rows {
+            XCTAssertEqual(text.trimmingWhitespace(), trimmed, "\(text.unicodeScalars.map(\.value))")
+            XCTAssertEqual(text[...].trimmingWhitespace(), trimmed, "a Substring too")
+        }
     }
 
     func testRejectsMalformedHeaders() {

@@ -187,7 +187,7 @@ public struct InputList: Sendable {
     /// A URL line's sources: split at tabs (aria2c's mirrors), each without outer blanks, the
     /// first of each URL given twice. A line without a tab is one URL, spaces and all.
     static func sources(onLine line: String) -> [String] {
-        guard line.contains("\t") else { return [line] }
+        guard line.utf8.contains(UInt8(ascii: "\t")) else { return [line] }
         var urls: [String] = []
         for piece in line.split(separator: "\t") {
             let url = piece.trimmingWhitespace()
