@@ -52,18 +52,33 @@ struct DownloadCommand: AsyncParsableCommand {
         } catch {
             throw UsageFailure(message: error.message)
         }
-        let feed = try makeFeed(checksum: checksum, described: try await metalinkEntries())
+        // One stop for the whole command, watched from the start: Ctrl-C while a Metalink
+        // document is fetched ends the run as it ends a transfer.
+        let cancellation = Cancellation()
+        let interrupts = InterruptMonitor(stopping: cancellation)
+        defer { withExtendedLifetime(interrupts) {} }
+        let (transfer, headers) = try documentSettings()
+        let documents = ListDocuments(
+            cancellation: cancellation, options: transfer, retry: options.retry.policy, headers: headers)
+        defer { documents.close() }
+        let feed = try await makeFeed(
+            checksum: checksum, described: try await metalinkEntries(cancellation: cancellation), documents: documents,
+            cancellation: cancellation)
         let sums = batch.sumsFile.map {
             SumsFileChoice(argument: $0, directory: output.directory, requiresChecksums: batch.requiresChecksums)
         }
         try await runDownloads(
             feed, inputList: batch.inputFile, options: options, onExists: output.onExists,
-            namesFromServer: output.namesFromServer, stdoutCarriesData: output.target == .standardOutput, sums: sums)
+            namesFromServer: output.namesFromServer, stdoutCarriesData: output.target == .standardOutput, sums: sums,
+            cancellation: cancellation)
     }
 
     /// The command line's URLs, then the list's entries as it is read. A list file is checked
-    /// first, whole: a conflict stops the run before any transfer (exit 2).
-    private func makeFeed(checksum: Checksum?, described: [InputList.Entry]) throws(UsageFailure) -> ItemFeed {
+    /// first, whole: a conflict stops the run before any transfer (exit 2), and the Metalink
+    /// documents it names are read then.
+    private func makeFeed(
+        checksum: Checksum?, described: [InputList.Entry], documents: ListDocuments, cancellation: Cancellation
+    ) async throws -> ItemFeed {
         let urlItems = BatchPlan.items(
             urls: urls, output: output.target, list: described, directory: output.directory, checksum: checksum,
             mirrors: batch.mirrors)
@@ -75,10 +90,13 @@ struct DownloadCommand: AsyncParsableCommand {
         // once, its duplicates refused as they arrive.
         var firstPass: ListCheck?
         if list != "-" && fileKind(at: list, followingSymlinks: true) == S_IFREG {
-            let check = try usage { () throws(ItemFailure) in
-                try ListCheck(
-                    list: list, after: plan.items, firstIndex: urls.count + described.count, directory: output.directory,
-                    report: options.run.report, shard: batch.shard)
+            let made = await ListCheck.made(
+                list: list, after: plan.items, firstIndex: urls.count + described.count, directory: output.directory,
+                report: options.run.report, shard: batch.shard, documents: documents)
+            let check = try usage { () throws(ItemFailure) in try made.get() }
+            if let document = check.stoppedFetching {
+                OutputStream.standardError.writeLine("afget: interrupted while fetching \(document)")
+                throw ExitCode(cancellation.exitStatus ?? FailureClass.internalError.exitCode)
             }
             if let conflict = check.conflict { throw UsageFailure(message: "\(conflict)") }
             if let clash = check.reportClash { throw UsageFailure(message: clash) }
@@ -89,7 +107,7 @@ struct DownloadCommand: AsyncParsableCommand {
             try ItemFeed(
                 items: plan.items, list: list, firstIndex: urls.count + described.count, directory: output.directory,
                 firstPass: firstPass,
-                report: options.run.report, shard: batch.shard)
+                report: options.run.report, shard: batch.shard, documents: documents)
         }
     }
 
@@ -97,30 +115,23 @@ struct DownloadCommand: AsyncParsableCommand {
     /// (below `-d`), checked against its strongest hash, fetched from its most preferred URL.
     /// A document that cannot be read or used is refused whole, before any transfer (exit 2);
     /// one given by URL is fetched first, with the run's settings.
-    private func metalinkEntries() async throws -> [InputList.Entry] {
+    private func metalinkEntries(cancellation: Cancellation) async throws -> [InputList.Entry] {
         guard let argument = batch.metalink else { return [] }
         let name = removingPassword(from: argument)
         let files =
             argument.contains("://")
-            ? try await fetchMetalink(argument)
+            ? try await fetchMetalink(argument, cancellation: cancellation)
             : try usage { () throws(ItemFailure) in try MetalinkReader.load(argument) }
         return files.map { InputList.Entry(metalinkFile: $0, document: name) }
     }
 
     /// `--metalink URL`: the document fetched by a task manager of its own (the run's is made
     /// with the items), with the run's headers, credentials, TLS, proxy and retries; Ctrl-C
-    /// meanwhile ends the run as it would a download.
-    private func fetchMetalink(_ url: String) async throws -> [MetalinkFile] {
-        let connection = options.connection
-        let headers = try reportingFailures { try connection.headers() }
-        let transfer = try connection.transferOptions(
-            auth: options.auth, tls: options.tls, retry: options.retry, remoteFiles: options.remoteFiles.settings())
-        let manager = TaskManager()
-        let interrupts = InterruptMonitor(stopping: manager.cancellation)
-        defer {
-            manager.invalidate()
-            withExtendedLifetime(interrupts) {}
-        }
+    /// meanwhile (`cancellation`) ends the run as it would a download.
+    private func fetchMetalink(_ url: String, cancellation: Cancellation) async throws -> [MetalinkFile] {
+        let (transfer, headers) = try documentSettings()
+        let manager = TaskManager(cancellation: cancellation)
+        defer { manager.invalidate() }
         guard
             let body = try await DocumentFetch.body(
                 of: url, for: "--metalink", manager: manager, options: transfer, retry: options.retry.policy,
@@ -130,6 +141,16 @@ struct DownloadCommand: AsyncParsableCommand {
             throw ExitCode(manager.cancellation.exitStatus ?? FailureClass.internalError.exitCode)
         }
         return try usage { () throws(ItemFailure) in try MetalinkReader.files(in: body, name: removingPassword(from: url)) }
+    }
+
+    /// What a document (`--metalink URL`, one a list names) is fetched with: the run's
+    /// headers, credentials, TLS, proxy and retries.
+    private func documentSettings() throws -> (TransferOptions, [HTTPHeader]) {
+        let connection = options.connection
+        let headers = try reportingFailures { try connection.headers() }
+        let transfer = try connection.transferOptions(
+            auth: options.auth, tls: options.tls, retry: options.retry, remoteFiles: options.remoteFiles.settings())
+        return (transfer, headers)
     }
 
     /// A list that cannot be read is a usage failure naming it (exit 2).

@@ -26,10 +26,12 @@ struct SumsFileChoice {
 }
 
 /// Runs download items with the options every downloading command shares, writes the report,
-/// and exits with the run's status.
+/// and exits with the run's status. A caller that passes `cancellation` watches for signals
+/// itself (it fetched documents before the run, under the same stop).
 func runDownloads(
     _ feed: ItemFeed, alreadyFailed: [ItemFailure] = [], inputList: String? = nil, options: DownloadingOptions,
-    onExists: OnExistsPolicy, namesFromServer: Bool = false, stdoutCarriesData: Bool, sums: SumsFileChoice? = nil
+    onExists: OnExistsPolicy, namesFromServer: Bool = false, stdoutCarriesData: Bool, sums: SumsFileChoice? = nil,
+    cancellation: Cancellation? = nil
 ) async throws {
     let (run, connection, resume, progress) = (options.run, options.connection, options.resume, options.progress)
     let headers = try reportingFailures { try connection.headers() }
@@ -52,10 +54,10 @@ func runDownloads(
     // Every connection a run holds at once is kept for the next item, not only four per
     // transfer running when one ends.
     let manager = TaskManager(
-        idleConnectionsKept: run.jobs * run.split, connectionsPerHost: run.maxPerHost,
-        totalRateLimit: connection.totalRateLimit)
+        cancellation: cancellation ?? Cancellation(), idleConnectionsKept: run.jobs * run.split,
+        connectionsPerHost: run.maxPerHost, totalRateLimit: connection.totalRateLimit)
     // Ctrl-C and SIGTERM stop the run; the runner then checkpoints and reports.
-    let interrupts = InterruptMonitor(stopping: manager.cancellation)
+    let interrupts = cancellation == nil ? InterruptMonitor(stopping: manager.cancellation) : nil
     defer { withExtendedLifetime(interrupts) {} }
     if let sums {
         // Read (or fetched) whole and checked before any item: a bad line stops the run (exit 2).

@@ -78,6 +78,60 @@ final class InputListTests: XCTestCase {
         }
     }
 
+    /// A line naming a Metalink document (its name, a URL's path without its query, ends in
+    /// .meta4 or .metalink in any case) stands for the document's files; it takes dir= and
+    /// refuses the options of one file, its item dropped with its other option lines. Every
+    /// other line is read as before: a path that names no document is still not a URL.
+    func testALineNamingAMetalinkDocumentStandsForItsFiles() {
+        let notAURL = "list:1: not a URL: it must start with http://, https://, ftp://, ftps://, sftp:// or scp://"
+        let rows: [(text: String, document: String?, dir: String?, urls: [String], problems: [String])] = [
+            ("release.meta4", "release.meta4", nil, [], []),
+            ("sub/Release.META4\n  dir=isos", "sub/Release.META4", "isos", [], []),
+            ("my files.metalink", "my files.metalink", nil, [], []),
+            ("https://h/x/files.metalink", "https://h/x/files.metalink", nil, [], []),
+            ("https://h/files.MetaLink?token=1#top", "https://h/files.MetaLink?token=1#top", nil, [], []),
+            ("https://h/get?name=files.meta4", nil, nil, ["https://h/get?name=files.meta4"], []),
+            ("https://h.meta4", nil, nil, ["https://h.meta4"], []),
+            ("https://h/files.meta4.sig", nil, nil, ["https://h/files.meta4.sig"], []),
+            ("release.txt", nil, nil, [], [notAURL]),
+            ("gopher://h/x.meta4", nil, nil, [], ["list:1: gopher: URLs are not supported"]),
+            (
+                "a.meta4\thttps://h/b.meta4", nil, nil, [],
+                ["list:1: a Metalink document is named alone on its line (its files' other sources are in it)"]
+            ),
+            (
+                "release.meta4\n  out=x.iso\n  dir=y\nhttps://h/a", nil, nil, ["https://h/a"],
+                [
+                    "list:2: out= names one file; a Metalink document names each of its files (dir= sets where); "
+                        + "not using release.meta4"
+                ]
+            ),
+            (
+                "https://u:secret@h/x.meta4\n  checksum=sha-256=\(String(repeating: "0", count: 64))", nil, nil, [],
+                [
+                    "list:2: checksum= checks one file; a Metalink document gives each of its files' hashes; "
+                        + "not using https://u@h/x.meta4"
+                ]
+            ),
+            (
+                "x.meta4\n  header=X: 1", nil, nil, [],
+                ["list:2: header= is not used on a Metalink document's line; -H sets headers for the run; not using x.meta4"]
+            ),
+            ("x.meta4\n  dir=", nil, nil, [], ["list:2: dir= is empty; not using x.meta4"]),
+        ]
+        for row in rows {
+            let list = parse(Array("\(row.text)\n".utf8))
+            XCTAssertEqual(list.documents.map(\.location), row.document.map { [$0] } ?? [], row.text)
+            XCTAssertEqual(list.documents.first?.dir, row.dir, row.text)
+            XCTAssertEqual(list.documents.first?.source, row.document == nil ? nil : "list:1", row.text)
+            XCTAssertEqual(list.entries.map(\.url), row.urls, row.text)
+            XCTAssertEqual(list.problems.count, row.problems.count, "\(row.text): \(list.problems)")
+            for (problem, expected) in zip(list.problems, row.problems) {
+                XCTAssertTrue(problem.description.hasPrefix(expected), "\(row.text): \(problem)")
+            }
+        }
+    }
+
     /// A line that is not UTF-8 is reported by number; a bad URL line takes its options with it,
     /// a bad option line takes its URL (its file would land under another name).
     func testLinesThatAreNotUTF8AreReported() {

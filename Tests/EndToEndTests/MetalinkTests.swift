@@ -106,4 +106,25 @@ final class MetalinkTests: ServerTestCase {
         XCTAssertEqual(missing.status, 8, missing.stderr)
         XCTAssertEqual(missing.stderrLines, ["afget: --metalink \(server.url("/status/404")): HTTP 404 Not Found"])
     }
+
+    /// The document's fetch and the run share one stop: Ctrl-C during a file of a document
+    /// fetched by URL ends the run in order (it was ignored once the fetch's own watch ended).
+    func testCtrlCAfterTheDocumentWasFetchedStopsTheRun() throws {
+        let (size, heldAt) = (2 << 20, 1 << 20)
+        let document = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+              <file name="held.bin"><url>\(server.url("/file/held.bin?size=\(size)&amp;holdafter=\(heldAt)"))</url></file>
+            </metalink>
+            """
+        server.publish(Array(document.utf8), at: "/site/example.org/held.meta4")
+        let (process, _, stderr) = try Afget.start(
+            ["--progress", "line", "--metalink", server.url("/site/example.org/held.meta4"), "-d", "out"], in: directory)
+        waitUntil("the held bytes are written") { fileSize(directory.appendingPathComponent("out/held.bin.afpart")) == heldAt }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let said = try String(contentsOf: stderr, encoding: .utf8)
+        XCTAssertEqual(process.terminationStatus, 130, said)
+        XCTAssertTrue(said.contains("afget: interrupted"), said)
+    }
 }

@@ -5,8 +5,9 @@ import Glibc
 
 /// A list of URLs in aria2c's input-file format: one URL per line (or several separated by tabs:
 /// one file from several sources, `Entry.mirrors`), then optional indented `key=value` lines for it (`out=`, `dir=`, `checksum=`, `header=`); blank lines and `#`
-/// comments ignored. Problems are reported per line and take their item with them; the rest
-/// of the list still counts.
+/// comments ignored. A line naming a Metalink document stands for its files (`DocumentLine`).
+/// Problems are reported per line and take their item with them; the rest of the list still
+/// counts.
 public struct InputList: Sendable {
     public struct Entry: Sendable, Equatable {
         /// "FILE:LINE", for messages.
@@ -27,6 +28,7 @@ public struct InputList: Sendable {
     }
 
     public private(set) var entries: [Entry] = []
+    public private(set) var documents: [DocumentLine] = []
     /// Lines that cannot be used, each naming "FILE:LINE" and the cause.
     public private(set) var problems: [ItemFailure] = []
 
@@ -41,14 +43,16 @@ public struct InputList: Sendable {
         for result in results {
             switch result {
             case .entry(let entry): entries.append(entry)
+            case .document(let document): documents.append(document)
             case .problem(let problem): problems.append(problem)
             }
         }
     }
 
-    /// What a list's lines come to: an entry, or a line that cannot be used.
+    /// What a list's lines come to: an entry, a Metalink document, or a line that cannot be used.
     public enum Parsed: Sendable {
         case entry(Entry)
+        case document(DocumentLine)
         case problem(ItemFailure)
     }
 
@@ -59,6 +63,8 @@ public struct InputList: Sendable {
         let name: String
         private var lineNumber = 0
         private var current: Entry?
+        /// A document line under way, in place of `current`.
+        private var document: DocumentLine?
         private var skippingOptions = false
 
         private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
@@ -79,10 +85,8 @@ public struct InputList: Sendable {
             guard let line = String(validating: lineBytes, as: UTF8.self) else {
                 let notUTF8 = TransferFailure(.usage, "the line is not valid UTF-8")
                 if isOptionLine {
-                    if let item = current {
-                        results.append(.problem(InputList.dropping(item, because: notUTF8, at: source)))
-                        current = nil
-                        skippingOptions = true
+                    if current != nil || document != nil {
+                        dropPending(because: notUTF8, at: source, into: &results)
                     } else if !skippingOptions {
                         results.append(.problem(ItemFailure(item: source, notUTF8)))
                     }
@@ -98,6 +102,15 @@ public struct InputList: Sendable {
             if trimmed.isEmpty || trimmed.hasPrefix("#") { return }
 
             if isOptionLine {
+                if document != nil {
+                    do throws(TransferFailure) {
+                        let (key, value) = try InputList.keyAndValue(of: trimmed)
+                        try document!.apply(key: key, value: value)
+                    } catch {
+                        dropPending(because: error, at: source, into: &results)
+                    }
+                    return
+                }
                 guard current != nil else {
                     // Options of a URL line already reported as bad are skipped with it.
                     if !skippingOptions {
@@ -109,9 +122,7 @@ public struct InputList: Sendable {
                 do {
                     try InputList.apply(option: trimmed, to: &current!)
                 } catch {
-                    results.append(.problem(InputList.dropping(current!, because: error, at: source)))
-                    current = nil
-                    skippingOptions = true
+                    dropPending(because: error, at: source, into: &results)
                 }
                 return
             }
@@ -120,6 +131,11 @@ public struct InputList: Sendable {
             do {
                 try InputList.checkURLLine(trimmed)
                 let urls = InputList.sources(onLine: trimmed)
+                if let named = try DocumentLine(locations: urls, source: source, line: lineNumber) {
+                    document = named
+                    skippingOptions = false
+                    return
+                }
                 for mirror in urls.dropFirst() { _ = try RequestSerializer.parseURL(mirror, for: .download) }
                 current = Entry(
                     source: source, line: lineNumber, url: urls[0],
@@ -134,7 +150,24 @@ public struct InputList: Sendable {
         /// Ends the entry under way: option lines after this belong to no URL.
         public mutating func finishEntry(into results: inout [Parsed]) {
             if let finished = current { results.append(.entry(finished)) }
+            if let finished = document { results.append(.document(finished)) }
             current = nil
+            document = nil
+        }
+
+        /// The entry or document under way is not used at all; its further option lines are
+        /// skipped with it.
+        private mutating func dropPending(because failure: TransferFailure, at source: String, into results: inout [Parsed]) {
+            if let item = current { results.append(.problem(InputList.dropping(item, because: failure, at: source))) }
+            if let named = document {
+                let shown = removingPassword(from: named.location)
+                results.append(
+                    .problem(
+                        ItemFailure(item: source, TransferFailure(.usage, "\(failure.message); not using \(shown)"), url: shown)))
+            }
+            current = nil
+            document = nil
+            skippingOptions = true
         }
 
         /// The end of the list.
@@ -149,12 +182,15 @@ public struct InputList: Sendable {
         ItemFailure(item: source, TransferFailure(.usage, "\(failure.message); not downloading \(item.url)"), url: item.url)
     }
 
-    fileprivate static func apply(option: String, to entry: inout Entry) throws(TransferFailure) {
+    fileprivate static func keyAndValue(of option: String) throws(TransferFailure) -> (key: String, value: String) {
         guard let equals = option.firstIndex(of: "=") else {
             throw TransferFailure(.usage, "option \"\(option)\" is not key=value")
         }
-        let key = option[..<equals].trimmingWhitespace()
-        let value = option[option.index(after: equals)...].trimmingWhitespace()
+        return (option[..<equals].trimmingWhitespace(), option[option.index(after: equals)...].trimmingWhitespace())
+    }
+
+    fileprivate static func apply(option: String, to entry: inout Entry) throws(TransferFailure) {
+        let (key, value) = try keyAndValue(of: option)
         switch key {
         case "out":
             try checkRelative(value, "out")

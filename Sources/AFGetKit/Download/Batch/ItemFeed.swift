@@ -75,12 +75,15 @@ public final class ItemFeed: Sendable {
 
     /// The command line's items (those of `all` that `shard` takes), then the list at `path`
     /// ("-": standard input), its items numbered from `firstIndex` (the number of command-line
-    /// URLs, merged or not). `firstPass` is a list file's check (its count and the lines merged
-    /// into earlier ones); without it, as for a pipe, duplicates and a `report` over an item are
-    /// refused as they arrive, against every command-line item, so every shard refuses alike.
+    /// URLs, merged or not). `firstPass` is a list file's check (its count, the items merged
+    /// into earlier ones and the documents it read); without it, as for a pipe, duplicates and
+    /// a `report` over an item are refused as they arrive, against every command-line item, so
+    /// every shard refuses alike.
+    /// A Metalink document the list names stands for its files: those `firstPass` read, else
+    /// read (or fetched) by `documents` as its line arrives.
     public init(
         items all: [DownloadItem], list path: String, firstIndex: Int, directory: String?,
-        firstPass: ListCheck?, report: String? = nil, shard: Shard? = nil
+        firstPass: ListCheck?, report: String? = nil, shard: Shard? = nil, documents: ListDocuments
     ) throws(ItemFailure) {
         let opened = try ListReader(path: path)
         let items = Self.taken(from: all, by: shard)
@@ -98,7 +101,8 @@ public final class ItemFeed: Sendable {
             reportKey = report.map { claims.key(ofPath: $0) }
             arrivalClaims = claims
         }
-        let merged = firstPass?.mergedLines ?? []
+        let merged = firstPass?.mergedItems ?? []
+        let documentsRead = firstPass?.documents ?? [:]
         startThread(named: "afget-list") { [self, arrivalClaims, reportKey] in
             var reader = opened
             var claims = arrivalClaims
@@ -107,11 +111,26 @@ public final class ItemFeed: Sendable {
                 let results = reader.next()
                 if results.isEmpty { break }
                 for result in results {
-                    let next: NextItem?
+                    let entries: [InputList.Entry]
                     switch result {
                     case .problem(let failure):
-                        next = .unusable(failure)
+                        guard add(.unusable(failure)) else { break reading }
+                        continue
                     case .entry(let entry):
+                        entries = [entry]
+                    case .document(let line):
+                        // nil: the run was stopped while the document was fetched.
+                        guard let read = documentsRead[line.line] ?? documents.entries(for: line) else { break reading }
+                        switch read {
+                        case .success(let files):
+                            entries = files
+                        case .failure(let failure):
+                            guard add(.unusable(failure)) else { break reading }
+                            continue
+                        }
+                    }
+                    for entry in entries {
+                        let next: NextItem?
                         let item = BatchPlan.item(for: entry, index: index, directory: directory)
                         index += 1
                         if let shard {
@@ -122,7 +141,7 @@ public final class ItemFeed: Sendable {
                             }
                             guard taken else { continue }
                         }
-                        if merged.contains(entry.line) {
+                        if merged.contains(item.index) {
                             next = nil  // said before the run
                         } else if let reportKey, let report, claims?.key(of: item) == reportKey {
                             next = .unusable(
@@ -139,8 +158,8 @@ public final class ItemFeed: Sendable {
                             case .conflict(let failure): next = .unusable(failure)
                             }
                         }
+                        if let next, !add(next) { break reading }
                     }
-                    if let next, !add(next) { break reading }
                 }
             }
             reader.close()

@@ -1,0 +1,65 @@
+import AFGetRequest
+import AFGetSupport
+
+/// A list line naming a Metalink document (`release.meta4`, `https://host/x.metalink`) rather
+/// than a file: it stands for every file the document describes, as `--metalink` would
+/// (`ListDocuments` reads or fetches it where the line is read).
+public struct DocumentLine: Sendable, Equatable {
+    /// "FILE:LINE", for messages.
+    public var source: String
+    /// The line's number in the list; the document's files are claimed under it.
+    public var line: Int
+    /// A local path (relative to the current directory, as `--metalink FILE`) or a URL.
+    public var location: String
+    /// `dir=`: where the document's names start, relative to `-d` as for any line.
+    public var dir: String?
+
+    /// Whether `location` is fetched rather than read.
+    public var isURL: Bool { location.contains("://") }
+
+    /// The document `locations` (a URL line's sources) name, or nil when they name a file. A
+    /// line names a document when its name (a URL's path, without its query) ends in `.meta4`
+    /// or `.metalink`, in any case; a line without `://` is otherwise still refused as "not a
+    /// URL". A document is named alone: the other sources of its files are in it.
+    init?(locations: [String], source: String, line: Int) throws(ItemFailure) {
+        let location = locations[0]
+        // Most lines are files: a look at the text first, libcurl's parser only for a candidate.
+        let isURL = location.contains("://")
+        let name = isURL ? location.prefix { $0 != "?" && $0 != "#" } : location[...]
+        guard Self.namesDocument(name) else { return nil }
+        if isURL {
+            guard Self.namesDocument(try RequestSerializer.parseURL(location, for: .download).path[...]) else { return nil }
+        }
+        guard locations.count == 1 else {
+            throw ItemFailure(
+                item: source,
+                TransferFailure(.usage, "a Metalink document is named alone on its line (its files' other sources are in it)"))
+        }
+        self.source = source
+        self.line = line
+        self.location = location
+    }
+
+    private static func namesDocument(_ name: Substring) -> Bool {
+        let lowered = name.suffix(9).lowercased()
+        return lowered.hasSuffix(".meta4") || lowered.hasSuffix(".metalink")
+    }
+
+    /// An option line below the document's line. `dir=` is where its files go; the others name
+    /// or check one file, which a document does itself for each of its own.
+    mutating func apply(key: String, value: String) throws(TransferFailure) {
+        switch key {
+        case "dir":
+            guard !value.isEmpty else { throw TransferFailure(.usage, "dir= is empty") }
+            dir = value
+        case "out":
+            throw TransferFailure(.usage, "out= names one file; a Metalink document names each of its files (dir= sets where)")
+        case "checksum":
+            throw TransferFailure(.usage, "checksum= checks one file; a Metalink document gives each of its files' hashes")
+        case "header":
+            throw TransferFailure(.usage, "header= is not used on a Metalink document's line; -H sets headers for the run")
+        default:
+            throw TransferFailure(.usage, "unknown option \"\(key)\" (a Metalink document's line takes dir=)")
+        }
+    }
+}
