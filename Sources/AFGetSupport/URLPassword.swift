@@ -15,6 +15,17 @@ public func removingPassword(from url: String) -> String {
     return String(decoding: bytes[..<colon] + bytes[at...], as: UTF8.self)
 }
 
+/// Whether `text` holds "://" (a URL rather than a path or a name), by bytes: String's own
+/// search is generic, and took 1 % of the CPU of a list whose every line asked it.
+public func holdsSchemeSeparator(_ text: String) -> Bool {
+    var last: (UInt8, UInt8) = (0, 0)
+    for byte in text.utf8 {
+        if byte == UInt8(ascii: "/") && last == (UInt8(ascii: ":"), UInt8(ascii: "/")) { return true }
+        last = (last.1, byte)
+    }
+    return false
+}
+
 /// A line of text with the password of every URL in it removed, wherever the URL stands and
 /// with or without its scheme: libcurl's own words quote the proxy it was given
 /// ("Uses proxy env variable http_proxy == 'http://user:pass@host:3128'").

@@ -15,7 +15,7 @@ public struct DocumentLine: Sendable, Equatable {
     public var dir: String?
 
     /// Whether `location` is fetched rather than read.
-    public var isURL: Bool { location.contains("://") }
+    public var isURL: Bool { holdsSchemeSeparator(location) }
 
     /// The document `locations` (a URL line's sources) name, or nil when they name a file. A
     /// line names a document when its name (a URL's path, without its query) ends in `.meta4`
@@ -24,7 +24,7 @@ public struct DocumentLine: Sendable, Equatable {
     init?(locations: [String], source: String, line: Int) throws(ItemFailure) {
         let location = locations[0]
         // Most lines are files: a look at the text first, libcurl's parser only for a candidate.
-        let isURL = location.contains("://")
+        let isURL = holdsSchemeSeparator(location)
         let name = isURL ? location.prefix { $0 != "?" && $0 != "#" } : location[...]
         guard Self.namesDocument(name) else { return nil }
         if isURL {
