@@ -162,6 +162,16 @@ final class InputListTests: XCTestCase {
             list.problems.map(\.description),
             ["list:2: sha-256 checksum must be 64 hex digits; not downloading http://h/a.bin"])
     }
+
+    /// The item a bad option line takes with it is named without its password, in the message
+    /// and in the report.
+    func testTheItemDroppedWithABadOptionLineIsNamedWithoutItsPassword() {
+        let list = parse(Array("http://user:secret@h/a.bin\n  color=blue\n".utf8))
+        XCTAssertEqual(
+            list.problems.map(\.description),
+            ["list:2: unknown option \"color\" (out, dir, checksum, header); not downloading http://user@h/a.bin"])
+        XCTAssertEqual(list.problems.map(\.url), ["http://user@h/a.bin"])
+    }
 }
 
 /// Destinations compared before any transfer.

@@ -179,7 +179,8 @@ public struct InputList: Sendable {
     /// An item whose option line cannot be used is not downloaded at all: without its `out=` it
     /// would land under another name, without its `checksum=` unverified.
     fileprivate static func dropping(_ item: Entry, because failure: TransferFailure, at source: String) -> ItemFailure {
-        ItemFailure(item: source, TransferFailure(.usage, "\(failure.message); not downloading \(item.url)"), url: item.url)
+        let shown = removingPassword(from: item.url)
+        return ItemFailure(item: source, TransferFailure(.usage, "\(failure.message); not downloading \(shown)"), url: shown)
     }
 
     fileprivate static func keyAndValue(of option: String) throws(TransferFailure) -> (key: String, value: String) {
