@@ -6,11 +6,12 @@ import CurlCore
 enum CurlFailureClassifier {
     /// The failure for a libcurl error on a transfer to `host`; a TLS failure names the host.
     /// `requestUnsent`: the transfer never got as far as sending (libcurl's pre-transfer time is
-    /// still 0): no connection, or none that took a byte.
+    /// still 0): no connection, or none that took a byte. `ftpReply`: an FTP server's last reply
+    /// code (0 for other schemes).
     static func failure(
         for error: CurlError, host: String, readingHeaders: Bool,
         limits: ResponseLimits, requestUnsent: Bool = false, proxies: ProxySettings = ProxySettings(environment: [:]),
-        proxy: ChosenProxy? = nil, tunnelStatus: Int = 0
+        proxy: ChosenProxy? = nil, tunnelStatus: Int = 0, ftpReply: Int = 0
     ) -> TransferFailure {
         // libcurl's words may quote a proxy URL it could not use, password and all.
         let said = proxies.withoutCredentials(error.message)
@@ -37,6 +38,9 @@ enum CurlFailureClassifier {
         // unsupported protocol, which would read as a bad URL (exit 2). The server is at fault.
         if error.curlCode == CURLE_UNSUPPORTED_PROTOCOL && error.message.contains("HTTP/0.9") {
             return TransferFailure(.protocolViolation, "the reply is not an HTTP response (no status line)")
+        }
+        if let turnedAway = turnedAway(error.curlCode, ftpReply: ftpReply, requestUnsent: requestUnsent) {
+            return turnedAway
         }
         let kind = isTLSAlert ? .tls : kind(of: error.curlCode)
         let answer = serverAnswer(error.curlCode) ?? refusedLogin(error.curlCode)
@@ -65,6 +69,19 @@ enum CurlFailureClassifier {
         default:
             return nil
         }
+    }
+
+    /// An FTP server's 421 before the login was done: libcurl (7.88) takes every 421 for an idle
+    /// session's timeout ("We got a 421 - timeout") and reports CURLE_OPERATION_TIMEDOUT, but a
+    /// 421 in place of the greeting is a server that takes no more connections (from this
+    /// client, or at all for now), as an HTTP server's 503 is. A 421 after the login (an idle
+    /// session ended) stays a timeout, and a 530 stays a refused login: a wrong password is
+    /// never taken for a busy server.
+    private static func turnedAway(_ code: CURLcode, ftpReply: Int, requestUnsent: Bool) -> TransferFailure? {
+        guard code == CURLE_OPERATION_TIMEDOUT, ftpReply == 421, requestUnsent else { return nil }
+        return TransferFailure(
+            .network, "the server turned the connection away (FTP 421: it takes no more connections for now)",
+            transient: true, requestUnsent: true, reason: .turnedAway)
     }
 
     /// Failures another attempt may get past (a refused connection only where its origin has

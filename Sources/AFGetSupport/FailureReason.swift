@@ -38,6 +38,10 @@ public enum FailureReason: Sendable, Equatable {
     case accessDenied
     /// An FTP or SSH server refused the login (HTTP says so with a 401).
     case loginRefused
+    /// An FTP server turned the connection away before the login with 421 (service not
+    /// available): it takes no more connections from this client (vsftpd `max_per_ip`,
+    /// pyftpdlib `max_cons_per_ip`, pure-ftpd `-C`) or none at all for now. HTTP says so with a 503.
+    case turnedAway
 
     /// The code the report and JSON events carry; nil for `.unspecified`.
     public var code: String? {
@@ -59,6 +63,7 @@ public enum FailureReason: Sendable, Equatable {
         case .noSuchFile: "no-such-file"
         case .accessDenied: "access-denied"
         case .loginRefused: "login-refused"
+        case .turnedAway: "turned-away"
         }
     }
 
@@ -77,7 +82,8 @@ public enum FailureReason: Sendable, Equatable {
     public var failureClass: FailureClass? {
         switch self {
         case .unspecified: nil
-        case .hostNotFound, .connectFailed, .connectTimeout, .hostGivenUp, .timeLimit, .stalled, .bodyShort: .network
+        case .hostNotFound, .connectFailed, .connectTimeout, .hostGivenUp, .timeLimit, .stalled, .bodyShort, .turnedAway:
+            .network
         // An FTP or SFTP server's refusal of a file exits as an HTTP status would (a 404, a 403).
         case .httpStatus, .noSuchFile, .accessDenied: .httpStatus
         case .credentialsRefused, .loginRefused: .authentication

@@ -1,5 +1,6 @@
 import AFGetRequest
 import CCurl
+import CurlCore
 import Glibc
 import XCTest
 
@@ -32,6 +33,30 @@ final class FailureReasonTests: XCTestCase {
         }
     }
 
+    /// libcurl (7.88) reports every FTP 421 as CURLE_OPERATION_TIMEDOUT: one in place of the
+    /// greeting (no request sent yet) is a server turning the connection away (vsftpd
+    /// `max_per_ip`), which a split download takes as a 503; one after the login is an idle
+    /// session's end, a timeout; and a 530 is a refused login, never a busy server.
+    func testAnFTPServersTurnAwayIsToldFromATimeoutAndARefusedLogin() {
+        let rows: [(curl: CURLcode, reply: Int, requestUnsent: Bool, reason: FailureReason, exit: Int32, transient: Bool)] = [
+            (CURLE_OPERATION_TIMEDOUT, 421, true, .turnedAway, 4, true),
+            (CURLE_OPERATION_TIMEDOUT, 421, false, .unspecified, 4, true),
+            (CURLE_OPERATION_TIMEDOUT, 0, true, .connectTimeout, 4, true),
+            (CURLE_LOGIN_DENIED, 530, true, .loginRefused, 6, false),
+        ]
+        for row in rows {
+            let failure = CurlFailureClassifier.failure(
+                for: CurlError(code: row.curl), host: "127.0.0.1", readingHeaders: true, limits: ResponseLimits(),
+                requestUnsent: row.requestUnsent, ftpReply: row.reply)
+            let name = "code \(row.curl.rawValue), reply \(row.reply)"
+            XCTAssertEqual(failure.reason, row.reason, name)
+            XCTAssertEqual(failure.exitCode, row.exit, name)
+            XCTAssertEqual(failure.isTransient, row.transient, name)
+        }
+        XCTAssertEqual(FailureReason.turnedAway.code, "turned-away")
+        XCTAssertFalse(FailureReason.turnedAway.isHostDown, "the host answered")
+    }
+
     /// The exit status comes from the reason where there is one, whatever class the failure
     /// was made with: the table of afget(1) in code.
     func testEveryReasonDecidesItsExitStatus() {
@@ -40,6 +65,7 @@ final class FailureReasonTests: XCTestCase {
             (.timeLimit, 4), (.stalled, 4), (.bodyShort(received: 1, expected: 2), 4),
             (.httpStatus(404), 8), (.httpStatus(503), 8), (.httpStatus(401), 8), (.noSuchFile, 8), (.accessDenied, 8),
             (.credentialsRefused(status: 401), 6), (.credentialsRefused(status: 407), 6), (.loginRefused, 6),
+            (.turnedAway, 4),
             (.tooLarge(limit: 10), 7), (.entityChanged, 9), (.checksumMismatch, 10), (.noSpace, 3),
         ]
         for row in rows {

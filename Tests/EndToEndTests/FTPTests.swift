@@ -141,6 +141,50 @@ final class FTPTests: XCTestCase {
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("restless/big.bin").path), restless)
     }
 
+    /// A server that takes 2 sessions from a client at once (pyftpdlib's `max_cons_per_ip`,
+    /// vsftpd's `max_per_ip` over explicit FTPS) turns a third login away with 421: `-s 4` goes on with
+    /// the 2 it takes, said once, as after an HTTP server's 503, not a failure nor a retry,
+    /// and the file is exact. Each connection is held to 1 MB/s so that the logins turned away
+    /// come while 2 are served.
+    func testASplitDownloadFromAServerTakingTwoSessionsGoesOnWithTwo() throws {
+        let ftp = try PyFTPServer(sessionsPerClient: 2)
+        let sha = try writeRandomFile(ftp.root.appendingPathComponent("big.bin"), count: 3_000_000, modified: Self.modified)
+        let plain = try Afget.run(
+            [
+                "--progress", "line", "-s", "4", "--min-split-size", "128K", "--limit-rate", "1M", "-d", "plain",
+                ftp.url("big.bin"),
+            ],
+            in: directory)
+        assertWentOnWithTwo(plain, file: directory.appendingPathComponent("plain/big.bin"), sha: sha)
+
+        // Explicit TLS: vsftpd says its 421 before AUTH TLS, in the clear. (With implicit TLS
+        // it says it in the clear where the TLS handshake belongs, which no client can read.)
+
+        let vsftpd = try VsftpdServer(implicit: false, sessionsPerClient: 2)
+        let tlsSHA = try writeRandomFile(
+            vsftpd.root.appendingPathComponent("big.bin"), count: 3_000_000, modified: Self.modified)
+        let overTLS = try Afget.run(
+            [
+                "--progress", "line", "--ftp-ssl", "--cacert", TestCertificates.shared.caPath, "-s", "4",
+                "--min-split-size", "128K",
+                "--limit-rate", "1M", "-d", "tls", vsftpd.url("big.bin"),
+            ],
+            in: directory)
+        assertWentOnWithTwo(overTLS, file: directory.appendingPathComponent("tls/big.bin"), sha: tlsSHA)
+    }
+
+    private func assertWentOnWithTwo(_ run: AfgetResult, file: URL, sha: String, line: UInt = #line) {
+        XCTAssertEqual(run.status, 0, run.stderr, line: line)
+        XCTAssertEqual(sha256Hex(ofFile: file.path), sha, line: line)
+        XCTAssertEqual(
+            run.stderr.components(separatedBy: "the server takes 2 connections at once; going on with 2").count - 1, 1,
+            run.stderr, line: line)
+        // No failure line nor retry: the notice is the only line afget says beside progress.
+        let said = run.stderrLines.filter { $0.hasPrefix("afget: ") }
+        XCTAssertEqual(said.count, 1, run.stderr, line: line)
+        XCTAssertEqual(listing(file.deletingLastPathComponent()), ["big.bin"], line: line)
+    }
+
     /// A file replaced on the server after the first answer: the segments asked for later
     /// see another size or time, and the download starts over; it never ends with a splice.
     func testAFileReplacedDuringASplitDownloadIsNeverSpliced() throws {

@@ -61,12 +61,14 @@ struct ServerProgramError: Error {
 /// pyftpdlib (Debian's python3-pyftpdlib) serving `root`: anonymous and alice:secret, both
 /// allowed to write. (Its TLS data connections fail with libcurl 7.88, curl(1) as well:
 /// FTPS is tested against vsftpd.) `refusesREST`: a server that cannot start a file part-way
-/// (REST answered 502). Its log has a line for each session opened and closed.
+/// (REST answered 502). `sessionsPerClient`: more logins from one address at once are turned
+/// away with 421 (`max_cons_per_ip`; 0, no limit). Its log has a line for each session opened
+/// and closed.
 final class PyFTPServer {
     let server: ServerProgram
     let root: URL
 
-    init(refusesREST: Bool = false) throws {
+    init(refusesREST: Bool = false, sessionsPerClient: Int = 0) throws {
         let script = """
             import sys
             from pyftpdlib.authorizers import DummyAuthorizer
@@ -80,14 +82,16 @@ final class PyFTPServer {
             FTPHandler.auth_failed_timeout = 0  # a refused login answered at once
             if sys.argv[3] == "no-rest":
                 FTPHandler.ftp_REST = lambda self, line: self.respond("502 REST not implemented.")
-            FTPServer(("127.0.0.1", port), FTPHandler).serve_forever()
+            server = FTPServer(("127.0.0.1", port), FTPHandler)
+            server.max_cons_per_ip = int(sys.argv[4])
+            server.serve_forever()
             """
         var root: URL?
         server = try ServerProgram("/usr/bin/python3") { port, scratch in
             let directory = scratch.appendingPathComponent("root")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             root = directory
-            return ["-c", script, directory.path, String(port), refusesREST ? "no-rest" : "rest"]
+            return ["-c", script, directory.path, String(port), refusesREST ? "no-rest" : "rest", String(sessionsPerClient)]
         }
         self.root = root!
     }
@@ -101,13 +105,14 @@ final class PyFTPServer {
 }
 
 /// vsftpd with TLS, implicit (`ftps://`) or explicit (`ftp://` and AUTH TLS, `--ftp-ssl`):
-/// anonymous, read-only, serving `root`.
+/// anonymous, read-only, serving `root`. `sessionsPerClient`: more connections from one
+/// address at once are turned away with 421 (`max_per_ip`; 0, no limit).
 final class VsftpdServer {
     let server: ServerProgram
     let root: URL
     let implicit: Bool
 
-    init(implicit: Bool) throws {
+    init(implicit: Bool, sessionsPerClient: Int = 0) throws {
         self.implicit = implicit
         let certificates = TestCertificates.shared
         var root: URL?
@@ -130,6 +135,7 @@ final class VsftpdServer {
             local_enable=NO
             write_enable=NO
             seccomp_sandbox=NO
+            max_per_ip=\(sessionsPerClient)
             ssl_enable=YES
             implicit_ssl=\(implicit ? "YES" : "NO")
             allow_anon_ssl=YES

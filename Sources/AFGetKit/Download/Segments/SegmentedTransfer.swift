@@ -115,9 +115,20 @@ final class SegmentedTransfer {
 
     /// Connections at once: `-s`, or fewer once the server has refused more.
     private var connectionLimit: Int
-    /// A connection was refused (503, 429) beside served ones: how many the server takes is
-    /// judged once every running request has its answer, and no connection starts meanwhile.
+    /// A connection was refused (503, 429, an FTP 421) beside served ones: how many the server
+    /// takes is judged once every running request has its answer, and no connection starts meanwhile.
     private var refusalToJudge = false
+    /// The most connections the server has served at once so far.
+    private var mostServedAtOnce = 0
+    /// Segments whose FTP login was turned away while no more sessions were open than the
+    /// server had served at once, by their start: the pauses each has made in a row.
+    private var recountPauses: [Int64: Int] = [:]
+    /// Segments pausing so now: each keeps its session's place, which no other segment takes.
+    private var pausedForRecount: Set<Int64> = []
+    /// How long a segment turned away that way pauses, and how many times in a row, before the
+    /// refusal counts as the server's limit.
+    private static let recountPause = 0.2
+    private static let recountPausesAtMost = 5
 
     /// `first`: the first range's task, already running, which goes on as a segment.
     /// `avoiding`: segments that fetch bad pieces again, with the sources that wrote them.
@@ -134,6 +145,7 @@ final class SegmentedTransfer {
         if let first {
             running[first.task] = RunningSegment(
                 segment: first.from, from: first.from, live: first.live, source: first.source, isServed: true)
+            mostServedAtOnce = 1
             sources.took(first.source)
         }
     }
@@ -183,6 +195,7 @@ final class SegmentedTransfer {
     /// A segment's wait before its next attempt ended (`reason`: the run stopped during it).
     func retryDue(_ segment: Int64, stoppedBy reason: StopReason?) -> Step {
         guard !hasEnded, waitingToRetry.remove(segment) != nil else { return .running(posted: [], waits: []) }
+        pausedForRecount.remove(segment)
         if reason != nil { stop(.stopped) }
         return nextStep()
     }
@@ -224,7 +237,8 @@ final class SegmentedTransfer {
 
     private func fillConnections() {
         judgeRefusal()
-        while stopping == nil, !cancellation.isRequested, !refusalToJudge, running.count < connectionLimit,
+        while stopping == nil, !cancellation.isRequested, !refusalToJudge,
+            running.count + pausedForRecount.count < connectionLimit,
             sources.activeCount > 0
         {
             let busy = Set(running.values.map(\.segment)).union(waitingToRetry)
@@ -281,6 +295,8 @@ final class SegmentedTransfer {
             sources.served(task.source, bytes: progress.written)
             if sources.isDropped(task.source) {
                 // Another request of a source already dropped: its segment goes to another.
+            } else if failure.reason == .turnedAway {
+                turnedAway(task, failure)
             } else if sources.activeCount > 1 && MirrorSources.isSourceFailure(failure) {
                 dropSource(task.source, because: failure.message)
             } else if failure.kind == .resumeConflict {
@@ -300,7 +316,11 @@ final class SegmentedTransfer {
             }
         case .started(_, let head):
             running[id]?.isServed = head.status == 206
-            if head.status == 206 { sources.answered(task.source, validators: EntityValidators(of: head)) }
+            if head.status == 206 {
+                sources.answered(task.source, validators: EntityValidators(of: head))
+                mostServedAtOnce = max(mostServedAtOnce, running.values.filter(\.isServed).count)
+                recountPauses[task.segment] = nil
+            }
         case .verbose, .redirected, .suspended, .resumed:
             if let notice = event.notice(verbose: settings.transfer.verbose) { renderer.handle(.notice(notice)) }
         }
@@ -346,6 +366,26 @@ final class SegmentedTransfer {
                 .notice(DownloadNotices.connectionsCapped(context.info.path, at: allowed)))
         }
         connectionLimit = allowed
+    }
+
+    /// An FTP server's 421 to a login. Each FTP request logs in anew, and a server counts a
+    /// session afget just closed until it has seen it go (vsftpd once its child is reaped): a
+    /// login turned away while no more sessions are open than the server has served at once
+    /// asks again after a short pause, neither a failure nor a limit. Otherwise, or when that
+    /// goes on (another client of this address may have taken a session), a 421 beside served
+    /// sessions is the server's 503, judged as one; with none served it is a failure.
+    private func turnedAway(_ task: RunningSegment, _ failure: TransferFailure) {
+        let pauses = recountPauses[task.segment, default: 0]
+        if running.count + 1 <= mostServedAtOnce && pauses < Self.recountPausesAtMost {
+            recountPauses[task.segment] = pauses + 1
+            waitingToRetry.insert(task.segment)
+            pausedForRecount.insert(task.segment)
+            waits.append(RetryWait(segment: task.segment, seconds: Self.recountPause))
+        } else if running.values.contains(where: \.isServed) {
+            refusalToJudge = true
+        } else {
+            segmentFailed(task, response: nil, failure: failure)
+        }
     }
 
     /// A transient failure is retried for this segment alone, after its retry loop's wait;
@@ -439,6 +479,7 @@ final class SegmentedTransfer {
         for id in running.keys { manager.cancel(id) }
         // Their waits' ends are no longer awaited.
         waitingToRetry.removeAll()
+        pausedForRecount.removeAll()
     }
 
     private func checkpoint() -> TransferFailure? {
