@@ -42,6 +42,14 @@ enum CurlFailureClassifier {
         if let turnedAway = turnedAway(error.curlCode, ftpReply: ftpReply, requestUnsent: requestUnsent) {
             return turnedAway
         }
+        if error.curlCode == CURLE_FAILED_INIT && error.message.contains("Failure establishing ssh session") {
+            // libssh2 got no session: the server closed the connection before its banner, as
+            // sshd does beyond MaxStartups' connections not yet logged in. libcurl reports it as
+            // a failed start, which would read as afget's own bug (exit 1); it is a busy server.
+            return TransferFailure(
+                .network, "the SSH server closed the connection before a session began (\(said))", transient: true,
+                requestUnsent: true)
+        }
         let kind = isTLSAlert ? .tls : kind(of: error.curlCode)
         let answer = serverAnswer(error.curlCode) ?? refusedLogin(error.curlCode)
         let message = kind == .tls ? "TLS with \(host): \(said)" : answer.map { "\($0) (\(said))" } ?? said

@@ -174,7 +174,9 @@ final class SSHServer {
     /// `[127.0.0.1]:PORT`, as known_hosts names the server.
     let hostName: String
 
-    init() throws {
+    /// `maxStartups`: sshd's MaxStartups, the connections it lets wait for their login at once
+    /// (beyond them it closes a new one before its banner).
+    init(maxStartups: Int? = nil) throws {
         // Run as root, sshd wants its privilege separation directory.
         if getuid() == 0 { try? FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true) }
         var made: (root: URL, home: URL, fingerprint: String)?
@@ -213,6 +215,7 @@ final class SSHServer {
             PasswordAuthentication no
             KbdInteractiveAuthentication no
             Subsystem sftp internal-sftp
+            \(maxStartups.map { "MaxStartups \($0)" } ?? "")
             """.write(to: configuration, atomically: true, encoding: .utf8)
             return [
                 "-c", "/usr/sbin/sshd -D -e -f \"$0\" & child=$!; trap 'kill $child; wait $child' TERM; wait $child",

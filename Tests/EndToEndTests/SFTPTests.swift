@@ -251,6 +251,21 @@ final class SFTPTests: XCTestCase {
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("scp.bin").path), sha)
     }
 
+    /// An sshd that lets one connection at a time wait for its login (MaxStartups 1) closes the
+    /// others before its banner: those segments are retried like any connection that failed,
+    /// and the file ends exact — never "internal error" (libcurl calls it a failed start).
+    func testASplitDownloadFromAnSSHServerTakingOneLoginAtATimeEndsExact() throws {
+        let ssh = try SSHServer(maxStartups: 1)
+        let sha = try writeRandomFile(ssh.root.appendingPathComponent("busy.bin"), count: 3_000_000, modified: Self.modified)
+        let result = try Afget.run(
+            ["-s", "4", "--min-split-size", "128K", "--retry", "20", "--retry-delay", "0.1", ssh.url("busy.bin")], in: directory,
+            environment: home(ssh))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("busy.bin").path), sha)
+        XCTAssertFalse(result.stderr.contains("internal error"), result.stderr)
+        XCTAssertEqual(listing(directory), ["busy.bin"])
+    }
+
     /// `-s 4 --limit-rate` over SFTP, several times: the pacer pauses each segment again and
     /// again, and a segment often reaches its end in the bytes libcurl hands back from within
     /// `curl_easy_pause`, when the loop lets the transfer go on. The transfer ended there must
