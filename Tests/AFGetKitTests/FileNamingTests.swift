@@ -62,6 +62,12 @@ final class FileNamingTests: XCTestCase {
         let long = String(repeating: "n", count: 251) + ".iso"
         XCTAssertEqual(FileNaming.workingFileStem(for: "a/b/" + long), "a/b/" + FileNaming.shortened(long))
         XCTAssertEqual(FileNaming.workingFileStem(for: long), FileNaming.shortened(long))
+        XCTAssertEqual(FileNaming.workingFileStem(for: "/" + long), "/" + FileNaming.shortened(long))
+        // Bytes are counted, not Characters: one byte too many in two-byte letters.
+        let wide = String(repeating: "é", count: FileNaming.maxNameBytes / 2) + (FileNaming.maxNameBytes % 2 == 0 ? "x" : "")
+        XCTAssertEqual(FileNaming.workingFileStem(for: "d/" + wide), "d/" + FileNaming.shortened(wide))
+        let wideFits = String(repeating: "é", count: FileNaming.maxNameBytes / 2)
+        XCTAssertEqual(FileNaming.workingFileStem(for: "d/é/" + wideFits), "d/é/" + wideFits)
     }
 
     func testNumberedNames() {
