@@ -24,7 +24,7 @@ enum HeaderLinesTarget: FuzzTarget {
             case .continuation(let more):
                 expect(bytes.first == UInt8(ascii: " ") || bytes.first == UInt8(ascii: "\t"), "a continuation without a blank")
                 expect(more == trimmed(more), "a continuation with outer blanks")
-                if let last = head.headers.popLast() { head.headers.append((last.name, last.value + " " + more)) }
+                head.continueLastValue(with: more)
             case .field(let name, let value):
                 expect(!name.contains(":"), "a field name holding a colon: \(name)")
                 expect(value == trimmed(value), "a field value with outer blanks")
@@ -33,7 +33,7 @@ enum HeaderLinesTarget: FuzzTarget {
                 let latin1 =
                     name.unicodeScalars.allSatisfy { $0.value < 0x100 } ? name.unicodeScalars.map { UInt8($0.value) } : []
                 expect(Array(name.utf8) == nameBytes || latin1 == nameBytes, "the name's bytes changed: \(name)")
-                head.headers.append((name, value))
+                head.add(name: name, value: value)
             case .other:
                 expect(!bytes.contains(UInt8(ascii: ":")) || bytes.starts(with: "HTTP/".utf8), "a field taken for no field")
             }

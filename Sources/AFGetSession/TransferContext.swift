@@ -281,7 +281,7 @@ final class TransferContext {
         switch line {
         case .status(let version, let code, let reason):
             head = ResponseHead(version: version, status: code, reason: TerminalText.clean(reason))
-            head.headers.reserveCapacity(16)  // one allocation for a usual response's fields
+            head.reserveCapacity(16)  // one allocation for a usual response's fields
         case .end:
             // The end of a header block; interim (1xx) responses are followed by the real one.
             if !(100..<200).contains(head.status) {
@@ -289,9 +289,9 @@ final class TransferContext {
                 guard headersDidComplete() else { return 0 }
             }
         case .continuation(let more):
-            if let last = head.headers.popLast() { head.headers.append((last.name, last.value + " " + more)) }
+            head.continueLastValue(with: more)
         case .field(let name, let value):
-            head.headers.append((name, value))
+            head.add(name: name, value: value)
         case .other:
             break
         }

@@ -4,7 +4,8 @@ import Synchronization
 /// of AsyncStream, whose unspecialized generic code showed in the curl thread's profile
 /// (docs/performance.md). Its methods are inlinable so that modules sending or reading events
 /// can specialize them for their type (the runtime is still asked for the channel's metadata).
-package final class EventChannel<Element: Sendable>: Sendable {
+/// The class is `public`, its members `package`, for the same reason as `PthreadMutex`'s.
+public final class EventChannel<Element: Sendable>: Sendable {
     @usableFromInline
     struct State {
         @usableFromInline var buffered: [Element] = []
@@ -91,20 +92,21 @@ package final class EventChannel<Element: Sendable>: Sendable {
     }
 }
 
+/// Public where AsyncSequence asks for it, the class being public.
 extension EventChannel: AsyncSequence {
-    package struct AsyncIterator: AsyncIteratorProtocol {
+    public struct AsyncIterator: AsyncIteratorProtocol {
         @usableFromInline let channel: EventChannel
 
         @inlinable init(channel: EventChannel) {
             self.channel = channel
         }
 
-        @inlinable package mutating func next() async -> Element? {
+        @inlinable public mutating func next() async -> Element? {
             await channel.next()
         }
     }
 
-    @inlinable package func makeAsyncIterator() -> AsyncIterator {
+    @inlinable public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(channel: self)
     }
 }

@@ -17,7 +17,11 @@ import Synchronization
 ///
 /// The value itself stays in a `Mutex`, so the compiler still checks what crosses threads
 /// (`sending`); the pthread mutex, always taken first, decides who holds it.
-package final class PthreadMutex<Value: ~Copyable>: Sendable {
+///
+/// Why `public` (its members are `package`): Swift 6.3 does not specialize the inlinable
+/// methods of a `package` generic class in other modules, so each `withLock` ran the generic
+/// code and asked the runtime for `Mutex<Value>`'s metadata, about 1 % of a list's CPU.
+public final class PthreadMutex<Value: ~Copyable>: Sendable {
     @usableFromInline let storage: Mutex<Value>
     /// A pthread mutex is made to be shared between threads; Swift cannot know that of a pointer.
     /// It is set once here and freed in deinit, when no thread can hold it.

@@ -11,6 +11,10 @@ public struct CurlURL: Sendable, Equatable {
     public let path: String
     /// The URL names a user (`sftp://alice@host/`): libcurl logs in as that user.
     public let hasUser: Bool
+    /// Scheme, host and port: what must match for credentials to travel along. Made once: the
+    /// curl thread asks for it four times per transfer, and building it at each asking was
+    /// 0.8 % of a list's CPU.
+    public let origin: String
 
     public enum ParseError: Error, Equatable {
         case malformed(String)
@@ -46,10 +50,8 @@ public struct CurlURL: Sendable, Equatable {
         port = part(CURLUPART_PORT, CURLU_DEFAULT_PORT).flatMap { Int($0) } ?? 0
         path = part(CURLUPART_PATH) ?? "/"
         hasUser = part(CURLUPART_USER).map { !$0.isEmpty } ?? false
+        origin = "\(self.scheme)://\(self.host):\(port)"
     }
-
-    /// Scheme, host and port: what must match for credentials to travel along.
-    public var origin: String { "\(scheme)://\(host):\(port)" }
 
     public var isHTTP: Bool { scheme == "http" || scheme == "https" }
 

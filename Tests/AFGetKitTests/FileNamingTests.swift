@@ -1,4 +1,5 @@
 @testable import AFGetKit
+import AFGetSupport
 import XCTest
 
 final class FileNamingTests: XCTestCase {
@@ -62,11 +63,41 @@ final class FileNamingTests: XCTestCase {
         let long = String(repeating: "n", count: 251) + ".iso"
         XCTAssertEqual(FileNaming.workingFileStem(for: "a/b/" + long), "a/b/" + FileNaming.shortened(long))
         XCTAssertEqual(FileNaming.workingFileStem(for: long), FileNaming.shortened(long))
+        XCTAssertEqual(FileNaming.workingFileStem(for: "/" + long), "/" + FileNaming.shortened(long))
+        // Bytes are counted, not Characters: one byte too many in two-byte letters.
+        let wide = String(repeating: "é", count: FileNaming.maxNameBytes / 2) + (FileNaming.maxNameBytes % 2 == 0 ? "x" : "")
+        XCTAssertEqual(FileNaming.workingFileStem(for: "d/" + wide), "d/" + FileNaming.shortened(wide))
+        let wideFits = String(repeating: "é", count: FileNaming.maxNameBytes / 2)
+        XCTAssertEqual(FileNaming.workingFileStem(for: "d/é/" + wideFits), "d/é/" + wideFits)
     }
 
     func testNumberedNames() {
         XCTAssertEqual(FileNaming.numbered("a.tar.gz", 1), "a.tar.1.gz")
         XCTAssertEqual(FileNaming.numbered("README", 2), "README.2")
         XCTAssertEqual(FileNaming.numbered(".hidden", 3), ".hidden.3")
+    }
+
+    /// A directory and a name make one path, with one slash between them.
+    func testJoiningADirectoryAndAName() {
+        let rows: [(directory: String, name: String, path: String)] = [
+            ("", "a.iso", "a.iso"), (".", "a.iso", "a.iso"), ("/", "a.iso", "/a.iso"), ("d", "a.iso", "d/a.iso"),
+            ("d/", "a.iso", "d/a.iso"), ("/x/y", "a", "/x/y/a"), ("./d", "a", "./d/a"), ("dé", "ü", "dé/ü"),
+            (String(repeating: "d", count: 200), "a.iso", String(repeating: "d", count: 200) + "/a.iso"),
+        ]
+        for row in rows {
+            XCTAssertEqual(joinPath(row.directory, row.name), row.path, "\(row.directory) + \(row.name)")
+        }
+    }
+
+    /// An item's host key is its URL's origin, scheme and name lowercased.
+    func testAnItemsHostKeyIsItsOrigin() {
+        let rows: [(url: String, key: String)] = [
+            ("http://example.invalid/a", "http://example.invalid:80"),
+            ("HTTPS://Example.INVALID:8443/a", "https://example.invalid:8443"),
+            ("ftp://h/f", "ftp://h:21"), ("not a url", ""),
+        ]
+        for row in rows {
+            XCTAssertEqual(DownloadItem(index: 0, url: row.url, output: .directory(".")).hostKey, row.key, row.url)
+        }
     }
 }

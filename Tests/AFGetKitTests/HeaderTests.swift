@@ -83,4 +83,57 @@ final class HeaderTests: XCTestCase {
             XCTAssertEqual(head(bad).contentLengthProblem, "malformed Content-Length \"\(bad)\"", bad)
         }
     }
+
+    /// A head read a line at a time (as the transfer reads one) says what the same fields given
+    /// at once say: its length and codings are worked out as the fields arrive, not when asked.
+    func testHeadReadLineByLineFramesItsBodyAsTheWholeFields() {
+        typealias Line = (name: String?, value: String)  // no name: a folded continuation of the last
+        let rows: [(lines: [Line], length: Int64?, problem: String?, codings: [String])] = [
+            ([], nil, nil, []),
+            ([("Content-Type", "text/html")], nil, nil, []),
+            ([("Content-Length", "12"), ("ETag", "\"x\"")], 12, nil, []),
+            ([("content-LENGTH", " 7 ")], 7, nil, []),
+            ([("Content-Length", "3"), ("Server", "x"), ("Content-Length", "3")], 3, nil, []),
+            ([("Content-Length", "3"), ("Content-Length", "5")], nil, "conflicting Content-Length values: 3, 5", []),
+            ([("Content-Length", "3,"), (nil, "3")], 3, nil, []),
+            ([("Content-Length", "3"), (nil, "4")], nil, "malformed Content-Length \"3 4\"", []),
+            ([("Content-Length", "x")], nil, "malformed Content-Length \"x\"", []),
+            ([("Content-Length", "0")], 0, nil, []),
+            ([("Content-Length", "007")], 7, nil, []),
+            ([("Content-Length", "999999999999999999")], 999_999_999_999_999_999, nil, []),
+            ([("Content-Length", "9223372036854775807")], Int64.max, nil, []),
+            ([("Content-Length", "9223372036854775808")], nil, "malformed Content-Length \"9223372036854775808\"", []),
+            ([("Content-Length", "12"), ("Content-Length", " 12,12")], 12, nil, []),
+            ([("Content-Length", "12"), ("Content-Length", "13, 12")], nil, "conflicting Content-Length values: 12, 13, 12", []),
+            ([("Content-Encoding", "gzip"), ("Content-Length", "10")], 10, nil, ["gzip"]),
+            (
+                [("Content-Encoding", "gzip,"), (nil, "BR"), ("CONTENT-ENCODING", "identity, zstd")], nil, nil,
+                ["gzip", "br", "zstd"]
+            ),
+            ([("X-Content-Length", "5"), ("Content-Encodings", "gzip")], nil, nil, []),
+            ([(nil, "orphan"), ("Content-Length", "1")], 1, nil, []),
+        ]
+        for row in rows {
+            var read = ResponseHead(status: 200)
+            var fields: [(name: String, value: String)] = []
+            for line in row.lines {
+                if let name = line.name {
+                    read.add(name: name, value: line.value)
+                    fields.append((name, line.value))
+                } else {
+                    read.continueLastValue(with: line.value)
+                    if let last = fields.popLast() { fields.append((last.name, last.value + " " + line.value)) }
+                }
+            }
+            let whole = ResponseHead(status: 200, headers: fields)
+            let why = "\(row.lines)"
+            XCTAssertEqual(read, whole, why)
+            for head in [read, whole] {
+                XCTAssertEqual(head.contentLength, row.length, why)
+                XCTAssertEqual(head.contentLengthProblem, row.problem, why)
+                XCTAssertEqual(head.contentEncodings, row.codings, why)
+                XCTAssertEqual(head.isEncoded, !row.codings.isEmpty, why)
+            }
+        }
+    }
 }

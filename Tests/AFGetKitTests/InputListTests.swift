@@ -94,6 +94,12 @@ final class InputListTests: XCTestCase {
             ("https://h.meta4", nil, nil, ["https://h.meta4"], []),
             ("https://h/files.meta4.sig", nil, nil, ["https://h/files.meta4.sig"], []),
             ("release.txt", nil, nil, [], [notAURL]),
+            // ASCII lines are read as bytes, others by Characters: the same answers.
+            ("meta4", nil, nil, [], [notAURL]),
+            ("Données.Meta4", "Données.Meta4", nil, [], []),
+            ("https://h/é/files.METALINK?é#top", "https://h/é/files.METALINK?é#top", nil, [], []),
+            ("https://h/é?name=files.meta4", nil, nil, ["https://h/é?name=files.meta4"], []),
+            ("résumé.txt", nil, nil, [], [notAURL]),
             ("gopher://h/x.meta4", nil, nil, [], ["list:1: gopher: URLs are not supported"]),
             (
                 "a.meta4\thttps://h/b.meta4", nil, nil, [],

@@ -66,10 +66,11 @@ extension DownloadItem {
     }
 
     /// The host its host rules count it against (`HostSchedule`): its origin (scheme, name,
-    /// port) as libcurl parsed it.
+    /// port) as libcurl parsed it, scheme and name lowercased; made when the URL was parsed,
+    /// not at each of the item's askings.
     var hostKey: String {
         guard case .success(let url) = parsedURL else { return "" }
-        return "\(url.scheme)://\(url.host.lowercased()):\(url.port)"
+        return url.origin
     }
 
     /// The file the item would write before `--on-exists` has its say; nil for standard

@@ -88,9 +88,12 @@ public enum FileNaming {
     /// when `NAME.afresume` would not fit NAME_MAX (an `-o` name of 247 to 255 bytes), the name
     /// shortened the same way every run (DESIGN.md §8), in the same directory.
     static func workingFileStem(for destination: String) -> String {
-        let name = splitPath(destination).name
-        guard name.utf8.count > maxNameBytes else { return destination }
-        return String(decoding: destination.utf8.dropLast(name.utf8.count), as: UTF8.self) + shortened(name)
+        // The name's length is read in place, as `splitPath` finds the name: every item asks, and
+        // making the directory's and the name's strings to measure one was 0.5 % of a list's CPU.
+        let bytes = destination.utf8
+        let nameStart = bytes.lastIndex(of: UInt8(ascii: "/")).map { bytes.index(after: $0) } ?? bytes.startIndex
+        guard bytes.distance(from: nameStart, to: bytes.endIndex) > maxNameBytes else { return destination }
+        return String(Substring(bytes[..<nameStart])) + shortened(String(Substring(bytes[nameStart...])))
     }
 
     private static func fnv1a(_ text: String) -> UInt64 {
