@@ -1,4 +1,5 @@
 @testable import AFGetKit
+import AFGetProgress
 import AFGetRequest
 import AFGetSupport
 import CurlCore
@@ -142,5 +143,32 @@ final class PieceCheckTests: XCTestCase {
         XCTAssertFalse(three.hasUsable(otherThan: [0, 1]))
         XCTAssertNil(three.nextForConnection(avoiding: [0, 1]))
         XCTAssertEqual(three.ranges.sources(in: 14..<16), ["http://a.example/f", "http://b.example/f"])
+    }
+
+    /// A bad piece's blame: a source that alone wrote it is dropped and said once; several
+    /// writers are avoided, none dropped; with no other source left, nobody is blamed.
+    func testABadPieceDropsTheSourceThatAloneWroteIt() throws {
+        var sources = MirrorSources(try ["a", "b", "c"].map { HTTPRequest(url: try CurlURL("http://\($0).example/f")) })
+        sources.wrote(0, 0..<15)
+        sources.wrote(1, 15..<30)
+        let info = ItemInfo(id: 0, url: "http://a.example/f", path: "f")
+        func mismatch(_ range: Range<Int64>) -> PieceCheck.Mismatch {
+            PieceCheck.Mismatch(piece: Int(range.lowerBound / 10), range: range, algorithm: .sha256, expected: "e", actual: "a")
+        }
+        let alone = try XCTUnwrap(sources.blame(mismatch(0..<10), of: info))
+        XCTAssertEqual(alone.writers, [0])
+        guard case .sourceDropped(_, "http://a.example/f", "piece 0 did not match its sha-256 hash")? = alone.said else {
+            return XCTFail("the source that alone wrote it is dropped: \(String(describing: alone.said))")
+        }
+        XCTAssertTrue(sources.isDropped(0))
+        XCTAssertNil(try XCTUnwrap(sources.blame(mismatch(0..<10), of: info)).said, "said once")
+        let shared = try XCTUnwrap(sources.blame(mismatch(10..<20), of: info))
+        XCTAssertEqual(shared.writers, [0, 1])
+        guard case .notice(let line)? = shared.said else { return XCTFail("several writers: a notice") }
+        XCTAssertEqual(
+            line, "afget: f: piece 1 did not match its sha-256 hash; fetching it again from a source that did not serve it")
+        XCTAssertFalse(sources.isDropped(1))
+        XCTAssertTrue(sources.drop(2, because: "down"))
+        XCTAssertNil(sources.blame(mismatch(10..<20), of: info), "no source but its writers left")
     }
 }

@@ -23,21 +23,12 @@ extension DownloadJob {
         guard !bad.isEmpty else { return nil }
         var avoiding: [Int64: Set<Int>] = [:]
         for mismatch in bad {
-            let writers = sources.writers(of: mismatch.range)
-            guard sources.hasUsable(otherThan: writers) else {
+            guard let blame = sources.blame(mismatch, of: info) else {
                 let note = sources.isMirrored ? "; every other source was dropped" : ""
                 return end(fail(checksumFailure(DownloadNotices.pieceMismatch(mismatch), size: size, note: note)))
             }
-            if writers.count == 1, let writer = writers.first {
-                if sources.drop(writer, because: DownloadNotices.pieceDidNotMatch(mismatch)) {
-                    renderer.handle(
-                        .sourceDropped(
-                            info, source: sources.sources[writer].url, reason: DownloadNotices.pieceDidNotMatch(mismatch)))
-                }
-            } else {
-                renderer.handle(.notice(DownloadNotices.pieceAgain(info.path, mismatch)))
-            }
-            avoiding[mismatch.range.lowerBound] = writers
+            if let said = blame.said { renderer.handle(said) }
+            avoiding[mismatch.range.lowerBound] = blame.writers
             pieces?.forget(mismatch.range)
         }
         // The pieces are written again: the whole file is hashed again once they are in.

@@ -452,15 +452,10 @@ final class SegmentedTransfer {
 
     /// A piece failed its hash: false when no source but those that wrote it is left.
     private func fetchAgain(_ mismatch: PieceCheck.Mismatch) -> Bool {
-        let writers = sources.writers(of: mismatch.range)
-        guard sources.hasUsable(otherThan: writers) else { return false }
-        if writers.count == 1, let writer = writers.first {
-            dropSource(writer, because: DownloadNotices.pieceDidNotMatch(mismatch))
-        } else {
-            renderer.handle(.notice(DownloadNotices.pieceAgain(context.info.path, mismatch)))
-        }
+        guard let blame = sources.blame(mismatch, of: context.info) else { return false }
+        if let said = blame.said { renderer.handle(said) }
         segments = SegmentPlan.reopening(mismatch.range, in: segments)
-        avoiding[mismatch.range.lowerBound, default: []].formUnion(writers)
+        avoiding[mismatch.range.lowerBound, default: []].formUnion(blame.writers)
         return true
     }
 
