@@ -29,7 +29,7 @@ enum HumanMessages {
         case .restarting(let info, let reason):
             MessageLine(restarting(info, reason: reason))
         case .sourceDropped(let info, let source, let reason):
-            MessageLine.words(sourceDropped(info, source: source, reason: reason))
+            sourceDroppedLine(info, source: source, reason: reason)
         case .notice(let text):
             // afget's own notices may have their URLs shortened; `-v` lines (headers, "* …")
             // were asked for as they are.
@@ -44,7 +44,16 @@ enum HumanMessages {
 
     /// "afget: f.iso: dropping source URL (REASON); going on with the others".
     static func sourceDropped(_ info: ItemInfo, source: String, reason: String) -> String {
-        "afget: \(info.path): dropping source \(source) (\(reason)); going on with the others"
+        sourceDroppedLine(info, source: source, reason: reason).text
+    }
+
+    /// Above the bars, the source and the reason stay; that the others go on is left out first.
+    private static func sourceDroppedLine(_ info: ItemInfo, source: String, reason: String) -> MessageLine {
+        var line = MessageLine("afget: \(info.path): dropping source ")
+        line.addURL(source)
+        line.add(" (\(reason))")
+        line.addDetail("; going on with the others", dropOrder: 1)
+        return line
     }
 
     static func failure(_ failure: ItemFailure) -> String {

@@ -135,6 +135,60 @@ final class TmuxBarTests: ServerTestCase {
         }
     }
 
+    /// A Metalink file's piece 0 corrupted by its first URL, with one file and with eight: each
+    /// file's source is dropped for its piece in one line above the bars, at every width, and
+    /// every file is done with no frame left.
+    func testABadPieceIsSaidOnceAboveTheBarOfOneFile() throws {
+        try assertABadPieceIsSaidOnce(files: 1)
+    }
+
+    func testABadPieceIsSaidOnceAboveTheBarsOfEightFiles() throws {
+        try assertABadPieceIsSaidOnce(files: 8)
+    }
+
+    private func assertABadPieceIsSaidOnce(files count: Int) throws {
+        let size = 1_000_000
+        let pieces = stride(from: 0, to: size, by: 262_144).map { start in
+            "<hash>\(sha256Hex(TestPayload.bytes(start..<min(size, start + 262_144))))</hash>"
+        }
+        let runs = try runAtEveryWidth(rows: 16) { columns in
+            let files = (0..<count).map { index in
+                let path = "/file/w\(columns)/n\(count)/f\(index).bin?size=\(size)&chunk=100000&ms=20"
+                let corrupt = server.url(path + "&flip=100000").replacingOccurrences(of: "&", with: "&amp;")
+                let good = server.url(path + "&v=0").replacingOccurrences(of: "&", with: "&amp;")
+                return """
+                    <file name="f\(index).bin"><size>\(size)</size>
+                    <pieces length="262144" type="sha-256">\(pieces.joined())</pieces>
+                    <url priority="1">\(corrupt)</url><url priority="2">\(good)</url></file>
+                    """
+            }
+            try """
+            <?xml version="1.0"?><metalink xmlns="urn:ietf:params:xml:ns:metalink">\(files.joined())</metalink>
+            """.write(
+                to: directory.appendingPathComponent("w\(columns)/n\(count).meta4"), atomically: true, encoding: .utf8)
+            return ""
+        } arguments: { _ in
+            "-j 8 --metalink n\(count).meta4"
+        }
+        for (columns, run) in runs {
+            XCTAssertEqual(run.status, 0, "\(count) × \(columns): \(run.final)")
+            let joined = try tmux.capture("w\(columns)", history: true, joined: true)
+            for index in 0..<count {
+                let notices = joined.filter { $0.hasPrefix("afget: f\(index).bin: dropping source ") }
+                XCTAssertEqual(notices.count, 1, "\(count) × \(columns): \(joined)")
+                XCTAssertTrue(
+                    notices.allSatisfy { $0.contains(" (piece 0 did not match its sha-256 hash)") },
+                    "\(count) × \(columns): \(notices)")
+                XCTAssertTrue(
+                    joined.contains { $0.hasPrefix("f\(index).bin: done, 976.6 KiB") }, "\(count) × \(columns): \(joined)")
+                XCTAssertEqual(
+                    sha256Hex(ofFile: directory.appendingPathComponent("w\(columns)/f\(index).bin").path),
+                    TestPayload.sha256(count: size))
+            }
+            assertNothingLeft(run, columns: columns)
+        }
+    }
+
     // MARK: Running
 
     /// What one session showed: its screens while afget ran (each one seen twice in a row, so
