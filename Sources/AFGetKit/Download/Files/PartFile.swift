@@ -142,15 +142,15 @@ public final class PartFile {
         return Int64(status.st_size)
     }
 
-    /// Cuts the part file to `length` and positions writing there: a continue starts from
-    /// bytes known good (after a power cut the tail past the last checkpoint may hold zeros).
+    /// Cuts the part file to `length`: a continue starts from bytes known good (after a power
+    /// cut the tail past the last checkpoint may hold zeros). Where the descriptor points does
+    /// not matter: every write to a part file says where it goes (`BufferedFileWriter`, pwrite).
     public func truncate(to length: Int64) throws(TransferFailure) {
         // Only when there is something to cut: ext4 writes back a file truncated to zero when
         // it is closed (auto_da_alloc), a synchronous cost per file in a batch of small files.
         if try size() != length {
             guard ftruncate(descriptor, off_t(length)) == 0 else { throw fileFailure("truncate", path, errno: errno) }
         }
-        guard lseek(descriptor, off_t(length), SEEK_SET) == length else { throw fileFailure("truncate", path, errno: errno) }
     }
 
     /// Claims room for the file to grow to `length` bytes without changing its size (fallocate

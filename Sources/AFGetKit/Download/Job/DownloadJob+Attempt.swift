@@ -91,7 +91,7 @@ extension DownloadJob {
     func attempt(from start: Int64) -> JobStep {
         let offset = validators.ifRange == nil ? 0 : start
         do {
-            try download.part?.truncate(to: offset)
+            if !isUnwritten { try download.part?.truncate(to: offset) }
         } catch {
             return after(.failed(error, reached: start))
         }

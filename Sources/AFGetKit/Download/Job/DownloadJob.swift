@@ -234,7 +234,9 @@ final class DownloadJob {
         case .completed(let response, let reached):
             let size: Int64
             do {
-                size = try download.part?.size() ?? reached
+                // Only a success's size is checked against the file's length: an error page
+                // (a 404) was not written to the part.
+                size = response.head.isSuccess ? try download.part?.size() ?? reached : reached
             } catch {
                 return end(fail(error))
             }
@@ -317,9 +319,16 @@ final class DownloadJob {
 
     // MARK: Where to continue
 
+    /// The part is a file with no name that no attempt has written to: one made for this
+    /// download, or a spare found empty (`PartFile.openAnonymous`). It holds nothing, so there is
+    /// nothing to look at or cut: a batch of small items is spared those system calls.
+    var isUnwritten: Bool {
+        phases.attempts == 0 && download.part?.isAnonymous == true
+    }
+
     /// min(checkpointed bytes, part size) when resume data allows a validated continue, else 0.
     private func startingOffset() throws(TransferFailure) -> Int64 {
-        guard let part = download.part else { return 0 }
+        guard let part = download.part, !isUnwritten else { return 0 }
         let partSize = try part.size()
         guard let resumeData = download.resumeData else {
             if partSize > 0 && settings.refusesRestart {
