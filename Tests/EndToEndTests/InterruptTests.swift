@@ -6,24 +6,27 @@ import XCTest
 final class InterruptTests: ServerTestCase {
     let size = 4_000_000
 
-    /// About 3 s in all: slow enough to interrupt, fast enough to finish in a test.
-    private var url: String { server.url("/file/big.bin?size=\(size)&chunk=20000&ms=20") }
+    /// 1 MB/s for its first 2 MB, then the rest at once: slow enough to interrupt after the
+    /// first checkpoint (at about 1 s, 1 MB), and a continue that does not wait for the rest.
+    private var url: String { server.url("/file/big.bin?size=\(size)&chunk=20000&ms=20&fastfrom=2000000") }
+    /// 1 MB/s all along (4 s): for a test that stops the download several times.
+    private var slowURL: String { server.url("/file/big.bin?size=\(size)&chunk=20000&ms=20") }
     private var destination: URL { directory.appendingPathComponent("big.bin") }
     private var part: URL { directory.appendingPathComponent("big.bin.afpart") }
     private var resumeData: URL { directory.appendingPathComponent("big.bin.afresume") }
 
     /// Starts afget and waits until its resume data counts more than `bytes`.
-    private func startAndWaitForProgress(beyond bytes: Int = 100_000) throws -> (Process, URL, URL) {
-        let started = try Afget.start(["--progress", "line", url], in: directory)
+    private func startAndWaitForProgress(beyond bytes: Int = 100_000, from url: String? = nil) throws -> (Process, URL, URL) {
+        let started = try Afget.start(["--progress", "line", url ?? self.url], in: directory)
         waitUntil("a checkpoint beyond \(bytes) bytes") {
             (checkpointedBytes(resumeData) ?? 0) > bytes
         }
         return started
     }
 
-    private func assertContinuesToTheExactFile(fromAtLeast minimum: Int) throws {
+    private func assertContinuesToTheExactFile(fromAtLeast minimum: Int, from url: String? = nil) throws {
         let before = server.log.all.count
-        let result = try Afget.run(["--progress", "line", url], in: directory)
+        let result = try Afget.run(["--progress", "line", url ?? self.url], in: directory)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(sha256Hex(ofFile: destination.path), TestPayload.sha256(count: size))
         XCTAssertEqual(listing(directory), ["big.bin"], "part file and resume data are removed")
@@ -199,12 +202,12 @@ final class InterruptTests: ServerTestCase {
     func testRepeatedKillsThenContinue() throws {
         var reached = 0
         for _ in 0..<3 {
-            let (process, _, _) = try startAndWaitForProgress(beyond: reached + 100_000)
+            let (process, _, _) = try startAndWaitForProgress(beyond: reached + 100_000, from: slowURL)
             reached = checkpointedBytes(resumeData) ?? reached
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        try assertContinuesToTheExactFile(fromAtLeast: reached)
+        try assertContinuesToTheExactFile(fromAtLeast: reached, from: slowURL)
     }
 
     func testASecondAfgetOnTheSameDestinationExits12AtOnce() throws {

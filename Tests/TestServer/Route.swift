@@ -8,8 +8,8 @@ import Foundation
 ///   `ranges=ignore` (always 200), `ranges=wrong` (206 starting one byte late),
 ///   `ranges=always` (206 even when If-Range does not match), `noetag=1`, `nolm=1`, `weak=1`
 ///   (a weak ETag), `claim=M` (announce M bytes, send N, close), `chunk=K&ms=T` (drip the body
-///   in chunks of K bytes every T milliseconds), `slowfrom=X` (bytes before X at once, the rest
-///   dripped), `nolength=1` (no Content-Length: chunked, length unknown until the end),
+///   in chunks of K bytes every T milliseconds; with `fastfrom=X`, bytes from X on at once),
+///   `slowfrom=X` (bytes before X at once, the rest dripped), `nolength=1` (no Content-Length: chunked, length unknown until the end),
 ///   `cd=VALUE` (`Content-Disposition: VALUE`), `length2=V` (a second Content-Length header, V as given),
 ///   `lmversion=1` (each version has its own Last-Modified), `total416=none` (a 416 without
 ///   `Content-Range: */SIZE`), `gzip206=1` (a range answered gzip-coded, chunked),

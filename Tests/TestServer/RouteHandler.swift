@@ -368,9 +368,11 @@ final class RouteHandler: ChannelInboundHandler {
                 return
             }
             if let chunk = target.query["chunk"].flatMap({ Int($0) }) {
+                // `fastfrom=N`: dripped up to byte N of the file, the rest at once.
                 drip(
                     context, from: start, size: end, chunk: chunk,
-                    interval: .milliseconds(Int64(target.int("ms", default: 100))), version: version, flip: flip)
+                    interval: .milliseconds(Int64(target.int("ms", default: 100))), version: version, flip: flip,
+                    fastFrom: target.query["fastfrom"].flatMap { Int($0) })
                 return
             }
             let ending: Ending = target.query["claim"] == nil ? .end : .close
@@ -512,16 +514,24 @@ final class RouteHandler: ChannelInboundHandler {
         }
     }
 
+    /// Sends bytes `start..<size` a chunk per interval; from byte `fastFrom` on, the rest at once.
     private func drip(
         _ context: ChannelHandlerContext, from start: Int, size: Int, chunk: Int, interval: TimeAmount,
-        version: Int = 0, flip: Int? = nil
+        version: Int = 0, flip: Int? = nil, fastFrom: Int? = nil
     ) {
         guard context.channel.isActive else { return }
-        let end = min(start + chunk, size)
+        let dripEnd = min(fastFrom ?? size, size)
+        guard start < dripEnd else {
+            sendPayload(context, start..<size, version: version, flip: flip, then: .end)
+            return
+        }
+        let end = min(start + chunk, dripEnd)
         sendPayload(context, start..<end, version: version, flip: flip, then: end == size ? .end : .nothing)
         guard end < size else { return }
         context.eventLoop.assumeIsolated().scheduleTask(in: interval) {
-            self.drip(context, from: end, size: size, chunk: chunk, interval: interval, version: version, flip: flip)
+            self.drip(
+                context, from: end, size: size, chunk: chunk, interval: interval, version: version, flip: flip,
+                fastFrom: fastFrom)
         }
     }
 }
