@@ -208,4 +208,146 @@ final class DownloadMachineTests: XCTestCase {
             file.attemptFailed(fileFailure("write", "f", errno: EPIPE), reached: 300),
             .fail(fileFailure("write", "f", errno: EPIPE)), "only a stream's reader can go away")
     }
+
+    // MARK: Splitting (-s)
+
+    /// `-s` with a smallest segment of 100 bytes: files over 400 bytes are split.
+    private static let split = DownloadMachine.Rules(splits: true, minimumSplitSize: 100)
+    private static let firstRange = [("Content-Range", "bytes 0-399/1000"), ("ETag", etag)]
+
+    /// A response's body starts: with what the machine knew of the file (validators and length,
+    /// learnt from this head) and whether the request asked a first range, it hands the task
+    /// over to segments, or goes on with one connection saying why (a small file only with -v).
+    func testAResponseHandsOverToSegmentsOrGoesOnOneConnection() {
+        typealias Refusal = DownloadMachine.SplitRefusal
+        let rows:
+            [(
+                rules: DownloadMachine.Rules, validators: EntityValidators, total: Int64?, head: ResponseHead, askedRange: Bool,
+                expected: DownloadMachine.SplitAction, why: String
+            )] = [
+                (Self.split, Self.known, 1000, head(206, Self.firstRange), true, .handOver, "a validator and a known length"),
+                (
+                    Self.split, Self.known, 1000, head(200, [("ETag", Self.etag), ("Accept-Ranges", "bytes")]), true,
+                    .oneConnection(Refusal("the server ignores ranges (it sent the whole file)")), "a 200 to a ranged request"
+                ),
+                (
+                    Self.split, EntityValidators(), 1000, head(206, [("Content-Range", "bytes 0-399/1000")]), true,
+                    .oneConnection(Refusal("no ETag or Last-Modified to check ranges against")), "no validator"
+                ),
+                (
+                    Self.split, Self.known, nil, head(206, [("Content-Range", "bytes 0-399/*"), ("ETag", Self.etag)]), true,
+                    .oneConnection(Refusal("the length is unknown")), "unknown length"
+                ),
+                (
+                    DownloadMachine.Rules(isConditional: true, splits: true), Self.known, 1000,
+                    head(200, [("Accept-Ranges", "bytes")]),
+                    false, .oneConnection(Refusal("the request is conditional (--on-exists update)")), "--on-exists update"
+                ),
+                (
+                    DownloadMachine.Rules(stream: "standard output", splits: true), Self.known, 1000,
+                    head(200, [("Accept-Ranges", "bytes")]), false,
+                    .oneConnection(Refusal("standard output is written in order")), "-o -"
+                ),
+                (
+                    DownloadMachine.Rules(splits: true, fetchesWholeFilesOnly: true), Self.known, 1000, head(200), false,
+                    .oneConnection(Refusal("SCP cannot fetch part of a file (sftp:// can)")), "scp://"
+                ),
+                (
+                    Self.split, Self.known, 300, head(206, [("Content-Range", "bytes 0-299/300"), ("ETag", Self.etag)]), true,
+                    .oneConnection(Refusal("too small to split", isWorthSaying: false)), "too small: said with -v only"
+                ),
+                (
+                    Self.split, Self.known, 1000, head(200, [("ETag", Self.etag)]), false,
+                    .oneConnection(Refusal("the server does not accept ranges")), "a 200 without Accept-Ranges, no range asked"
+                ),
+                (DownloadMachine.Rules(), Self.known, 1000, head(200), false, .goOn, "-s 1: nothing to split or say"),
+            ]
+        for row in rows {
+            var machine = machine(row.rules, validators: row.validators, total: row.total)
+            XCTAssertEqual(machine.responseStarted(row.head, base: 0, askedRange: row.askedRange), row.expected, row.why)
+            switch row.expected {
+            case .oneConnection(let refusal):
+                XCTAssertEqual(machine.splitting, .refused(refusal), row.why)
+                XCTAssertNil(machine.firstRangeEnd(from: 0), "\(row.why): no first range asked again")
+            case .handOver:
+                XCTAssertEqual(machine.splitting, .possible, row.why)
+            case .goOn:
+                XCTAssertEqual(machine.splitting, .notAsked, row.why)
+            }
+        }
+    }
+
+    /// Whether an attempt asks a first range: with -s, up to the smallest file split (four
+    /// segments), unless how the download was asked for cannot be split.
+    func testAFirstRangeIsAskedOnlyWhenTheFileMayBeSplit() {
+        let rows: [(rules: DownloadMachine.Rules, expected: Int64?, why: String)] = [
+            (Self.split, 1400, "from 1000, four segments of 100 bytes"),
+            (DownloadMachine.Rules(), nil, "-s 1"),
+            (DownloadMachine.Rules(stream: "standard output", splits: true), nil, "-o -"),
+            (DownloadMachine.Rules(isConditional: true, splits: true), nil, "--on-exists update"),
+            (DownloadMachine.Rules(splits: true, fetchesWholeFilesOnly: true), nil, "scp://"),
+        ]
+        for row in rows {
+            XCTAssertEqual(machine(row.rules).firstRangeEnd(from: 1000), row.expected, row.why)
+        }
+        XCTAssertEqual(
+            machine(DownloadMachine.Rules(splits: true)).firstRangeEnd(from: 0), 4 << 20, "the default: 1 MiB segments")
+    }
+
+    /// A first range answered with another range (shorter, or of an unknown total) wrote
+    /// nothing: one connection fetches the file from where the attempt asked, and nothing is
+    /// split again. Another version of the file is not the split's matter: it starts over.
+    func testAFirstRangeAnsweredWithAnotherRangeFallsBackToOneConnection() {
+        let other = TransferFailure(.resumeConflict, "Content-Range \"bytes 0-99/1000\" is not the range asked for (bytes 0-399)")
+        var machine = machine(Self.split)
+        XCTAssertEqual(machine.firstRangeFailed(other, from: 0), .fallBack(because: other.message, segmentsBegan: false))
+        XCTAssertEqual(machine.offset, 0)
+        XCTAssertEqual(machine.splitting, .refused(DownloadMachine.SplitRefusal(other.message)))
+        XCTAssertNil(machine.firstRangeEnd(from: 0), "one connection")
+        XCTAssertEqual(
+            machine.responseStarted(head(200, [("ETag", Self.etag), ("Accept-Ranges", "bytes")]), base: 0, askedRange: false),
+            .oneConnection(DownloadMachine.SplitRefusal("the server answered a ranged request wrongly")),
+            "the one connection's response says why it is not split")
+
+        var changed = self.machine(Self.split)
+        XCTAssertNil(changed.firstRangeFailed(Self.changed, from: 0), "another version")
+        XCTAssertNil(changed.firstRangeFailed(Self.reset, from: 0), "a failure like any other attempt's")
+        XCTAssertEqual(changed.splitting, .possible)
+    }
+
+    /// The segments could not go on (a range answered with the whole file): one connection
+    /// takes the rest from the bytes held without a gap, and the job never splits again.
+    func testSegmentsThatFellBackGoOnOneConnectionFromTheGaplessPrefix() {
+        let whole = "the server ignores ranges (it sent the whole file)"
+        var machine = machine(Self.split)
+        XCTAssertEqual(machine.segmentsFellBack(at: 4096, because: whole), .fallBack(because: whole, segmentsBegan: true))
+        XCTAssertEqual(machine.offset, 4096)
+        XCTAssertEqual(machine.splitting, .refused(DownloadMachine.SplitRefusal(whole)))
+        XCTAssertNil(machine.firstRangeEnd(from: 4096), "never split again")
+        XCTAssertEqual(
+            machine.responseStarted(
+                head(206, [("Content-Range", "bytes 4096-999/1000"), ("ETag", Self.etag)]), base: 4096, askedRange: false),
+            .oneConnection(DownloadMachine.SplitRefusal("the server answered a ranged request wrongly")))
+    }
+
+    /// A first range that arrived whole when the file could not be split: the next attempt goes
+    /// on from its end when the file is longer; otherwise the response is judged as a whole.
+    func testACompletedFirstRangeGoesOnFromItsEnd() {
+        let rows: [(total: Int64?, status: Int, reached: Int64, expected: DownloadMachine.Action?, why: String)] = [
+            (1000, 206, 400, .attempt, "shorter than the file: the next attempt from 400"),
+            (400, 206, 400, nil, "the range was the whole file"),
+            (1000, 206, 300, nil, "ended before its end: judged as a short body"),
+            (nil, 206, 400, nil, "no length to go on to"),
+            (1000, 200, 400, nil, "not a range"),
+        ]
+        for row in rows {
+            // No validator to check segments against: the first range's response was not split.
+            var machine = machine(Self.split, validators: EntityValidators(), total: row.total)
+            guard case .oneConnection = machine.responseStarted(head(row.status), base: 0, askedRange: true) else {
+                return XCTFail("\(row.why): not split")
+            }
+            XCTAssertEqual(machine.firstRangeCompleted(head(row.status), reached: row.reached, end: 400), row.expected, row.why)
+            if row.expected == .attempt { XCTAssertEqual(machine.offset, 400, row.why) }
+        }
+    }
 }

@@ -14,11 +14,9 @@ extension DownloadJob {
         /// The response showed the file can be split (`-s`): its bounded range goes on as the
         /// first segment (`handover`), segments take the rest.
         case split(Handover)
-        /// A bounded first range (`-s`) is complete and the file cannot be split: one connection
-        /// goes on from here.
-        case rangeDone(reached: Int64)
-        /// Segments could not go on; continue with one connection.
-        case fellBack
+        /// The machine decided what follows before the attempt ended as a whole (`-s`): a first
+        /// range done or answered wrongly, or segments that could not go on.
+        case decided(DownloadMachine.Action)
         /// `-J` named the file after one that `--on-exists skip` keeps: its body is not needed.
         case serverNamedFileStays(String, reason: String)
     }
@@ -101,7 +99,8 @@ extension DownloadJob {
         } catch {
             return after(.failed(error, reached: offset))
         }
-        let firstRange = firstRange(from: offset)
+        // With `-s`, the first request asks for a bounded range (`DownloadMachine.firstRangeEnd`).
+        let firstRange = machine.firstRangeEnd(from: offset).map { LiveSegment(from: offset, end: $0) }
         let source = sources.current ?? 0
         var state = AttemptState(task: postTask(from: offset, to: firstRange, source: source), offset: offset, source: source)
         state.firstRange = firstRange
@@ -143,12 +142,8 @@ extension DownloadJob {
             if state.bodyStarted { sources.served(state.source, bytes: progress.written) }
             noteWritten(state, progress.written)
             if let refused = refusedBody(written: progress.written, state) { return refused }
-            if state.firstRange != nil, failure.kind == .resumeConflict, !failure.entityChanged, !state.bodyStarted {
-                // A first range answered with another range (shorter, or of an unknown
-                // total): nothing was written; the file is fetched on one connection.
-                splitRefused = true
-                renderer.handle(.notice(DownloadNotices.oneConnection(info.path, because: failure.message)))
-                return .fellBack
+            if state.firstRange != nil, !state.bodyStarted, let next = machine.firstRangeFailed(failure, from: offset) {
+                return .decided(next)
             }
             // The job's own reason wins over what its cancel left the task to report.
             return stopped(
@@ -161,23 +156,6 @@ extension DownloadJob {
             return canceled(progress, because: reason, state)
         }
         return nil
-    }
-
-    /// With `-s`, where a first request's range ends: it asks for no more than a split
-    /// download's smallest file (4 segments of the minimum size), so that a file too small to
-    /// split comes whole and a larger one shows its length without anything asked for twice.
-    private func firstRange(from offset: Int64) -> LiveSegment? {
-        guard settings.split > 1, !splitRefused, download.part != nil, !download.isConditional,
-            download.request.url.scheme != "scp"
-        else {
-            return nil
-        }
-        return LiveSegment(from: offset, end: offset + Self.smallestSplitFile(settings))
-    }
-
-    /// Below this many bytes a file is not split.
-    static func smallestSplitFile(_ settings: DownloadSettings) -> Int64 {
-        4 * max(1, settings.minimumSplitSize)
     }
 
     /// Hands the request for the body from `offset` on (up to `range`'s end when given) to the
@@ -258,22 +236,21 @@ extension DownloadJob {
         renderer.handle(.started(info, total: expectedTotal, offset: state.base > 0 ? state.base : nil))
         continuedFrom = state.base
         bodyReported = true
-        if settings.split > 1 {
-            // This response shows whether ranges work; if so it ends here (its bytes are
-            // kept) and segments take the rest: fresh requests start with a full rate
-            // allowance, which made keeping it on as the first segment slower
-            // (docs/performance.md).
-            if let reason = reasonNotToSplit(head, base: state.base, askedRange: state.firstRange != nil) {
-                splitRefused = true
-                if reason.isWorthSaying {
-                    renderer.handle(.notice(DownloadNotices.oneConnection(info.path, because: reason.text)))
-                } else if settings.transfer.verbose {
-                    renderer.handle(.notice(DownloadNotices.oneConnectionAsExpected(because: reason.text)))
-                }
-            } else if state.firstRange != nil && head.status == 206 {
-                state.handsOver = true
-                return
+        // With `-s`, this response shows whether ranges work; if so it ends here (its bytes
+        // are kept) and segments take the rest: fresh requests start with a full rate
+        // allowance, which made keeping it on as the first segment slower (docs/performance.md).
+        switch machine.responseStarted(head, base: state.base, askedRange: state.firstRange != nil) {
+        case .handOver:
+            state.handsOver = true
+            return
+        case .oneConnection(let refusal) where refusal.isWorthSaying:
+            renderer.handle(.notice(DownloadNotices.oneConnection(info.path, because: refusal.text)))
+        case .oneConnection(let refusal):
+            if settings.transfer.verbose {
+                renderer.handle(.notice(DownloadNotices.oneConnectionAsExpected(because: refusal.text)))
             }
+        case .goOn:
+            break
         }
         if let failure = reserveSpace(from: state.base) {
             state.cancel(because: .localFailure(failure), on: manager)
@@ -327,10 +304,8 @@ extension DownloadJob {
         noteWritten(state, response.progress.written)
         if let refused = refusedBody(written: response.progress.written, state) { return refused }
         let reached = state.reached(written: response.progress.written)
-        if let range = state.firstRange, response.head.status == 206, reached == range.end,
-            let expectedTotal, reached < expectedTotal
-        {
-            return .rangeDone(reached: reached)
+        if let range = state.firstRange, let next = machine.firstRangeCompleted(response.head, reached: reached, end: range.end) {
+            return .decided(next)
         }
         if state.bodyStarted && response.head.isSuccess {
             // The whole body, while the file is moved into place: a bar at 100%, not

@@ -57,8 +57,6 @@ final class DownloadJob {
     var phases: DownloadPhaseMachine
     /// Failed attempts so far, and the wait before the next.
     var retries: RetryLoop
-    /// Splitting (`-s`) is refused for the rest of the job once a server answered a range wrongly.
-    var splitRefused = false
     /// The renderer was told the body started.
     var bodyReported = false
     /// `-J` named the file as the server does (`adoptServerName`): `info.path` is that name.
@@ -92,7 +90,8 @@ final class DownloadJob {
         machine = DownloadMachine(
             rules: DownloadMachine.Rules(
                 stream: download.part == nil ? download.sink.name : nil, isConditional: download.isConditional,
-                splits: settings.split > 1, refusesRestart: settings.refusesRestart,
+                splits: settings.split > 1, minimumSplitSize: settings.minimumSplitSize,
+                fetchesWholeFilesOnly: download.request.url.scheme == "scp", refusesRestart: settings.refusesRestart,
                 sendsCredentials: settings.transfer.sendsCredentials),
             validators: download.resumeData?.validators ?? EntityValidators(),
             expectedTotal: download.resumeData?.expectedLength)
@@ -220,11 +219,8 @@ final class DownloadJob {
                 handover.from..<handover.live.end, length: expectedTotal ?? handover.live.end,
                 connections: settings.split, minimumSize: settings.minimumSplitSize)
             return nextAttempt(segments: segments, adopting: handover)
-        case .rangeDone(let reached):
-            offset = reached
-            return nextAttempt()
-        case .fellBack:
-            return nextAttempt()
+        case .decided(let action):
+            return perform(action)
         case .serverNamedFileStays(let existing, let reason):
             return end(skipServerNamed(existing, reason: reason))
         case .stopped:
@@ -252,6 +248,14 @@ final class DownloadJob {
         }
         switch action {
         case .attempt:
+            offset = machine.offset
+            return nextAttempt()
+        case .fallBack(let reason, let segmentsBegan):
+            renderer.handle(
+                .notice(
+                    segmentsBegan
+                        ? DownloadNotices.oneConnectionFromHere(info.path, because: reason)
+                        : DownloadNotices.oneConnection(info.path, because: reason)))
             offset = machine.offset
             return nextAttempt()
         case .retry(let failure, let retryAfter):

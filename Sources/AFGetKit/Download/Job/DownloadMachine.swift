@@ -3,10 +3,11 @@ import AFGetSupport
 import Glibc
 
 /// What a download does once an attempt has ended: the rules of finishing, continuing,
-/// starting over and retrying (DESIGN.md §5 and §8), as a value that touches no file, socket
-/// or clock, so that every rule is a row of a table test (DownloadMachineTests). The job
-/// (`DownloadJob`) tells it how each attempt ended, performs the action it returns, and tells it
-/// what came of that; the machine keeps what the download knows of the remote file.
+/// starting over and retrying (DESIGN.md §5 and §8), and of splitting (`-s`), as a value that
+/// touches no file, socket or clock, so that every rule is a row of a table test
+/// (DownloadMachineTests). The job (`DownloadJob`) tells it how each attempt ended, performs the
+/// action it returns, and tells it what came of that; the machine keeps what the download knows
+/// of the remote file, and whether it can still be split.
 struct DownloadMachine {
     /// How the download was asked for: fixed for its life.
     struct Rules: Equatable {
@@ -17,6 +18,10 @@ struct DownloadMachine {
         var isConditional = false
         /// `-s N` with N > 1.
         var splits = false
+        /// `--min-split-size`: the smallest segment.
+        var minimumSplitSize: Int64 = 1 << 20
+        /// `scp://`: no part of a file can be asked for.
+        var fetchesWholeFilesOnly = false
         /// `--no-restart`: a continue that turns out impossible fails (exit 9).
         var refusesRestart = false
         /// A 401 means the credentials sent were refused.
@@ -32,6 +37,8 @@ struct DownloadMachine {
     /// Where the file's data reaches: the next attempt asks from here.
     private(set) var offset: Int64
     private(set) var restartsSoFar = 0
+    /// Whether the file can still be split (`-s`).
+    private(set) var splitting: Splitting
     static let mostRestarts = 3
 
     init(rules: Rules, validators: EntityValidators = EntityValidators(), expectedTotal: Int64? = nil, offset: Int64 = 0) {
@@ -39,11 +46,15 @@ struct DownloadMachine {
         self.validators = validators
         self.expectedTotal = expectedTotal
         self.offset = offset
+        splitting = Self.initialSplitting(rules)
     }
 
     enum Action: Equatable {
         /// The next attempt, from `offset`.
         case attempt
+        /// `-s`: the next attempt, on one connection from `offset`, after saying why: a first
+        /// range was answered with another, or the segments (`segmentsBegan`) could not go on.
+        case fallBack(because: String, segmentsBegan: Bool)
         /// Wait as the retry loop says (a backoff, or Retry-After), then attempt again.
         case retry(TransferFailure, retryAfter: String?)
         /// Discard the part (truncate it, forget its resume data and validators), say why, and
@@ -109,6 +120,49 @@ struct DownloadMachine {
     /// or a part that could not be discarded).
     func cannotStartOver(because reason: String) -> TransferFailure {
         refusedRestart(reason)
+    }
+
+    // MARK: Splitting (`-s`)
+
+    /// A successful response's body starts (its validators and length already learnt), from
+    /// `base` in the file; `askedRange`: its request asked for a first range, so a 200 shows
+    /// ranges do not work whatever Accept-Ranges says.
+    mutating func responseStarted(_ head: ResponseHead, base: Int64, askedRange: Bool) -> SplitAction {
+        guard splitting != .notAsked else { return .goOn }
+        if let refusal = refusal(of: head, base: base, askedRange: askedRange) {
+            // The first reason stands: the state says why the file was not split.
+            if splitting == .possible { splitting = .refused(refusal) }
+            return .oneConnection(refusal)
+        }
+        return askedRange && head.status == 206 ? .handOver : .goOn
+    }
+
+    /// A first range's request failed before its body started. A range answered with another
+    /// (shorter, or of an unknown total) wrote nothing, and one connection fetches the file
+    /// from `offset`; nil when the failure is not the split's (another version of the file
+    /// starts over, as any attempt's).
+    mutating func firstRangeFailed(_ failure: TransferFailure, from offset: Int64) -> Action? {
+        guard failure.kind == .resumeConflict, !failure.entityChanged else { return nil }
+        splitting = .refused(SplitRefusal(failure.message))
+        self.offset = offset
+        return .fallBack(because: failure.message, segmentsBegan: false)
+    }
+
+    /// A first range's response arrived whole, `reached` being its `end`: when the file is
+    /// longer (it could not be split), the next attempt goes on from there; nil when the
+    /// response is judged as a whole (`attemptCompleted`).
+    mutating func firstRangeCompleted(_ head: ResponseHead, reached: Int64, end: Int64) -> Action? {
+        guard head.status == 206, reached == end, let expectedTotal, reached < expectedTotal else { return nil }
+        offset = reached
+        return .attempt
+    }
+
+    /// The segments could not go on (a server that mishandles ranges): one connection takes
+    /// the rest from `contiguous`, the bytes held without a gap, and nothing is split again.
+    mutating func segmentsFellBack(at contiguous: Int64, because reason: String) -> Action {
+        splitting = .refused(SplitRefusal(reason))
+        offset = contiguous
+        return .fallBack(because: reason, segmentsBegan: true)
     }
 
     // MARK: Rules

@@ -13,7 +13,7 @@ extension DownloadJob {
             return MirrorSources.isSourceFailure(failure) ? failure.message : nil
         case .startOver(let reason):
             return sources.isMirror(source) ? reason : nil
-        case .attempt, .confirmWholePart, .finish, .keepAsNotModified, .outputClosed:
+        case .attempt, .fallBack, .confirmWholePart, .finish, .keepAsNotModified, .outputClosed:
             return nil
         }
     }

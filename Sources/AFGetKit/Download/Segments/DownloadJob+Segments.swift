@@ -1,43 +1,9 @@
 import AFGetRequest
 import AFGetSupport
 
-/// Segmented downloads (`-s`): when a response shows a file can be split, and the attempts
-/// that download it in segments.
+/// Segmented downloads (`-s`): the attempts that download a file in segments (whether it can
+/// be split is the machine's: `DownloadMachine+Splitting`).
 extension DownloadJob {
-    /// Why this response cannot be split (`-s`), or nil when it can: a file is written (not
-    /// standard output, in order), the length is known, ranges work, a validator guards every
-    /// segment, and the file is large enough. `askedRange`: the request asked for a range, so a
-    /// 200 shows ranges do not work whatever Accept-Ranges says.
-    func reasonNotToSplit(_ head: ResponseHead, base: Int64, askedRange: Bool) -> SplitRefusal? {
-        // FTP and SFTP ranges come as 206 answers (RemoteFileAnswer); SCP has none.
-        if download.request.url.scheme == "scp" { return SplitRefusal("SCP cannot fetch part of a file (sftp:// can)") }
-        if askedRange && head.status == 200 { return SplitRefusal("the server ignores ranges (it sent the whole file)") }
-        guard download.part != nil else { return SplitRefusal("standard output is written in order") }
-        guard !download.isConditional else { return SplitRefusal("the request is conditional (--on-exists update)") }
-        guard !splitRefused else { return SplitRefusal("the server answered a ranged request wrongly") }
-        guard let total = expectedTotal else { return SplitRefusal("the length is unknown") }
-        guard head.status == 206 || head.value(of: "Accept-Ranges")?.lowercased().contains("bytes") == true else {
-            return SplitRefusal("the server does not accept ranges")
-        }
-        guard validators.ifRange != nil else { return SplitRefusal("no ETag or Last-Modified to check ranges against") }
-        guard total - base > Self.smallestSplitFile(settings) else {
-            return SplitRefusal("too small to split", isWorthSaying: false)
-        }
-        return nil
-    }
-
-    /// Why a download asked to split (`-s`) goes on one connection; said unless it is what a
-    /// person expects (a small file).
-    struct SplitRefusal {
-        let text: String
-        let isWorthSaying: Bool
-
-        init(_ text: String, isWorthSaying: Bool = true) {
-            self.text = text
-            self.isWorthSaying = isWorthSaying
-        }
-    }
-
     /// Segments recorded by an earlier run, each no fuller than the part file shows.
     func segmentsToContinue() throws(TransferFailure) -> [Segment]? {
         guard let recorded = download.resumeData?.segments, !recorded.isEmpty, let part = download.part,
@@ -55,7 +21,8 @@ extension DownloadJob {
     /// (`first`) going on as one of them; `avoiding`: segments that fetch bad pieces again, with
     /// the sources that wrote them.
     func startSegments(_ segments: [Segment], adopting first: Handover?, avoiding: [Int64: Set<Int>] = [:]) -> JobStep {
-        guard let part = download.part, let total = expectedTotal else { return after(.fellBack) }
+        // Segments are planned only for a part of a known length; one connection otherwise.
+        guard let part = download.part, let total = expectedTotal else { return attempt(from: offset) }
         if pieces == nil, let hashes = download.pieces, hashes.fit(total: total) { pieces = PieceCheck(hashes, total: total) }
         if !bodyReported {
             let held = segments.bytesDone
@@ -111,10 +78,7 @@ extension DownloadJob {
             record.httpStatus = response.head.status
             return .completed(response, reached: total)
         case .fellBack(let contiguous, let reason):
-            splitRefused = true
-            renderer.handle(.notice(DownloadNotices.oneConnectionFromHere(info.path, because: reason)))
-            offset = contiguous
-            return .fellBack
+            return .decided(machine.segmentsFellBack(at: contiguous, because: reason))
         case .failed(let failure) where failure.entityChanged:
             return .failed(failure, reached: offset)
         case .failed(let failure):
