@@ -269,6 +269,9 @@ final class DownloadMachineTests: XCTestCase {
             case .oneConnection(let refusal):
                 XCTAssertEqual(machine.splitting, .refused(refusal), row.why)
                 XCTAssertNil(machine.firstRangeEnd(from: 0), "\(row.why): no first range asked again")
+                XCTAssertEqual(
+                    machine.responseStarted(row.head, base: 0, askedRange: false), .goOn,
+                    "\(row.why): a retry's response does not say it again")
             case .handOver:
                 XCTAssertEqual(machine.splitting, .possible, row.why)
             case .goOn:
@@ -306,8 +309,7 @@ final class DownloadMachineTests: XCTestCase {
         XCTAssertNil(machine.firstRangeEnd(from: 0), "one connection")
         XCTAssertEqual(
             machine.responseStarted(head(200, [("ETag", Self.etag), ("Accept-Ranges", "bytes")]), base: 0, askedRange: false),
-            .oneConnection(DownloadMachine.SplitRefusal("the server answered a ranged request wrongly")),
-            "the one connection's response says why it is not split")
+            .goOn, "the fall-back said why: the one connection's response goes on without saying it again")
 
         var changed = self.machine(Self.split)
         XCTAssertNil(changed.firstRangeFailed(Self.changed, from: 0), "another version")
@@ -327,7 +329,7 @@ final class DownloadMachineTests: XCTestCase {
         XCTAssertEqual(
             machine.responseStarted(
                 head(206, [("Content-Range", "bytes 4096-999/1000"), ("ETag", Self.etag)]), base: 4096, askedRange: false),
-            .oneConnection(DownloadMachine.SplitRefusal("the server answered a ranged request wrongly")))
+            .goOn, "said once, by the fall-back")
     }
 
     /// A first range that arrived whole when the file could not be split: the next attempt goes

@@ -164,7 +164,7 @@ final class ContentDispositionTests: ServerTestCase {
     func testResumeCommandKeepsTheServersName() throws {
         let size = 4_000_000
         let cd = "attachment; filename=server.bin".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let url = server.url("/file/u.bin?size=\(size)&chunk=20000&ms=20&cd=\(cd)")
+        let url = server.url("/file/u.bin?size=\(size)&chunk=20000&ms=20&fastfrom=2000000&cd=\(cd)")
         let resumeData = directory.appendingPathComponent("u.bin.afresume")
         let (process, _, _) = try Afget.start(["-J", "--progress", "line", url], in: directory)
         waitUntil("a checkpoint beyond 100000 bytes") { (checkpointedBytes(resumeData) ?? 0) > 100_000 }

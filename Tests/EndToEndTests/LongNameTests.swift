@@ -8,8 +8,9 @@ import XCTest
 final class LongNameTests: ServerTestCase {
     let size = 4_000_000
 
-    /// About 3 s in all: slow enough to interrupt.
-    private var url: String { server.url("/file/long.bin?size=\(size)&chunk=20000&ms=20") }
+    /// 1 MB/s for its first 2 MB, then the rest at once: slow enough to interrupt after the
+    /// first checkpoint, and a continue that does not wait for the rest.
+    private var url: String { server.url("/file/long.bin?size=\(size)&chunk=20000&ms=20&fastfrom=2000000") }
 
     /// A name of `bytes` bytes ending in `.bin`.
     private func name(bytes: Int) -> String { String(repeating: "n", count: bytes - 4) + ".bin" }

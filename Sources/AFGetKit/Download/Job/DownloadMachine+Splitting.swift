@@ -33,7 +33,6 @@ extension DownloadMachine {
         static let rangesIgnored = SplitRefusal("the server ignores ranges (it sent the whole file)")
         static let stream = SplitRefusal("standard output is written in order")
         static let conditional = SplitRefusal("the request is conditional (--on-exists update)")
-        static let answeredWrongly = SplitRefusal("the server answered a ranged request wrongly")
         static let unknownLength = SplitRefusal("the length is unknown")
         static let noRanges = SplitRefusal("the server does not accept ranges")
         static let noValidator = SplitRefusal("no ETag or Last-Modified to check ranges against")
@@ -78,9 +77,8 @@ extension DownloadMachine {
         if rules.fetchesWholeFilesOnly { return .wholeFilesOnly }
         if askedRange && head.status == 200 { return .rangesIgnored }
         if let refusal = Self.refusalByRequest(rules) { return refusal }
-        // A refused download asks no first range again: its later responses (a retry, the one
-        // connection after a fall-back) say so.
-        if case .refused = splitting { return .answeredWrongly }
+        // A refused download asks no first range again.
+        if case .refused(let first) = splitting { return first }
         guard let total = expectedTotal else { return .unknownLength }
         guard head.status == 206 || head.value(of: "Accept-Ranges")?.lowercased().contains("bytes") == true else {
             return .noRanges

@@ -39,6 +39,8 @@ struct DownloadMachine {
     private(set) var restartsSoFar = 0
     /// Whether the file can still be split (`-s`).
     private(set) var splitting: Splitting
+    /// Why the download stays on one connection was said (or, not worth saying, passed over).
+    private(set) var saidOneConnection = false
     static let mostRestarts = 3
 
     init(rules: Rules, validators: EntityValidators = EntityValidators(), expectedTotal: Int64? = nil, offset: Int64 = 0) {
@@ -128,10 +130,13 @@ struct DownloadMachine {
     /// `base` in the file; `askedRange`: its request asked for a first range, so a 200 shows
     /// ranges do not work whatever Accept-Ranges says.
     mutating func responseStarted(_ head: ResponseHead, base: Int64, askedRange: Bool) -> SplitAction {
-        guard splitting != .notAsked else { return .goOn }
+        // Why the download stays on one connection is said once: a retry's response, or the
+        // one connection after a fall-back, goes on without saying it again.
+        guard splitting != .notAsked, !saidOneConnection else { return .goOn }
         if let refusal = refusal(of: head, base: base, askedRange: askedRange) {
             // The first reason stands: the state says why the file was not split.
             if splitting == .possible { splitting = .refused(refusal) }
+            saidOneConnection = true
             return .oneConnection(refusal)
         }
         return askedRange && head.status == 206 ? .handOver : .goOn
@@ -144,6 +149,7 @@ struct DownloadMachine {
     mutating func firstRangeFailed(_ failure: TransferFailure, from offset: Int64) -> Action? {
         guard failure.kind == .resumeConflict, !failure.entityChanged else { return nil }
         splitting = .refused(SplitRefusal(failure.message))
+        saidOneConnection = true
         self.offset = offset
         return .fallBack(because: failure.message, segmentsBegan: false)
     }
@@ -161,6 +167,7 @@ struct DownloadMachine {
     /// the rest from `contiguous`, the bytes held without a gap, and nothing is split again.
     mutating func segmentsFellBack(at contiguous: Int64, because reason: String) -> Action {
         splitting = .refused(SplitRefusal(reason))
+        saidOneConnection = true
         offset = contiguous
         return .fallBack(because: reason, segmentsBegan: true)
     }
