@@ -40,6 +40,21 @@ final class SegmentedTests: ServerTestCase {
         XCTAssertEqual(server.payloadBytesSent, size, "no byte is sent twice")
     }
 
+    /// A file too small to split whose first answer broke off: the retry continues it on one
+    /// connection without a word about splitting (it said "the server answered a ranged request
+    /// wrongly", which the server never did).
+    func testARetriedSmallFileSaysNothingAboutOneConnection() throws {
+        let size = 100_000
+        let result = try Afget.run(
+            ["--progress", "line", "-s", "4", "--retry-delay", "0", server.url("/flaky/r.bin?size=\(size)&fail=1&mode=drop")],
+            in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha("r.bin"), TestPayload.sha256(count: size))
+        XCTAssertEqual(server.log.all.count, 2, "one retry")
+        XCTAssertNotNil(server.log.all.last?.header("Range"), "continued")
+        XCTAssertFalse(result.stderr.contains("one connection"), result.stderr)
+    }
+
     func testAFinishedConnectionTakesHalfOfTheLargestSegmentLeft() throws {
         let size = 2_000_000
         let result = try Afget.run(
