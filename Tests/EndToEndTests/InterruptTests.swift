@@ -319,6 +319,16 @@ final class InterruptTests: ServerTestCase {
     }
 }
 
+/// The bytes a split download's resume data says its segments hold (`AFGetSegments`, each one's
+/// `done`): after an orderly stop, what the next run must not ask for again.
+func segmentBytesHeld(_ resumeData: URL) -> Int? {
+    guard let data = try? Data(contentsOf: resumeData),
+        let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+        let segments = plist["AFGetSegments"] as? [[String: Any]]
+    else { return nil }
+    return segments.compactMap { $0["done"] as? Int }.reduce(0, +)
+}
+
 /// The byte count a resume data file claims, read the way a user would: from its XML.
 func checkpointedBytes(_ resumeData: URL) -> Int? {
     guard let text = try? String(contentsOf: resumeData, encoding: .utf8),
