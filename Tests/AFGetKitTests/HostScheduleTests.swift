@@ -28,6 +28,38 @@ final class HostScheduleTests: XCTestCase {
         XCTAssertEqual(schedule.setAsideCount, 2)
     }
 
+    /// Four items of A connect at once and the server turns two away: A takes two. The two wait
+    /// for places (no other item of A overtakes them), each getting one as a connected item
+    /// ends; the limit is said once. A refusal with no other item connected says nothing of a
+    /// limit.
+    func testAServerThatTurnsItemsAwayTakesAsManyAsItServed() {
+        var schedule = Schedule(rules: HostRules())
+        for item in ["a1", "a2", "a3", "a4"] { XCTAssertEqual(schedule.arrive(item, host: "A", now: 0), .start, item) }
+        XCTAssertTrue(schedule.turnedAway("A"), "a3, beside three connected")
+        XCTAssertTrue(schedule.turnedAway("A"), "a4, beside two")
+        XCTAssertFalse(schedule.takePlace("A", now: 0), "A's two places are taken")
+        XCTAssertEqual(schedule.arrive("a5", host: "A", now: 0), .setAside, "behind the items waiting for a place")
+        XCTAssertEqual(schedule.arrive("b1", host: "B", now: 0), .start, "another host is not limited")
+
+        XCTAssertNil(schedule.ended(host: "A", .succeeded))
+        XCTAssertNil(schedule.nextReady(now: 0), "a5 waits behind the items waiting for a place")
+        XCTAssertTrue(schedule.takePlace("A", now: 0), "a3 gets a1's place")
+        XCTAssertEqual(schedule.limitToSay("A"), 2)
+        XCTAssertNil(schedule.limitToSay("A"), "said once")
+        XCTAssertFalse(schedule.takePlace("A", now: 0), "a4 waits: A takes two")
+        XCTAssertNil(schedule.ended(host: "A", .succeeded))
+        XCTAssertTrue(schedule.takePlace("A", now: 0), "a4 gets a2's place")
+        XCTAssertNil(schedule.nextReady(now: 0), "a5 waits: a3 and a4 connected")
+        XCTAssertNil(schedule.ended(host: "A", .succeeded))
+        XCTAssertEqual(schedule.nextReady(now: 0)?.item, "a5")
+
+        var alone = Schedule(rules: HostRules())
+        XCTAssertEqual(alone.arrive("c1", host: "C", now: 0), .start)
+        XCTAssertFalse(alone.turnedAway("C"), "no other item connected: no limit shown")
+        XCTAssertEqual(alone.arrive("c2", host: "C", now: 0), .start)
+        XCTAssertNil(alone.limitToSay("C"))
+    }
+
     func testAHoldSetsAsideTheHostsItemsUntilItEndsAndCountsThem() {
         var schedule = Schedule(rules: HostRules())
         XCTAssertEqual(schedule.arrive("a1", host: "A", now: 0), .start)

@@ -173,6 +173,31 @@ final class FTPTests: XCTestCase {
         assertWentOnWithTwo(overTLS, file: directory.appendingPathComponent("tls/big.bin"), sha: tlsSHA)
     }
 
+    /// A list from a server that takes two sessions per client, four at once: the sessions it
+    /// turns away wait for places instead of retrying after ever longer backoffs (and, with
+    /// more files, running out of attempts), and the limit is said once.
+    func testAListFromAServerTakingTwoSessionsGoesOnTwoAtATime() throws {
+        let ftp = try PyFTPServer(sessionsPerClient: 2)
+        var shas: [String: String] = [:]
+        for index in 1...6 {
+            shas["f\(index).bin"] = try writeRandomFile(
+                ftp.root.appendingPathComponent("f\(index).bin"), count: 400_000, modified: Self.modified)
+        }
+        try shas.keys.sorted().map { ftp.url($0) }.joined(separator: "\n")
+            .write(to: directory.appendingPathComponent("urls.txt"), atomically: true, encoding: .utf8)
+        let result = try Afget.run(
+            ["--progress", "line", "-j", "4", "--limit-rate", "1M", "-d", "out", "-i", "urls.txt"], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        for (name, sha) in shas {
+            XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("out/\(name)").path), sha, name)
+        }
+        XCTAssertEqual(listing(directory.appendingPathComponent("out")), shas.keys.sorted())
+        // Beside the progress lines and the summary, only the limit is said: no retry, no refusal.
+        let origin = String(ftp.url("").dropLast())
+        let said = result.stderrLines.filter { $0.hasPrefix("afget: ") && !$0.hasPrefix("afget: 6 downloaded") }
+        XCTAssertEqual(said, ["afget: \(origin) takes 2 connections at once; its items go on 2 at a time"], result.stderr)
+    }
+
     private func assertWentOnWithTwo(_ run: AfgetResult, file: URL, sha: String, line: UInt = #line) {
         XCTAssertEqual(run.status, 0, run.stderr, line: line)
         XCTAssertEqual(sha256Hex(ofFile: file.path), sha, line: line)

@@ -74,6 +74,12 @@ struct ItemAdmission {
 
     mutating func transferEnded() { transferring -= 1 }
 
+    /// An item waits, without a request, for a place its server has none for (`HostSchedule`):
+    /// its place goes to the next item meanwhile (of another host, as its host's wait too), and
+    /// is taken back when it tries again (the curl thread's gate still bounds the transfers).
+    mutating func transferPaused() { transferring -= 1 }
+    mutating func transferResumed() { transferring += 1 }
+
     /// The item ended; it may not have said before that its request was posted or its transfer
     /// ended (a skip, a failure before any request). `requestWasUnposted` is false for an item
     /// started with `reportingPost` false.

@@ -31,6 +31,9 @@ final class DownloadDriver {
     /// Items set aside for their hosts at most: beyond them the feed waits (a long list of one
     /// held host's items is not read into memory).
     private let setAsideLimit: Int
+    /// Jobs whose server turned their connection away, by host, in the order it did: each
+    /// tries again once its host has a place (`HostSchedule.turnedAway`).
+    private var waitingForPlace: [String: [Int]] = [:]
 
     private var settings: DownloadSettings { environment.settings }
     private var renderer: SharedRenderer { environment.renderer }
@@ -69,6 +72,7 @@ final class DownloadDriver {
                     break
                 }
                 for event in batch { await handle(event) }
+                await givePlaces()
                 await startSetAside()
                 if mayTakeMore { mayTakeMore = await takeItems(self) }
             }
@@ -195,6 +199,10 @@ final class DownloadDriver {
         case .waitToRetry(let seconds, let hostAsked):
             if hostAsked { self.hostAsked(entry.host, toWait: seconds) }
             waitThenRetry(key, seconds: seconds)
+        case .waitForHostPlace:
+            guard hosts.turnedAway(entry.host) else { return await perform(entry.job.noHostPlace(), of: key) }
+            waitingForPlace[entry.host, default: []].append(key)
+            admission.transferPaused()
         case .commit(let descriptor, let move):
             environment.commits.move(descriptor, from: move.source, to: move.destination) { [events] failure in
                 events.send(.committed(job: key, failure))
@@ -230,6 +238,35 @@ final class DownloadDriver {
 // MARK: Hosts
 
 extension DownloadDriver {
+    /// Jobs turned away by their servers try again as their hosts have places, first in, first
+    /// served; once the run stopped, or a host was given up, they end instead.
+    private func givePlaces() async {
+        guard !waitingForPlace.isEmpty else { return }
+        let now = monotonicSeconds()
+        for host in waitingForPlace.keys.sorted() {
+            while let key = waitingForPlace[host]?.first {
+                let stop = environment.cancellation.reason
+                let givenUp = hosts.givenUp(host)
+                guard stop != nil || givenUp != nil || hosts.takePlace(host, now: now) else { break }
+                waitingForPlace[host]?.removeFirst()
+                admission.transferResumed()
+                guard let job = jobs[key]?.job else { continue }
+                if let stop {
+                    hosts.stopsWaiting(host)
+                    await perform(job.retryDue(stoppedBy: stop), of: key)
+                } else if let givenUp {
+                    hosts.stopsWaiting(host)
+                    hosts.countNotTried(host)
+                    await perform(job.retryAbandoned(HostMessages.notTried(host, reason: givenUp, again: true)), of: key)
+                } else {
+                    if let takes = hosts.limitToSay(host) { renderer.handle(.notice(HostMessages.takes(host, takes))) }
+                    await perform(job.retryDue(stoppedBy: nil), of: key)
+                }
+            }
+            if waitingForPlace[host]?.isEmpty == true { waitingForPlace[host] = nil }
+        }
+    }
+
     /// A server answered with Retry-After: every item of its host waits as long (one notice).
     private func hostAsked(_ host: String, toWait seconds: Double) {
         let now = monotonicSeconds()

@@ -6,6 +6,12 @@ enum HostMessages {
         "afget: \(host) asked to wait \(Int(seconds.rounded())) s (Retry-After): its items wait until then"
     }
 
+    /// The server turned connections away beside the ones it served: its items go on that
+    /// many at a time.
+    static func takes(_ host: String, _ count: Int) -> String {
+        "afget: \(host) takes \(count) connection\(count == 1 ? "" : "s") at once; its items go on \(count) at a time"
+    }
+
     static func givenUp(_ host: String, _ reason: FailureReason, inARow: Int) -> String {
         "afget: giving up on \(host) for this run: \(inARow) of its items in a row failed (\(reason.hostFailureWords)); "
             + "its other items are not tried (--no-host-give-up tries each)"

@@ -3,8 +3,10 @@ import AFGetSupport
 
 /// A batch's rules per host, so that one host's trouble costs the others nothing: at most
 /// `maxPerHost` items of a host at a time, a host's `Retry-After` holding all its items (not
-/// only the one it answered), and a host whose items keep failing the same way (no address, no
-/// connection) given up for the rest of the run. A host is an origin: scheme, name and port.
+/// only the one it answered), no more of its items at once than it showed it takes (an FTP
+/// server turning a connection away beside the ones it serves), and a host whose items keep
+/// failing the same way (no address, no connection) given up for the rest of the run. A host is
+/// an origin: scheme, name and port.
 ///
 /// Items that may not start yet are set aside here, in list order, while items of other hosts
 /// take the free places. Nothing here touches a clock or a socket: the driver says what time it
@@ -20,6 +22,12 @@ struct HostSchedule<Item> {
 
     private struct Host {
         var running = 0
+        /// Running items the host turned away, each waiting for a place (`turnedAway`).
+        var waitingForPlace = 0
+        /// How many of its items it takes at once, as it showed by turning some away, and the
+        /// number last said.
+        var takes: Int?
+        var saidTakes: Int?
         /// Until when (monotonic seconds) its items wait, as the host asked.
         var heldUntil: Double?
         /// The failure its last items ended with, and how many in a row.
@@ -52,7 +60,8 @@ struct HostSchedule<Item> {
             state.notTried += 1
             return .notTried(reason)
         }
-        if mayStart(state, now: now) && !setAside.contains(where: { $0.host == host }) {
+        // Items that arrived earlier go first: set aside, or turned away and waiting for a place.
+        if mayStart(state, now: now) && state.waitingForPlace == 0 && !setAside.contains(where: { $0.host == host }) {
             state.running += 1
             return .start
         }
@@ -63,7 +72,9 @@ struct HostSchedule<Item> {
 
     private func mayStart(_ state: Host, now: Double) -> Bool {
         if let until = state.heldUntil, until > now { return false }
-        if let cap = rules.maxPerHost, state.running >= cap { return false }
+        let connected = state.running - state.waitingForPlace
+        if let cap = rules.maxPerHost, connected >= cap { return false }
+        if let takes = state.takes, connected >= takes { return false }
         return true
     }
 
@@ -73,12 +84,49 @@ struct HostSchedule<Item> {
         for (index, entry) in setAside.enumerated() where !passed.contains(entry.host) {
             // An item behind another of its host waits for that one: list order within a host.
             passed.insert(entry.host)
-            guard let state = hosts[entry.host], mayStart(state, now: now) else { continue }
+            guard let state = hosts[entry.host], state.waitingForPlace == 0, mayStart(state, now: now) else { continue }
             setAside.remove(at: index)
             hosts[entry.host]?.running += 1
             return entry
         }
         return nil
+    }
+
+    /// A running item of `host` was turned away by the server (FTP 421 before the login: no
+    /// more connections from this client). Beside other connected items of the host, that
+    /// shows how many it takes: the item waits for a place (`takePlace`) instead of a backoff,
+    /// and no more of the host's items connect at once from then on. False when no other item
+    /// of the host is connected: the refusal then says nothing of a limit, and the item retries
+    /// as after any transient failure.
+    mutating func turnedAway(_ host: String) -> Bool {
+        guard var state = hosts[host], state.running - state.waitingForPlace > 1 else { return false }
+        state.waitingForPlace += 1
+        state.takes = min(state.takes ?? .max, state.running - state.waitingForPlace)
+        hosts[host] = state
+        return true
+    }
+
+    /// A place for one of `host`'s items that wait for one, when the host has room now.
+    mutating func takePlace(_ host: String, now: Double) -> Bool {
+        guard var state = hosts[host], state.waitingForPlace > 0, mayStart(state, now: now) else { return false }
+        state.waitingForPlace -= 1
+        hosts[host] = state
+        return true
+    }
+
+    /// An item that waited for a place ends without one (the run stopped, the host was given up).
+    mutating func stopsWaiting(_ host: String) {
+        hosts[host]?.waitingForPlace -= 1
+    }
+
+    /// How many items `host` takes at once, when that is fewer than last said (said once per
+    /// limit). Asked as its first waiting item gets a place: by then every item turned away in
+    /// the same moment has been counted.
+    mutating func limitToSay(_ host: String) -> Int? {
+        guard var state = hosts[host], let takes = state.takes, takes < state.saidTakes ?? .max else { return nil }
+        state.saidTakes = takes
+        hosts[host] = state
+        return takes
     }
 
     /// When the next hold ends, for the driver to look again then.

@@ -180,7 +180,7 @@ final class DownloadJob {
         case .wholePartConfirmation(let task, let size, let response):
             guard event.isFinal else { return .awaitingTask(task) }
             return perform(machine.wholePart(confirmed: confirmsWholePart(event, size: size)), after: response)
-        case .start, .retry, .segments, .commit, .nothing:
+        case .start, .retry, .hostPlace, .segments, .commit, .nothing:
             // A late event of a task the job has finished with.
             return currentStep
         }
@@ -189,6 +189,9 @@ final class DownloadJob {
     /// The retry's wait is over (or the run stopped during it).
     func retryDue(stoppedBy reason: StopReason?) -> JobStep {
         guard reason == nil else { return end(stopped()) }
+        // A request its server turned away sent nothing: like a wait for a place at the `-j`
+        // gate, the wait for a place at its host is not the item's time.
+        if case .hostPlace = awaiting { firstRequestAt = nil }
         offset = machine.offset
         return nextAttempt()
     }
@@ -196,8 +199,17 @@ final class DownloadJob {
     /// The batch gave up on the job's host while the job waited to retry: it ends with
     /// `failure` instead of trying again.
     func retryAbandoned(_ failure: TransferFailure) -> JobStep {
-        guard case .retry = awaiting else { return currentStep }
-        return end(fail(failure))
+        switch awaiting {
+        case .retry, .hostPlace: return end(fail(failure))
+        default: return currentStep
+        }
+    }
+
+    /// No place among its host's items will free up for the job (none of them is connected):
+    /// it retries after a backoff, as after any transient failure.
+    func noHostPlace() -> JobStep {
+        guard case .hostPlace(let problem) = awaiting else { return currentStep }
+        return retry(after: problem)
     }
 
     /// The step the job waits in, asked again.
@@ -205,7 +217,7 @@ final class DownloadJob {
         switch awaiting {
         case .attempt(let state): .awaitingTask(state.task)
         case .wholePartConfirmation(let task, _, _): .awaitingTask(task)
-        case .start, .retry, .segments, .commit, .nothing: .waiting
+        case .start, .retry, .hostPlace, .segments, .commit, .nothing: .waiting
         }
     }
 
@@ -258,6 +270,11 @@ final class DownloadJob {
                         : DownloadNotices.oneConnection(info.path, because: reason)))
             offset = machine.offset
             return nextAttempt()
+        case .retry(let failure, let retryAfter) where failure.reason == .turnedAway:
+            // Not a backoff: the driver lets it try again once its host has a place.
+            phases.move(to: .waitingToRetry)
+            awaiting = .hostPlace(RetryLoop.Problem(failure: failure, retryAfter: retryAfter))
+            return .waitForHostPlace
         case .retry(let failure, let retryAfter):
             return retry(after: RetryLoop.Problem(failure: failure, retryAfter: retryAfter))
         case .startOver(let reason):

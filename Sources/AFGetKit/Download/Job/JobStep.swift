@@ -9,6 +9,10 @@ enum JobStep {
     /// Wait this long (the run's stop ends the wait early), then `retryDue(stoppedBy:)`.
     /// `hostAsked`: the server said how long (Retry-After), which holds its other items too.
     case waitToRetry(seconds: Double, hostAsked: Bool)
+    /// The server turned the connection away (it takes no more connections from this client):
+    /// wait for a place among its host's items, then `retryDue(stoppedBy:)`; when none of the
+    /// host's other items is connected, `noHostPlace()`, which retries after a backoff.
+    case waitForHostPlace
     /// Hand the finished file to the group commit, then `committed(_:)` with its answer.
     case commit(descriptor: Int32, PartFile.Move)
     /// A split download's segments run: follow the tasks they posted (their events go to
@@ -31,6 +35,9 @@ extension DownloadJob {
         case wholePartConfirmation(TaskID, size: Int64, response: TaskResponse?)
         /// The end of a retry's wait.
         case retry
+        /// A place among its host's items, after the server turned the connection away: the
+        /// failure to retry after a backoff if none comes.
+        case hostPlace(RetryLoop.Problem)
         /// The segments' tasks and waits, and the bytes they held as they started.
         case segments(SegmentedTransfer, heldAtStart: Int64)
         /// The move into place.
