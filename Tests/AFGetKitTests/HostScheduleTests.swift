@@ -53,6 +53,16 @@ final class HostScheduleTests: XCTestCase {
         XCTAssertNil(schedule.ended(host: "A", .succeeded))
         XCTAssertEqual(schedule.nextReady(now: 0)?.item, "a5")
 
+        var again = Schedule(rules: HostRules())
+        for item in ["d1", "d2", "d3"] { XCTAssertEqual(again.arrive(item, host: "D", now: 0), .start, item) }
+        XCTAssertTrue(again.turnedAway("D", now: 0), "d3: D takes two")
+        XCTAssertNil(again.ended(host: "D", .succeeded))
+        XCTAssertTrue(again.takePlace("D", now: 0), "d3 gets d1's place")
+        XCTAssertTrue(again.turnedAway("D", again: true, now: 1), "d3 turned away again: the server still counts d1")
+        XCTAssertFalse(again.takePlace("D", now: 1.1), "a pause first")
+        XCTAssertTrue(again.takePlace("D", now: 1 + Schedule.pause), "then the place again: D still takes two")
+        XCTAssertEqual(again.limitToSay("D"), 2)
+
         var alone = Schedule(rules: HostRules())
         XCTAssertEqual(alone.arrive("c1", host: "C", now: 0), .start)
         XCTAssertFalse(alone.turnedAway("C"), "no other item connected: no limit shown")

@@ -34,6 +34,8 @@ final class DownloadDriver {
     /// Jobs whose server turned their connection away, by host, in the order it did: each
     /// tries again once its host has a place (`HostSchedule.turnedAway`).
     private var waitingForPlace: [String: [Int]] = [:]
+    /// Jobs given a place after waiting for one: turned away again, they show no new limit.
+    private var givenPlace: Set<Int> = []
 
     private var settings: DownloadSettings { environment.settings }
     private var renderer: SharedRenderer { environment.renderer }
@@ -200,15 +202,26 @@ final class DownloadDriver {
             if hostAsked { self.hostAsked(entry.host, toWait: seconds) }
             waitThenRetry(key, seconds: seconds)
         case .waitForHostPlace:
-            guard hosts.turnedAway(entry.host) else { return await perform(entry.job.noHostPlace(), of: key) }
+            let again = givenPlace.contains(key)
+            guard hosts.turnedAway(entry.host, again: again, now: monotonicSeconds()) else {
+                return await perform(entry.job.noHostPlace(), of: key)
+            }
             waitingForPlace[entry.host, default: []].append(key)
             admission.transferPaused()
+            if again {
+                // Look again once the host's pause is over.
+                waits.append { [events, environment] in
+                    _ = await environment.cancellation.wait(seconds: HostSchedule<DownloadItem>.pause)
+                    events.send(.checkAgain)
+                }
+            }
         case .commit(let descriptor, let move):
             environment.commits.move(descriptor, from: move.source, to: move.destination) { [events] failure in
                 events.send(.committed(job: key, failure))
             }
         case .ended:
             jobs[key] = nil
+            givenPlace.remove(key)
             ended(entry.job.record, entry.milestones, host: entry.host)
         }
     }
@@ -260,6 +273,7 @@ extension DownloadDriver {
                     await perform(job.retryAbandoned(HostMessages.notTried(host, reason: givenUp, again: true)), of: key)
                 } else {
                     if let takes = hosts.limitToSay(host) { renderer.handle(.notice(HostMessages.takes(host, takes))) }
+                    givenPlace.insert(key)
                     await perform(job.retryDue(stoppedBy: nil), of: key)
                 }
             }

@@ -28,6 +28,8 @@ struct HostSchedule<Item> {
         /// number last said.
         var takes: Int?
         var saidTakes: Int?
+        /// Until when its waiting items wait after one was turned away again (`turnedAway`).
+        var pausedUntil: Double?
         /// Until when (monotonic seconds) its items wait, as the host asked.
         var heldUntil: Double?
         /// The failure its last items ended with, and how many in a row.
@@ -72,6 +74,7 @@ struct HostSchedule<Item> {
 
     private func mayStart(_ state: Host, now: Double) -> Bool {
         if let until = state.heldUntil, until > now { return false }
+        if let until = state.pausedUntil, until > now { return false }
         let connected = state.running - state.waitingForPlace
         if let cap = rules.maxPerHost, connected >= cap { return false }
         if let takes = state.takes, connected >= takes { return false }
@@ -95,16 +98,25 @@ struct HostSchedule<Item> {
     /// A running item of `host` was turned away by the server (FTP 421 before the login: no
     /// more connections from this client). Beside other connected items of the host, that
     /// shows how many it takes: the item waits for a place (`takePlace`) instead of a backoff,
-    /// and no more of the host's items connect at once from then on. False when no other item
-    /// of the host is connected: the refusal then says nothing of a limit, and the item retries
-    /// as after any transient failure.
-    mutating func turnedAway(_ host: String) -> Bool {
+    /// and no more of the host's items connect at once from then on. An item turned away
+    /// `again`, just after it was given a place, shows nothing new: the server still counts the
+    /// session whose place it took for a moment after it closed (vsftpd does), so the host's
+    /// waiting items pause for `pause` seconds. False when no other item of the host is
+    /// connected: the refusal then says nothing of a limit, and the item retries as after any
+    /// transient failure.
+    mutating func turnedAway(_ host: String, again: Bool = false, now: Double = 0) -> Bool {
         guard var state = hosts[host], state.running - state.waitingForPlace > 1 else { return false }
         state.waitingForPlace += 1
-        state.takes = min(state.takes ?? .max, state.running - state.waitingForPlace)
+        if again {
+            state.pausedUntil = now + Self.pause
+        } else {
+            state.takes = min(state.takes ?? .max, state.running - state.waitingForPlace)
+        }
         hosts[host] = state
         return true
     }
+
+    static var pause: Double { 0.2 }
 
     /// A place for one of `host`'s items that wait for one, when the host has room now.
     mutating func takePlace(_ host: String, now: Double) -> Bool {
