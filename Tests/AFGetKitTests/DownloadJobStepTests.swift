@@ -128,6 +128,27 @@ final class DownloadJobStepTests: XCTestCase {
             try FileManager.default.contentsOfDirectory(atPath: directory), [], "a new file stopped leaves nothing behind")
     }
 
+    /// A 503 that names no time to wait (nginx's limit_conn) asks for a place at the host rather
+    /// than a backoff, counting no attempt, at most `mostHostPlaceWaits` times; a 503 with
+    /// Retry-After is a retry's wait as before.
+    func testA503WithoutRetryAfterWaitsForAPlaceAtItsHost() throws {
+        let (job, _) = try job()
+        var task = try awaited(job.begin())
+        let busy = TaskResponse(head: head(503, [("Content-Length", "5")]), finalURL: "", progress: progress(0), body: [])
+        for wait in 1...DownloadJob.mostHostPlaceWaits {
+            guard case .waitForHostPlace = job.handle(.completed(task, busy)) else { return XCTFail("wait \(wait)") }
+            XCTAssertEqual(job.retries.failedAttempts, 0, "no attempt counted")
+            task = try awaited(job.retryDue(stoppedBy: nil))
+        }
+        guard case .waitToRetry = job.handle(.completed(task, busy)) else { return XCTFail("then a backoff") }
+
+        let (held, _) = try self.job("held.bin")
+        let first = try awaited(held.begin())
+        let named = TaskResponse(
+            head: head(503, [("Retry-After", "3"), ("Content-Length", "5")]), finalURL: "", progress: progress(0), body: [])
+        guard case .waitToRetry(_, hostAsked: true) = held.handle(.completed(first, named)) else { return XCTFail() }
+    }
+
     /// The retry's wait over, the next attempt goes out as a new task.
     func testARetryPostsANewAttempt() throws {
         let (job, _) = try job()

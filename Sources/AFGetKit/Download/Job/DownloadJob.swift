@@ -63,6 +63,8 @@ final class DownloadJob {
     var hasServerName = false
     /// A resume data file exists for this destination (found, or written by this job).
     var hasResumeData = false
+    /// How many times the job waited for a place at its host (`JobStep.waitForHostPlace`).
+    var hostPlaceWaits = 0
     /// Where the next attempt asks the body to start.
     var offset: Int64 = 0
     /// What the job waits for: its driver's next call answers it.
@@ -270,8 +272,10 @@ final class DownloadJob {
                         : DownloadNotices.oneConnection(info.path, because: reason)))
             offset = machine.offset
             return nextAttempt()
-        case .retry(let failure, let retryAfter) where failure.reason == .turnedAway:
+        case .retry(let failure, let retryAfter)
+        where Self.turnsAway(failure, retryAfter: retryAfter) && hostPlaceWaits < Self.mostHostPlaceWaits:
             // Not a backoff: the driver lets it try again once its host has a place.
+            hostPlaceWaits += 1
             phases.move(to: .waitingToRetry)
             awaiting = .hostPlace(RetryLoop.Problem(failure: failure, retryAfter: retryAfter))
             return .waitForHostPlace
@@ -310,6 +314,17 @@ final class DownloadJob {
     }
 
     private var sendsCredentials: Bool { settings.transfer.sendsCredentials }
+
+    /// A refusal that says the server takes no more connections from this client for now: an
+    /// FTP 421 before the login, or a 503 that names no time to wait (nginx's limit_conn).
+    static func turnsAway(_ failure: TransferFailure, retryAfter: String?) -> Bool {
+        failure.reason == .turnedAway || (failure.reason == .httpStatus(503) && retryAfter == nil)
+    }
+
+    /// Waits for a place at the host before the refusals count as failed attempts: a server
+    /// that refuses this one file, and no connection count, would otherwise keep it waiting
+    /// for as long as other items of its host run.
+    static let mostHostPlaceWaits = 8
 
     /// The wait before the next attempt, or the item's ending when there is none.
     private func retry(after problem: RetryLoop.Problem) -> JobStep {
