@@ -38,8 +38,11 @@ enum RequestItemTarget: FuzzTarget {
         } catch {
             expect(!error.message.isEmpty && error.kind == .usage, "a header refused without a cause: \(error)")
             // A refused -H line may be a name and a secret: the message quotes its first word only.
-            let firstWord = argument.prefix(while: isToken)
-            for word in argument.split(whereSeparator: { !isToken($0) }) where word.count > 8 && !firstWord.contains(word) {
+            // Words are runs of token bytes, as a header name is: a letter that a combining mark
+            // follows ends a word of bytes but not of Characters.
+            let words = argument.utf8.split(whereSeparator: { !isTokenByte($0) }).map { String(decoding: $0, as: UTF8.self) }
+            let firstWord = argument.utf8.first.map(isTokenByte) == true ? words.first ?? "" : ""
+            for word in words where word.utf8.count > 8 && !firstWord.contains(word) {
                 expect(!error.message.contains(word), "the refusal quotes \(word) of \(argument)")
             }
         }
@@ -59,6 +62,10 @@ enum RequestItemTarget: FuzzTarget {
 
     private static func isToken(_ character: Character) -> Bool {
         character.isASCII && (character.isLetter || character.isNumber || "!#$%&'*+-.^_`|~".contains(character))
+    }
+
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        byte < 0x80 && isToken(Character(Unicode.Scalar(byte)))
     }
 }
 

@@ -128,25 +128,31 @@ final class DownloadJobStepTests: XCTestCase {
             try FileManager.default.contentsOfDirectory(atPath: directory), [], "a new file stopped leaves nothing behind")
     }
 
-    /// A 503 that names no time to wait (nginx's limit_conn) asks for a place at the host rather
-    /// than a backoff, counting no attempt, at most `mostHostPlaceWaits` times; a 503 with
-    /// Retry-After is a retry's wait as before.
-    func testA503WithoutRetryAfterWaitsForAPlaceAtItsHost() throws {
+    /// An FTP server turning the item away asks for a place at its host rather than a backoff,
+    /// counting no attempt, as many times as the driver parks it up to `mostHostPlaceWaits`;
+    /// then, or with `--retry 0`, the refusal is a failed attempt as before.
+    func testATurnedAwayItemWaitsForAPlaceAtItsHost() throws {
+        let refused = TransferFailure(
+            .network, "the server turned the connection away (FTP 421)", transient: true, reason: .turnedAway)
         let (job, _) = try job()
         var task = try awaited(job.begin())
-        let busy = TaskResponse(head: head(503, [("Content-Length", "5")]), finalURL: "", progress: progress(0), body: [])
         for wait in 1...DownloadJob.mostHostPlaceWaits {
-            guard case .waitForHostPlace = job.handle(.completed(task, busy)) else { return XCTFail("wait \(wait)") }
+            guard case .waitForHostPlace = job.handle(.failed(task, refused, TransferProgress())) else {
+                return XCTFail("wait \(wait)")
+            }
             XCTAssertEqual(job.retries.failedAttempts, 0, "no attempt counted")
+            job.parkedForHostPlace()
             task = try awaited(job.retryDue(stoppedBy: nil))
         }
-        guard case .waitToRetry = job.handle(.completed(task, busy)) else { return XCTFail("then a backoff") }
+        guard case .waitToRetry = job.handle(.failed(task, refused, TransferProgress())) else { return XCTFail("then a backoff") }
 
-        let (held, _) = try self.job("held.bin")
-        let first = try awaited(held.begin())
-        let named = TaskResponse(
-            head: head(503, [("Retry-After", "3"), ("Content-Length", "5")]), finalURL: "", progress: progress(0), body: [])
-        guard case .waitToRetry(_, hostAsked: true) = held.handle(.completed(first, named)) else { return XCTFail() }
+        var once = DownloadSettings()
+        once.retry.maxRetries = 0
+        let (noRetries, _) = try self.job("none.bin", settings: once)
+        let first = try awaited(noRetries.begin())
+        guard case .ended(.failed) = noRetries.handle(.failed(first, refused, TransferProgress())) else {
+            return XCTFail("--retry 0: the refusal ends the item")
+        }
     }
 
     /// The retry's wait over, the next attempt goes out as a new task.

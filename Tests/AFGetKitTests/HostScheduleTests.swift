@@ -28,46 +28,57 @@ final class HostScheduleTests: XCTestCase {
         XCTAssertEqual(schedule.setAsideCount, 2)
     }
 
-    /// Four items of A connect at once and the server turns two away: A takes two. The two wait
-    /// for places (no other item of A overtakes them), each getting one as a connected item
-    /// ends; the limit is said once. A refusal with no other item connected says nothing of a
-    /// limit.
-    func testAServerThatTurnsItemsAwayTakesAsManyAsItServed() {
+    /// Four items of A with requests out at -j 4, and the server turns two away: each refusal
+    /// counts the others with requests out, so A takes two. The two wait for places (no other
+    /// item of A overtakes them), each getting one as an item ends; the limit is said once. A
+    /// refusal just after an item of the host ended lowers no limit and pauses the waiting
+    /// items; one with no other item of A connected (-j 1: the others wait at the gate) says
+    /// nothing of a limit.
+    func testAServerThatTurnsItemsAwayTakesAsManyAsItServes() {
         var schedule = Schedule(rules: HostRules())
-        for item in ["a1", "a2", "a3", "a4"] { XCTAssertEqual(schedule.arrive(item, host: "A", now: 0), .start, item) }
-        XCTAssertTrue(schedule.turnedAway("A"), "a3, beside three connected")
-        XCTAssertTrue(schedule.turnedAway("A"), "a4, beside two")
+        for item in ["a1", "a2", "a3", "a4"] {
+            XCTAssertEqual(schedule.arrive(item, host: "A", now: 0), .start, item)
+            schedule.transferring("A", true)
+        }
+        schedule.transferring("A", false)
+        XCTAssertTrue(schedule.turnedAway("A", besideAtMost: 3, justFreed: false, now: 0), "a3, beside three")
+        schedule.transferring("A", false)
+        XCTAssertTrue(schedule.turnedAway("A", besideAtMost: 3, justFreed: false, now: 0), "a4, beside two")
         XCTAssertFalse(schedule.takePlace("A", now: 0), "A's two places are taken")
         XCTAssertEqual(schedule.arrive("a5", host: "A", now: 0), .setAside, "behind the items waiting for a place")
         XCTAssertEqual(schedule.arrive("b1", host: "B", now: 0), .start, "another host is not limited")
 
+        schedule.transferring("A", false)
         XCTAssertNil(schedule.ended(host: "A", .succeeded))
-        XCTAssertNil(schedule.nextReady(now: 0), "a5 waits behind the items waiting for a place")
-        XCTAssertTrue(schedule.takePlace("A", now: 0), "a3 gets a1's place")
+        XCTAssertNil(schedule.nextReady(now: 1), "a5 waits behind the items waiting for a place")
+        XCTAssertTrue(schedule.takePlace("A", now: 1), "a3 gets a1's place")
+        schedule.transferring("A", true)
         XCTAssertEqual(schedule.limitToSay("A"), 2)
         XCTAssertNil(schedule.limitToSay("A"), "said once")
-        XCTAssertFalse(schedule.takePlace("A", now: 0), "a4 waits: A takes two")
-        XCTAssertNil(schedule.ended(host: "A", .succeeded))
-        XCTAssertTrue(schedule.takePlace("A", now: 0), "a4 gets a2's place")
-        XCTAssertNil(schedule.nextReady(now: 0), "a5 waits: a3 and a4 connected")
-        XCTAssertNil(schedule.ended(host: "A", .succeeded))
-        XCTAssertEqual(schedule.nextReady(now: 0)?.item, "a5")
+        XCTAssertFalse(schedule.takePlace("A", now: 1), "a4 waits: A takes two")
+        schedule.transferring("A", false)
+        XCTAssertTrue(
+            schedule.turnedAway("A", besideAtMost: 3, justFreed: true, now: 1), "a3 refused again: the server still counts a1")
+        XCTAssertNil(schedule.limitToSay("A"), "no new limit")
+        XCTAssertEqual(schedule.waitingUntil("A", now: 1), 1 + Schedule.pause)
+        XCTAssertFalse(schedule.takePlace("A", now: 1.1), "a pause first")
+        XCTAssertTrue(schedule.takePlace("A", now: 1 + Schedule.pause), "then a3 has the place again")
+        XCTAssertNil(schedule.waitingUntil("A", now: 1 + Schedule.pause))
 
-        var again = Schedule(rules: HostRules())
-        for item in ["d1", "d2", "d3"] { XCTAssertEqual(again.arrive(item, host: "D", now: 0), .start, item) }
-        XCTAssertTrue(again.turnedAway("D", now: 0), "d3: D takes two")
-        XCTAssertNil(again.ended(host: "D", .succeeded))
-        XCTAssertTrue(again.takePlace("D", now: 0), "d3 gets d1's place")
-        XCTAssertTrue(again.turnedAway("D", again: true, now: 1), "d3 turned away again: the server still counts d1")
-        XCTAssertFalse(again.takePlace("D", now: 1.1), "a pause first")
-        XCTAssertTrue(again.takePlace("D", now: 1 + Schedule.pause), "then the place again: D still takes two")
-        XCTAssertEqual(again.limitToSay("D"), 2)
+        XCTAssertNil(schedule.ended(host: "A", .succeeded))
+        XCTAssertTrue(schedule.takePlace("A", now: 2), "a4 gets a2's place")
+        XCTAssertNil(schedule.nextReady(now: 2), "a5 waits: a3 and a4 run")
+        XCTAssertNil(schedule.ended(host: "A", .succeeded))
+        XCTAssertEqual(schedule.nextReady(now: 2)?.item, "a5")
 
-        var alone = Schedule(rules: HostRules())
-        XCTAssertEqual(alone.arrive("c1", host: "C", now: 0), .start)
-        XCTAssertFalse(alone.turnedAway("C"), "no other item connected: no limit shown")
-        XCTAssertEqual(alone.arrive("c2", host: "C", now: 0), .start)
-        XCTAssertNil(alone.limitToSay("C"))
+        var gated = Schedule(rules: HostRules())
+        for item in ["c1", "c2"] {
+            XCTAssertEqual(gated.arrive(item, host: "C", now: 0), .start)
+            gated.transferring("C", true)
+        }
+        gated.transferring("C", false)
+        XCTAssertFalse(gated.turnedAway("C", besideAtMost: 0, justFreed: false, now: 0), "-j 1: c2 waits at the gate")
+        XCTAssertNil(gated.limitToSay("C"))
     }
 
     func testAHoldSetsAsideTheHostsItemsUntilItEndsAndCountsThem() {

@@ -205,7 +205,7 @@ final class FTPTests: XCTestCase {
             XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("\(output)/\(name)").path), sha, name, line: line)
         }
         XCTAssertEqual(listing(directory.appendingPathComponent(output)), shas.keys.sorted(), line: line)
-        // Beside the progress lines and the summary, only the limit is said: no retry, no refusal.
+        // The limit is said once; no refusal is retried after a backoff.
         let origin = String(url("").dropLast())
         let said = result.stderrLines.filter { $0.hasPrefix("afget: ") && !$0.hasPrefix("afget: 6 downloaded") }
         XCTAssertEqual(

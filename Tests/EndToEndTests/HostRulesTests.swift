@@ -17,23 +17,6 @@ final class HostRulesTests: ServerTestCase {
         return items.sorted { ($0["id"] as? Int ?? -1) < ($1["id"] as? Int ?? -1) }
     }
 
-    /// A server that serves two responses at once and answers more with 503 (nginx's
-    /// limit_conn), four items at once: the ones it turns away wait for places instead of
-    /// retrying after ever longer backoffs, and the limit is said once.
-    func testAServerServingTwoAtOnceGetsItsItemsTwoAtATime() throws {
-        let names = (1...6).map { "c\($0).bin" }
-        try writeList(names.map { server.url("/file/\($0)?size=400000&maxconn=2&chunk=100000&ms=50") })
-        let result = try Afget.run(["--progress", "line", "-j", "4", "-d", "out", "-i", "urls.txt"], in: directory)
-        XCTAssertEqual(result.status, 0, result.stderr)
-        for name in names {
-            XCTAssertEqual(
-                sha256Hex(ofFile: directory.appendingPathComponent("out/\(name)").path), TestPayload.sha256(count: 400_000))
-        }
-        let said = result.stderrLines.filter { $0.hasPrefix("afget: ") && !$0.hasPrefix("afget: 6 downloaded") }
-        XCTAssertEqual(
-            said, ["afget: \(server.url("")) takes 2 connections at once; its items go on 2 at a time"], result.stderr)
-    }
-
     func testARetryAfterHoldsEveryItemOfItsHostWhileAnotherHostsItemsGoOn() throws {
         let busy = server!
         let other = try TestHTTPServer()

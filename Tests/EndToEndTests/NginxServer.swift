@@ -4,8 +4,7 @@ import TestServer
 import XCTest
 
 /// A real nginx (Debian's package) on a free loopback port, serving a directory of the test's,
-/// the same files at 4 MB/s under /slow/, and at 1 MB/s with two connections per client under
-/// /limited/ (`limit_conn`: a third is answered 503), and WebDAV PUT under /dav/; the same over TLS with
+/// the same files at 4 MB/s under /slow/, and WebDAV PUT under /dav/; the same over TLS with
 /// HTTP/2 on a second port (the test certificates). Its access log records, per response, the
 /// connection's serial number, the Range asked for and the bytes sent. Scripts/test.sh installs nginx.
 final class NginxServer {
@@ -44,7 +43,6 @@ final class NginxServer {
                 # reuses one connection that often would need a ninth at -j 8, which is the
                 # server's doing, not afget's.
                 keepalive_requests 100000;
-                limit_conn_zone $binary_remote_addr zone=perclient:1m;
                 client_body_temp_path \(temp)/body;
                 proxy_temp_path \(temp)/proxy;
                 fastcgi_temp_path \(temp)/fastcgi;
@@ -59,11 +57,6 @@ final class NginxServer {
                     location /slow/ {
                         alias \(root.path)/;
                         limit_rate 4m;
-                    }
-                    location /limited/ {
-                        alias \(root.path)/;
-                        limit_conn perclient 2;
-                        limit_rate 1m;
                     }
                     location /dav/ {
                         dav_methods PUT DELETE;

@@ -71,31 +71,6 @@ final class NginxSmokeTests: XCTestCase {
         XCTAssertLessThanOrEqual(connections.count, 8, "connections opened for \(count) items at -j 8")
     }
 
-    /// nginx's `limit_conn` lets a client have two connections and answers a third with 503: a
-    /// list four at once goes on two at a time, the items turned away waiting for places
-    /// rather than retrying after backoffs, with one notice.
-    func testAListFromANginxTakingTwoConnectionsGoesOnTwoAtATime() throws {
-        let nginx = try NginxServer()
-        var expected: [String: String] = [:]
-        for index in 1...6 {
-            expected["l\(index).bin"] = try writeRandomFile(nginx.root.appendingPathComponent("l\(index).bin"), bytes: 400_000)
-        }
-        let directory = try makeScratchDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try expected.keys.sorted().map { nginx.url("/limited/\($0)") }.joined(separator: "\n")
-            .write(to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
-
-        let result = try Afget.run(["--progress", "line", "-j", "4", "-d", "out", "-i", "list.txt"], in: directory)
-
-        XCTAssertEqual(result.status, 0, result.stderr)
-        for (name, sha) in expected {
-            XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("out/\(name)").path), sha, name)
-        }
-        let said = result.stderrLines.filter { $0.hasPrefix("afget: ") && !$0.hasPrefix("afget: 6 downloaded") }
-        XCTAssertEqual(said, ["afget: \(nginx.url("")) takes 2 connections at once; its items go on 2 at a time"], result.stderr)
-        XCTAssertGreaterThan(nginx.loggedResponses().filter { $0.status == 503 }.count, 0, "nginx turned some away")
-    }
-
     func testInterruptedDownloadFromNginxContinuesExactly() throws {
         let nginx = try NginxServer()
         let expected = try writeRandomFile(nginx.root.appendingPathComponent("medium.bin"), bytes: 8 << 20)

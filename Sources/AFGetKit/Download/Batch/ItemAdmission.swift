@@ -74,9 +74,10 @@ struct ItemAdmission {
 
     mutating func transferEnded() { transferring -= 1 }
 
-    /// An item waits, without a request, for a place its server has none for (`HostSchedule`):
-    /// its place goes to the next item meanwhile (of another host, as its host's wait too), and
-    /// is taken back when it tries again (the curl thread's gate still bounds the transfers).
+    /// An item turned away by its server waits, without a request, for a place at its host
+    /// (`HostSchedule.turnedAway`). Meanwhile its `-j` place goes to the next item: another
+    /// host's, as the host's own items wait behind it. It takes the place back when it tries
+    /// again; the curl thread's gate still bounds the transfers at once.
     mutating func transferPaused() { transferring -= 1 }
     mutating func transferResumed() { transferring += 1 }
 

@@ -34,8 +34,12 @@ final class DownloadDriver {
     /// Jobs whose server turned their connection away, by host, in the order it did: each
     /// tries again once its host has a place (`HostSchedule.turnedAway`).
     private var waitingForPlace: [String: [Int]] = [:]
-    /// Jobs given a place after waiting for one: turned away again, they show no new limit.
-    private var givenPlace: Set<Int> = []
+    /// Jobs with a request out, as told to the schedule (`HostSchedule.transferring`).
+    private var transferring: Set<Int> = []
+    /// When an item of each host last ended: a refusal right after shows no new limit.
+    private var lastEnded: [String: Double] = [:]
+    /// Until when a look at each host's waiting items is already asked for.
+    private var lookAgainAt: [String: Double] = [:]
 
     private var settings: DownloadSettings { environment.settings }
     private var renderer: SharedRenderer { environment.renderer }
@@ -185,6 +189,11 @@ final class DownloadDriver {
         guard var entry = jobs[key] else { return }
         entry.milestones.passed(entry.job.phases).forEach(passed)
         jobs[key] = entry
+        let isTransferring = entry.job.isTransferring
+        if isTransferring != transferring.contains(key) {
+            if isTransferring { transferring.insert(key) } else { transferring.remove(key) }
+            hosts.transferring(entry.host, isTransferring)
+        }
         switch step {
         case .awaitingTask(let task):
             jobOfTask[task] = key
@@ -202,26 +211,21 @@ final class DownloadDriver {
             if hostAsked { self.hostAsked(entry.host, toWait: seconds) }
             waitThenRetry(key, seconds: seconds)
         case .waitForHostPlace:
-            let again = givenPlace.contains(key)
-            guard hosts.turnedAway(entry.host, again: again, now: monotonicSeconds()) else {
+            let now = monotonicSeconds()
+            let justFreed = now - (lastEnded[entry.host] ?? -.infinity) < HostSchedule<DownloadItem>.pause
+            let beside = admission.concurrency - 1
+            guard hosts.turnedAway(entry.host, besideAtMost: beside, justFreed: justFreed, now: now) else {
                 return await perform(entry.job.noHostPlace(), of: key)
             }
+            entry.job.parkedForHostPlace()
             waitingForPlace[entry.host, default: []].append(key)
             admission.transferPaused()
-            if again {
-                // Look again once the host's pause is over.
-                waits.append { [events, environment] in
-                    _ = await environment.cancellation.wait(seconds: HostSchedule<DownloadItem>.pause)
-                    events.send(.checkAgain)
-                }
-            }
         case .commit(let descriptor, let move):
             environment.commits.move(descriptor, from: move.source, to: move.destination) { [events] failure in
                 events.send(.committed(job: key, failure))
             }
         case .ended:
             jobs[key] = nil
-            givenPlace.remove(key)
             ended(entry.job.record, entry.milestones, host: entry.host)
         }
     }
@@ -240,6 +244,7 @@ final class DownloadDriver {
     }
 
     private func ended(_ record: ItemRecord, _ milestones: ItemMilestones, host: String) {
+        lastEnded[host] = monotonicSeconds()
         admission.finished(requestWasUnposted: !milestones.requestPosted, transferWasOpen: !milestones.transferEnded)
         recordEnded(record)
         if let givingUp = hosts.ended(host: host, HostSchedule<DownloadItem>.Ending(record.outcome)) {
@@ -260,24 +265,36 @@ extension DownloadDriver {
             while let key = waitingForPlace[host]?.first {
                 let stop = environment.cancellation.reason
                 let givenUp = hosts.givenUp(host)
-                guard stop != nil || givenUp != nil || hosts.takePlace(host, now: now) else { break }
+                guard stop != nil || givenUp != nil || hosts.takePlace(host, now: now) else {
+                    lookAgain(at: host, now: now)
+                    break
+                }
                 waitingForPlace[host]?.removeFirst()
                 admission.transferResumed()
-                guard let job = jobs[key]?.job else { continue }
+                if stop != nil || givenUp != nil { hosts.stopsWaiting(host) }
+                guard let job = jobs[key]?.job else { preconditionFailure("a job waiting for a place ended meanwhile") }
                 if let stop {
-                    hosts.stopsWaiting(host)
                     await perform(job.retryDue(stoppedBy: stop), of: key)
                 } else if let givenUp {
-                    hosts.stopsWaiting(host)
                     hosts.countNotTried(host)
                     await perform(job.retryAbandoned(HostMessages.notTried(host, reason: givenUp, again: true)), of: key)
                 } else {
                     if let takes = hosts.limitToSay(host) { renderer.handle(.notice(HostMessages.takes(host, takes))) }
-                    givenPlace.insert(key)
                     await perform(job.retryDue(stoppedBy: nil), of: key)
                 }
             }
             if waitingForPlace[host]?.isEmpty == true { waitingForPlace[host] = nil }
+        }
+    }
+
+    /// `host`'s waiting items wait for a pause or a hold to end (not only for a place): the
+    /// driver looks again then, whatever else happens meanwhile.
+    private func lookAgain(at host: String, now: Double) {
+        guard let until = hosts.waitingUntil(host, now: now), until > lookAgainAt[host] ?? 0 else { return }
+        lookAgainAt[host] = until
+        waits.append { [events, environment] in
+            _ = await environment.cancellation.wait(seconds: until - now)
+            events.send(.checkAgain)
         }
     }
 

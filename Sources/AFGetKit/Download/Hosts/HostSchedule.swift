@@ -24,11 +24,13 @@ struct HostSchedule<Item> {
         var running = 0
         /// Running items the host turned away, each waiting for a place (`turnedAway`).
         var waitingForPlace = 0
+        /// Running items with a request out (`transferring`).
+        var transferring = 0
         /// How many of its items it takes at once, as it showed by turning some away, and the
         /// number last said.
         var takes: Int?
         var saidTakes: Int?
-        /// Until when its waiting items wait after one was turned away again (`turnedAway`).
+        /// Until when its waiting items wait after a refusal that showed no limit (`turnedAway`).
         var pausedUntil: Double?
         /// Until when (monotonic seconds) its items wait, as the host asked.
         var heldUntil: Double?
@@ -95,28 +97,45 @@ struct HostSchedule<Item> {
         return nil
     }
 
-    /// A running item of `host` was turned away by the server (FTP 421 before the login: no
-    /// more connections from this client). Beside other connected items of the host, that
-    /// shows how many it takes: the item waits for a place (`takePlace`) instead of a backoff,
-    /// and no more of the host's items connect at once from then on. An item turned away
-    /// `again`, just after it was given a place, shows nothing new: the server still counts the
-    /// session whose place it took for a moment after it closed (vsftpd does), so the host's
-    /// waiting items pause for `pause` seconds. False when no other item of the host is
-    /// connected: the refusal then says nothing of a limit, and the item retries as after any
-    /// transient failure.
-    mutating func turnedAway(_ host: String, again: Bool = false, now: Double = 0) -> Bool {
-        guard var state = hosts[host], state.running - state.waitingForPlace > 1 else { return false }
+    /// One of `host`'s running items has a request out (`true`), or no longer has (`false`):
+    /// what a refusal is measured against.
+    mutating func transferring(_ host: String, _ isTransferring: Bool) {
+        hosts[host]?.transferring += isTransferring ? 1 : -1
+    }
+
+    /// A running item of `host` was turned away by the server (an FTP 421 before the login: no
+    /// more connections from this client). Beside others of the host's items with requests out
+    /// — at most `besideAtMost` of them connected, the `-j` places but this one's; the rest wait
+    /// at the gate — that shows how many it takes: the item waits for a place (`takePlace`)
+    /// instead of a backoff, and no more of the host's items run at once from then on (items
+    /// turned away together each lower the count, to what the server really serves). A refusal
+    /// `justFreed` (within `pause` of an item of the host ending) shows nothing new: the server
+    /// may still count the session that ended (vsftpd does for a moment), so the host's waiting
+    /// items only pause. False when no other item of the host can be connected: the refusal
+    /// then says nothing of a limit, and the item retries as after any transient failure.
+    mutating func turnedAway(_ host: String, besideAtMost: Int, justFreed: Bool, now: Double) -> Bool {
+        guard var state = hosts[host] else { return false }
+        let beside = min(state.transferring, besideAtMost)
+        guard beside > 0 else { return false }
         state.waitingForPlace += 1
-        if again {
+        if justFreed {
             state.pausedUntil = now + Self.pause
         } else {
-            state.takes = min(state.takes ?? .max, state.running - state.waitingForPlace)
+            state.takes = min(state.takes ?? .max, beside)
         }
         hosts[host] = state
         return true
     }
 
     static var pause: Double { 0.2 }
+
+    /// When `host`'s waiting items may next be given a place, if a pause or a hold keeps them
+    /// waiting now (rather than the items it runs).
+    func waitingUntil(_ host: String, now: Double) -> Double? {
+        guard let state = hosts[host] else { return nil }
+        let until = max(state.pausedUntil ?? now, state.heldUntil ?? now)
+        return until > now ? until : nil
+    }
 
     /// A place for one of `host`'s items that wait for one, when the host has room now.
     mutating func takePlace(_ host: String, now: Double) -> Bool {

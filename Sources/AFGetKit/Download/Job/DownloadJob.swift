@@ -193,7 +193,7 @@ final class DownloadJob {
         guard reason == nil else { return end(stopped()) }
         // A request its server turned away sent nothing: like a wait for a place at the `-j`
         // gate, the wait for a place at its host is not the item's time.
-        if case .hostPlace = awaiting { firstRequestAt = nil }
+        if case .hostPlace = awaiting, bytesThisRun == 0 { firstRequestAt = nil }
         offset = machine.offset
         return nextAttempt()
     }
@@ -272,10 +272,8 @@ final class DownloadJob {
                         : DownloadNotices.oneConnection(info.path, because: reason)))
             offset = machine.offset
             return nextAttempt()
-        case .retry(let failure, let retryAfter)
-        where Self.turnsAway(failure, retryAfter: retryAfter) && hostPlaceWaits < Self.mostHostPlaceWaits:
+        case .retry(let failure, let retryAfter) where failure.reason == .turnedAway && mayWaitForHostPlace:
             // Not a backoff: the driver lets it try again once its host has a place.
-            hostPlaceWaits += 1
             phases.move(to: .waitingToRetry)
             awaiting = .hostPlace(RetryLoop.Problem(failure: failure, retryAfter: retryAfter))
             return .waitForHostPlace
@@ -315,16 +313,28 @@ final class DownloadJob {
 
     private var sendsCredentials: Bool { settings.transfer.sendsCredentials }
 
-    /// A refusal that says the server takes no more connections from this client for now: an
-    /// FTP 421 before the login, or a 503 that names no time to wait (nginx's limit_conn).
-    static func turnsAway(_ failure: TransferFailure, retryAfter: String?) -> Bool {
-        failure.reason == .turnedAway || (failure.reason == .httpStatus(503) && retryAfter == nil)
+    /// An FTP server's turning this item away may wait for a place at its host, not a backoff:
+    /// not when the user asked for no retries (`--retry 0`) or a time limit (`--max-time`: the
+    /// retry loop keeps waits within it), and not more than `mostHostPlaceWaits` times (a
+    /// server that refuses the item however few others run would keep it waiting as long as
+    /// they do).
+    private var mayWaitForHostPlace: Bool {
+        retries.policy.maxRetries > 0 && retries.deadline == nil && hostPlaceWaits < Self.mostHostPlaceWaits
     }
 
-    /// Waits for a place at the host before the refusals count as failed attempts: a server
-    /// that refuses this one file, and no connection count, would otherwise keep it waiting
-    /// for as long as other items of its host run.
     static let mostHostPlaceWaits = 8
+
+    /// The driver parked the job until its host has a place (`JobStep.waitForHostPlace`).
+    func parkedForHostPlace() {
+        hostPlaceWaits += 1
+    }
+
+    /// A request of the item's is out (or waits at the `-j` gate): the driver counts such items
+    /// of a host to learn how many connections the host takes (`HostSchedule.turnedAway`).
+    var isTransferring: Bool {
+        if case .transferring = phases.phase { return true }
+        return false
+    }
 
     /// The wait before the next attempt, or the item's ending when there is none.
     private func retry(after problem: RetryLoop.Problem) -> JobStep {
