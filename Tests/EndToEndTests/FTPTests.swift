@@ -209,7 +209,7 @@ final class FTPTests: XCTestCase {
         let origin = String(url("").dropLast())
         let said = result.stderrLines.filter { $0.hasPrefix("afget: ") && !$0.hasPrefix("afget: 6 downloaded") }
         XCTAssertEqual(
-            said, ["afget: \(origin) takes 2 connections at once; its items go on 2 at a time"], result.stderr, line: line)
+            said, ["afget: \(origin) takes 2 connections at once; going on with 2"], result.stderr, line: line)
     }
 
     private func assertWentOnWithTwo(_ run: AfgetResult, file: URL, sha: String, line: UInt = #line) {

@@ -9,7 +9,7 @@ enum HostMessages {
     /// The server turned connections away beside the ones it served: its items go on that
     /// many at a time.
     static func takes(_ host: String, _ count: Int) -> String {
-        "afget: \(host) takes \(count) connection\(count == 1 ? "" : "s") at once; its items go on \(count) at a time"
+        "afget: \(host) takes \(count) connection\(count == 1 ? "" : "s") at once; going on with \(count)"
     }
 
     static func givenUp(_ host: String, _ reason: FailureReason, inARow: Int) -> String {
