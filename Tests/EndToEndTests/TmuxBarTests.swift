@@ -135,6 +135,38 @@ final class TmuxBarTests: ServerTestCase {
         }
     }
 
+    /// Eight files at once from an FTP server that takes two sessions per client (one server
+    /// per width): the limit is said once above the bars at every width, every file is done,
+    /// no refusal is retried, and no frame is left.
+    func testAHostThatTakesTwoConnectionsIsSaidOnceAboveTheBarsOfEightFiles() throws {
+        var servers: [Int: PyFTPServer] = [:]
+        for columns in widths {
+            let ftp = try PyFTPServer(sessionsPerClient: 2)
+            for index in 0..<8 {
+                _ = try writeRandomFile(
+                    ftp.root.appendingPathComponent("f\(index).bin"), count: 300_000, modified: Date(timeIntervalSince1970: 1e9))
+            }
+            servers[columns] = ftp
+        }
+        let runs = try runAtEveryWidth(rows: 16) { columns in
+            (0..<8).map { shellWord(servers[columns]!.url("f\($0).bin")) }.joined(separator: " ")
+        } arguments: { _ in
+            "-j 8 --limit-rate 1M"
+        }
+        for (columns, run) in runs {
+            XCTAssertEqual(run.status, 0, "\(columns): \(run.final)")
+            let joined = try tmux.capture("w\(columns)", history: true, joined: true)
+            let notices = joined.filter { $0.contains("takes 2 connections at once; going on with 2") }
+            XCTAssertEqual(notices.count, 1, "\(columns): \(joined)")
+            XCTAssertTrue(notices.allSatisfy { $0.hasPrefix("afget: ftp://") }, "\(columns): \(notices)")
+            XCTAssertFalse(joined.contains { $0.contains("retrying") }, "\(columns): \(joined)")
+            for index in 0..<8 {
+                XCTAssertTrue(joined.contains { $0.hasPrefix("f\(index).bin: done") }, "\(columns): f\(index) \(joined)")
+            }
+            assertNothingLeft(run, columns: columns)
+        }
+    }
+
     /// A Metalink file's piece 0 corrupted by its first URL, with one file and with eight: each
     /// file's source is dropped for its piece in one line above the bars, at every width, and
     /// every file is done with no frame left.
