@@ -73,12 +73,10 @@ extension DownloadMachine {
     /// output, in order), the length is known, ranges work, a validator guards every segment,
     /// and the file is large enough.
     func refusal(of head: ResponseHead, base: Int64, askedRange: Bool) -> SplitRefusal? {
-        // FTP and SFTP ranges come as 206 answers (RemoteFileAnswer); SCP has none.
-        if rules.fetchesWholeFilesOnly { return .wholeFilesOnly }
+        // A download refused by how it was asked for (SCP among them: FTP and SFTP ranges come
+        // as 206 answers, RemoteFileAnswer; SCP has none) never asked a range.
         if askedRange && head.status == 200 { return .rangesIgnored }
         if let refusal = Self.refusalByRequest(rules) { return refusal }
-        // A refused download asks no first range again.
-        if case .refused(let first) = splitting { return first }
         guard let total = expectedTotal else { return .unknownLength }
         guard head.status == 206 || head.value(of: "Accept-Ranges")?.lowercased().contains("bytes") == true else {
             return .noRanges
