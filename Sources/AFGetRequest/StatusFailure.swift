@@ -8,10 +8,10 @@ extension ResponseHead {
     public func failure(sentCredentials: Bool) -> TransferFailure {
         let statusLine = "HTTP \(status)\(reason.isEmpty ? "" : " " + reason)"
         if sentCredentials && (status == 401 || status == 407) {
-            return TransferFailure(.credentialsRefused(status: status), "\(statusLine): the credentials were refused")
+            return TransferFailure(.response(.credentialsRefused(status: status)), "\(statusLine): the credentials were refused")
         }
         if (400..<600).contains(status) {
-            return TransferFailure(.httpStatus(status), statusLine)
+            return TransferFailure(.response(.httpStatus(status)), statusLine)
         }
         if let location = redirectLocation {
             return TransferFailure(

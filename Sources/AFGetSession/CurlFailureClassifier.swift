@@ -89,7 +89,7 @@ enum CurlFailureClassifier {
         guard code == CURLE_OPERATION_TIMEDOUT, ftpReply == 421, requestUnsent else { return nil }
         return TransferFailure(
             .network, "the server turned the connection away (FTP 421: it takes no more connections for now)",
-            transient: true, requestUnsent: true, reason: .turnedAway)
+            transient: true, requestUnsent: true, reason: .connection(.turnedAway))
     }
 
     /// Failures another attempt may get past (a refused connection only where its origin has
@@ -108,15 +108,15 @@ enum CurlFailureClassifier {
     /// What libcurl's code says precisely: the host's own failures (no address, no connection;
     /// a timeout only before a byte of the request went out, as libcurl gives one code to a
     /// connect timeout and to a transfer that took too long), and an FTP or SSH server's answers.
-    static func reason(of code: CURLcode, requestUnsent: Bool) -> FailureReason {
+    static func reason(of code: CURLcode, requestUnsent: Bool) -> FailureReason? {
         switch code {
-        case CURLE_COULDNT_RESOLVE_HOST: .hostNotFound
-        case CURLE_COULDNT_CONNECT: .connectFailed
-        case CURLE_OPERATION_TIMEDOUT where requestUnsent: .connectTimeout
-        case CURLE_REMOTE_FILE_NOT_FOUND: .noSuchFile
-        case CURLE_REMOTE_ACCESS_DENIED: .accessDenied
-        case CURLE_LOGIN_DENIED: .loginRefused
-        default: .unspecified
+        case CURLE_COULDNT_RESOLVE_HOST: .connection(.hostNotFound)
+        case CURLE_COULDNT_CONNECT: .connection(.connectFailed)
+        case CURLE_OPERATION_TIMEDOUT where requestUnsent: .connection(.connectTimeout)
+        case CURLE_REMOTE_FILE_NOT_FOUND: .response(.noSuchFile)
+        case CURLE_REMOTE_ACCESS_DENIED: .response(.accessDenied)
+        case CURLE_LOGIN_DENIED: .response(.loginRefused)
+        default: nil
         }
     }
 

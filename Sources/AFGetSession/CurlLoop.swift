@@ -303,7 +303,7 @@ final class CurlLoop {
             // How short, as data: the words stay libcurl's.
             return TransferFailure(
                 failure.kind, failure.message, transient: failure.isTransient, requestUnsent: failure.requestUnsent,
-                reason: .bodyShort(received: context.progress.received, expected: expected))
+                reason: .response(.bodyShort(received: context.progress.received, expected: expected)))
         }
         return refusedOnFirstContact(context, result) ? failure.refusedOnFirstContact() : failure
     }

@@ -72,6 +72,6 @@ struct StallWatch {
 
     private func stalled(_ what: String) -> TransferFailure {
         let seconds = limit == limit.rounded() ? "\(Int(limit)) s" : "\(limit) s"
-        return TransferFailure(.stalled, "stalled: \(what) \(seconds)", transient: true)
+        return TransferFailure(.connection(.stalled), "stalled: \(what) \(seconds)", transient: true)
     }
 }

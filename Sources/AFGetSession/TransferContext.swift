@@ -400,7 +400,7 @@ final class TransferContext {
     }
 
     private static func overMaxSize(_ max: Int64) -> TransferFailure {
-        TransferFailure(.tooLarge(limit: max), "the body is larger than --max-size (\(max) bytes)", discardsData: true)
+        TransferFailure(.response(.tooLarge(limit: max)), "the body is larger than --max-size (\(max) bytes)", discardsData: true)
     }
 
     func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {

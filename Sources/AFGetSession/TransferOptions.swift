@@ -54,7 +54,7 @@ public struct TransferOptions: Sendable, Equatable {
     public var maxTimeFailure: TransferFailure {
         let limit = maxTime ?? 0
         let shown = limit == limit.rounded() ? "\(Int(limit)) s" : "\(limit) s"
-        return TransferFailure(.timeLimit, "took longer than --max-time (\(shown))")
+        return TransferFailure(.connection(.timeLimit), "took longer than --max-time (\(shown))")
     }
 
     /// Whether a 401 means the credentials were refused rather than missing.

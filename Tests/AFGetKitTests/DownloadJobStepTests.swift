@@ -133,7 +133,7 @@ final class DownloadJobStepTests: XCTestCase {
     /// then, or with `--retry 0`, the refusal is a failed attempt as before.
     func testATurnedAwayItemWaitsForAPlaceAtItsHost() throws {
         let refused = TransferFailure(
-            .network, "the server turned the connection away (FTP 421)", transient: true, reason: .turnedAway)
+            .network, "the server turned the connection away (FTP 421)", transient: true, reason: .connection(.turnedAway))
         let (job, _) = try job()
         var task = try awaited(job.begin())
         for wait in 1...DownloadJob.mostHostPlaceWaits {

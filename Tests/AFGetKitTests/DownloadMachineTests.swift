@@ -22,7 +22,7 @@ final class DownloadMachineTests: XCTestCase {
 
     private static let reset = TransferFailure(.network, "Connection reset by peer", transient: true)
     private static let changed = TransferFailure(
-        .resumeConflict, "the file changed on the server (ETag \"v1\" became \"v2\")", reason: .entityChanged)
+        .resumeConflict, "the file changed on the server (ETag \"v1\" became \"v2\")", reason: .resume(.entityChanged))
 
     /// A whole response: finished when the data holds exactly the file's length, continued
     /// when it ended early, thrown away when it overran.
@@ -35,7 +35,7 @@ final class DownloadMachineTests: XCTestCase {
                 .retry(
                     TransferFailure(
                         .network, "the body ended early: 600 of 1000 bytes", transient: true,
-                        reason: .bodyShort(received: 600, expected: 1000)), retryAfter: nil),
+                        reason: .response(.bodyShort(received: 600, expected: 1000))), retryAfter: nil),
                 "short: continued"
             ),
             (

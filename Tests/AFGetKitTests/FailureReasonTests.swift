@@ -11,24 +11,25 @@ import XCTest
 /// and the code each carries into the report, without a socket.
 final class FailureReasonTests: XCTestCase {
     func testLibcurlsCodesThatAreTheHostsOwn() {
-        let rows: [(curl: CURLcode, requestUnsent: Bool, expected: FailureReason, code: String?)] = [
-            (CURLE_COULDNT_RESOLVE_HOST, true, .hostNotFound, "host-not-found"),
-            (CURLE_COULDNT_CONNECT, true, .connectFailed, "connect-failed"),
-            (CURLE_OPERATION_TIMEDOUT, true, .connectTimeout, "connect-timeout"),
+        let rows: [(curl: CURLcode, requestUnsent: Bool, expected: FailureReason?, code: String?)] = [
+            (CURLE_COULDNT_RESOLVE_HOST, true, .connection(.hostNotFound), "host-not-found"),
+            (CURLE_COULDNT_CONNECT, true, .connection(.connectFailed), "connect-failed"),
+            (CURLE_OPERATION_TIMEDOUT, true, .connection(.connectTimeout), "connect-timeout"),
             // A timeout after the request went out says nothing of the host being down.
-            (CURLE_OPERATION_TIMEDOUT, false, .unspecified, nil),
-            (CURLE_RECV_ERROR, false, .unspecified, nil),
-            (CURLE_PEER_FAILED_VERIFICATION, true, .unspecified, nil),
-            (CURLE_REMOTE_FILE_NOT_FOUND, false, .noSuchFile, "no-such-file"),
-            (CURLE_REMOTE_ACCESS_DENIED, false, .accessDenied, "access-denied"),
-            (CURLE_LOGIN_DENIED, false, .loginRefused, "login-refused"),
+            (CURLE_OPERATION_TIMEDOUT, false, nil, nil),
+            (CURLE_RECV_ERROR, false, nil, nil),
+            (CURLE_PEER_FAILED_VERIFICATION, true, nil, nil),
+            (CURLE_REMOTE_FILE_NOT_FOUND, false, .response(.noSuchFile), "no-such-file"),
+            (CURLE_REMOTE_ACCESS_DENIED, false, .response(.accessDenied), "access-denied"),
+            (CURLE_LOGIN_DENIED, false, .response(.loginRefused), "login-refused"),
         ]
         for row in rows {
             let reason = CurlFailureClassifier.reason(of: row.curl, requestUnsent: row.requestUnsent)
             XCTAssertEqual(reason, row.expected, "code \(row.curl.rawValue)")
-            XCTAssertEqual(reason.code, row.code, "code \(row.curl.rawValue)")
+            XCTAssertEqual(reason?.code, row.code, "code \(row.curl.rawValue)")
             XCTAssertEqual(
-                reason.isHostDown, [.hostNotFound, .connectFailed, .connectTimeout].contains(row.expected),
+                reason?.isHostDown ?? false,
+                [.connection(.hostNotFound), .connection(.connectFailed), .connection(.connectTimeout)].contains(row.expected),
                 "code \(row.curl.rawValue)")
         }
     }
@@ -38,11 +39,11 @@ final class FailureReasonTests: XCTestCase {
     /// `max_per_ip`), which a split download takes as a 503; one after the login is an idle
     /// session's end, a timeout; and a 530 is a refused login, never a busy server.
     func testAnFTPServersTurnAwayIsToldFromATimeoutAndARefusedLogin() {
-        let rows: [(curl: CURLcode, reply: Int, requestUnsent: Bool, reason: FailureReason, exit: Int32, transient: Bool)] = [
-            (CURLE_OPERATION_TIMEDOUT, 421, true, .turnedAway, 4, true),
-            (CURLE_OPERATION_TIMEDOUT, 421, false, .unspecified, 4, true),
-            (CURLE_OPERATION_TIMEDOUT, 0, true, .connectTimeout, 4, true),
-            (CURLE_LOGIN_DENIED, 530, true, .loginRefused, 6, false),
+        let rows: [(curl: CURLcode, reply: Int, requestUnsent: Bool, reason: FailureReason?, exit: Int32, transient: Bool)] = [
+            (CURLE_OPERATION_TIMEDOUT, 421, true, .connection(.turnedAway), 4, true),
+            (CURLE_OPERATION_TIMEDOUT, 421, false, .said(.network, errno: nil), 4, true),
+            (CURLE_OPERATION_TIMEDOUT, 0, true, .connection(.connectTimeout), 4, true),
+            (CURLE_LOGIN_DENIED, 530, true, .response(.loginRefused), 6, false),
         ]
         for row in rows {
             let failure = CurlFailureClassifier.failure(
@@ -53,20 +54,24 @@ final class FailureReasonTests: XCTestCase {
             XCTAssertEqual(failure.exitCode, row.exit, name)
             XCTAssertEqual(failure.isTransient, row.transient, name)
         }
-        XCTAssertEqual(FailureReason.turnedAway.code, "turned-away")
-        XCTAssertFalse(FailureReason.turnedAway.isHostDown, "the host answered")
+        XCTAssertEqual(FailureReason.connection(.turnedAway).code, "turned-away")
+        XCTAssertFalse(FailureReason.connection(.turnedAway).isHostDown, "the host answered")
     }
 
     /// The exit status comes from the reason where there is one, whatever class the failure
     /// was made with: the table of afget(1) in code.
     func testEveryReasonDecidesItsExitStatus() {
         let rows: [(reason: FailureReason, exit: Int32)] = [
-            (.hostNotFound, 4), (.connectFailed, 4), (.connectTimeout, 4), (.hostGivenUp(host: "http://h:80"), 4),
-            (.timeLimit, 4), (.stalled, 4), (.bodyShort(received: 1, expected: 2), 4),
-            (.httpStatus(404), 8), (.httpStatus(503), 8), (.httpStatus(401), 8), (.noSuchFile, 8), (.accessDenied, 8),
-            (.credentialsRefused(status: 401), 6), (.credentialsRefused(status: 407), 6), (.loginRefused, 6),
-            (.turnedAway, 4),
-            (.tooLarge(limit: 10), 7), (.entityChanged, 9), (.checksumMismatch, 10), (.noSpace, 3),
+            (.connection(.hostNotFound), 4), (.connection(.connectFailed), 4), (.connection(.connectTimeout), 4),
+            (.connection(.hostGivenUp(host: "http://h:80")), 4),
+            (.connection(.timeLimit), 4), (.connection(.stalled), 4), (.response(.bodyShort(received: 1, expected: 2)), 4),
+            (.response(.httpStatus(404)), 8), (.response(.httpStatus(503)), 8), (.response(.httpStatus(401)), 8),
+            (.response(.noSuchFile), 8), (.response(.accessDenied), 8),
+            (.response(.credentialsRefused(status: 401)), 6), (.response(.credentialsRefused(status: 407)), 6),
+            (.response(.loginRefused), 6),
+            (.connection(.turnedAway), 4),
+            (.response(.tooLarge(limit: 10)), 7), (.resume(.entityChanged), 9), (.checksum(.mismatch), 10),
+            (.file(.cannot("write", path: "f", errno: ENOSPC)), 3),
         ]
         for row in rows {
             XCTAssertEqual(TransferFailure(row.reason, "words").exitCode, row.exit, "\(row.reason)")
@@ -74,7 +79,7 @@ final class FailureReasonTests: XCTestCase {
             XCTAssertEqual(TransferFailure(.internalError, "words", reason: row.reason).exitCode, row.exit, "\(row.reason)")
         }
         XCTAssertEqual(TransferFailure(.tls, "no reason").exitCode, 5, "without a reason the class decides")
-        XCTAssertEqual(TransferFailure(.internalError, "full", systemErrorCode: ENOSPC).reason, .noSpace)
+        XCTAssertEqual(TransferFailure(.internalError, "full", systemErrorCode: ENOSPC).reason.code, "no-space")
         XCTAssertEqual(TransferFailure(.internalError, "full", systemErrorCode: ENOSPC).exitCode, 3)
         let refused = ResponseHead(status: 401, headers: []).failure(sentCredentials: true)
         XCTAssertEqual(refused.reason.code, "credentials-refused")
@@ -83,13 +88,13 @@ final class FailureReasonTests: XCTestCase {
     }
 
     func testAFailureToldInOtherWordsKeepsItsReason() {
-        let refused = TransferFailure(.network, "Failed to connect", transient: true, reason: .connectFailed)
+        let refused = TransferFailure(.network, "Failed to connect", transient: true, reason: .connection(.connectFailed))
         let retried = refused.reworded("Failed to connect (after 6 attempts)")
-        XCTAssertEqual(retried.reason, .connectFailed)
+        XCTAssertEqual(retried.reason, .connection(.connectFailed))
         XCTAssertTrue(retried.isTransient)
         XCTAssertEqual(retried.kind, .network)
-        XCTAssertEqual(FailureReason.hostGivenUp(host: "http://h:80").code, "host-given-up")
-        XCTAssertFalse(FailureReason.hostGivenUp(host: "http://h:80").isHostDown, "never counted as a new failure")
+        XCTAssertEqual(FailureReason.connection(.hostGivenUp(host: "http://h:80")).code, "host-given-up")
+        XCTAssertFalse(FailureReason.connection(.hostGivenUp(host: "http://h:80")).isHostDown, "never counted as a new failure")
     }
 
     func testTheServersWaitIsRetryAfterElseItsRateLimitReset() {

@@ -21,7 +21,7 @@ final class HostScheduleTests: XCTestCase {
         XCTAssertNil(schedule.nextReady(now: 0)?.item, "both hosts are at their cap")
         XCTAssertNil(schedule.ended(host: "B", .succeeded))
         XCTAssertEqual(schedule.nextReady(now: 0)?.item, "b3", "B has room; A's items wait for A")
-        XCTAssertNil(schedule.ended(host: "A", .failed(.unspecified)))
+        XCTAssertNil(schedule.ended(host: "A", .failed(.response(.httpStatus(500)))))
         XCTAssertEqual(schedule.nextReady(now: 0)?.item, "a3")
         XCTAssertNil(schedule.nextReady(now: 0)?.item, "a4 waits behind a3's place")
         XCTAssertEqual(schedule.arrive("a5", host: "A", now: 0), .setAside, "not before a4, which arrived first")
@@ -102,15 +102,53 @@ final class HostScheduleTests: XCTestCase {
     func testAHostIsGivenUpAfterItsItemsFailTheSameWayInARow() {
         // Each row: how the host's items ended, in order, and whether the last gives it up.
         let rows: [(endings: [Schedule.Ending], givesUp: Bool)] = [
-            ([.failed(.connectFailed), .failed(.connectFailed), .failed(.connectFailed)], true),
-            ([.failed(.hostNotFound), .failed(.hostNotFound), .failed(.hostNotFound)], true),
-            ([.failed(.connectTimeout), .failed(.connectTimeout), .failed(.connectTimeout)], true),
-            ([.failed(.connectFailed), .failed(.connectFailed)], false),
-            ([.failed(.connectFailed), .succeeded, .failed(.connectFailed), .failed(.connectFailed)], false),
-            ([.failed(.connectFailed), .failed(.unspecified), .failed(.connectFailed), .failed(.connectFailed)], false),
-            ([.failed(.connectFailed), .failed(.hostNotFound), .failed(.connectFailed)], false),
-            ([.failed(.connectFailed), .other, .failed(.connectFailed), .failed(.connectFailed)], true),
-            ([.failed(.unspecified), .failed(.unspecified), .failed(.unspecified)], false),
+            (
+                [
+                    .failed(.connection(.connectFailed)), .failed(.connection(.connectFailed)),
+                    .failed(.connection(.connectFailed)),
+                ], true
+            ),
+            (
+                [.failed(.connection(.hostNotFound)), .failed(.connection(.hostNotFound)), .failed(.connection(.hostNotFound))],
+                true
+            ),
+            (
+                [
+                    .failed(.connection(.connectTimeout)), .failed(.connection(.connectTimeout)),
+                    .failed(.connection(.connectTimeout)),
+                ], true
+            ),
+            ([.failed(.connection(.connectFailed)), .failed(.connection(.connectFailed))], false),
+            (
+                [
+                    .failed(.connection(.connectFailed)), .succeeded, .failed(.connection(.connectFailed)),
+                    .failed(.connection(.connectFailed)),
+                ], false
+            ),
+            (
+                [
+                    .failed(.connection(.connectFailed)), .failed(.response(.httpStatus(500))),
+                    .failed(.connection(.connectFailed)), .failed(.connection(.connectFailed)),
+                ], false
+            ),
+            (
+                [
+                    .failed(.connection(.connectFailed)), .failed(.connection(.hostNotFound)),
+                    .failed(.connection(.connectFailed)),
+                ], false
+            ),
+            (
+                [
+                    .failed(.connection(.connectFailed)), .other, .failed(.connection(.connectFailed)),
+                    .failed(.connection(.connectFailed)),
+                ], true
+            ),
+            (
+                [
+                    .failed(.response(.httpStatus(500))), .failed(.response(.httpStatus(500))),
+                    .failed(.response(.httpStatus(500))),
+                ], false
+            ),
         ]
         for (index, row) in rows.enumerated() {
             var schedule = Schedule(rules: HostRules())
@@ -129,26 +167,26 @@ final class HostScheduleTests: XCTestCase {
         for item in ["a1", "a2", "a3"] { XCTAssertEqual(schedule.arrive(item, host: "A", now: 0), .start) }
         XCTAssertEqual(schedule.arrive("a4", host: "A", now: 0), .setAside)
         XCTAssertEqual(schedule.arrive("b1", host: "B", now: 0), .start)
-        XCTAssertNil(schedule.ended(host: "A", .failed(.connectFailed)))
+        XCTAssertNil(schedule.ended(host: "A", .failed(.connection(.connectFailed))))
         XCTAssertEqual(schedule.nextReady(now: 0)?.item, "a4")
         XCTAssertEqual(schedule.arrive("a5", host: "A", now: 0), .setAside)
-        XCTAssertNil(schedule.ended(host: "A", .failed(.connectFailed)))
-        let givingUp = schedule.ended(host: "A", .failed(.connectFailed))
-        XCTAssertEqual(givingUp?.reason, .connectFailed)
+        XCTAssertNil(schedule.ended(host: "A", .failed(.connection(.connectFailed))))
+        let givingUp = schedule.ended(host: "A", .failed(.connection(.connectFailed)))
+        XCTAssertEqual(givingUp?.reason, .connection(.connectFailed))
         XCTAssertEqual(givingUp?.inARow, 3)
         XCTAssertEqual(givingUp?.untried, ["a5"])
-        XCTAssertEqual(schedule.arrive("a6", host: "A", now: 0), .notTried(.connectFailed))
-        XCTAssertNil(schedule.ended(host: "A", .failed(.connectFailed)), "a4 ends after: told once")
+        XCTAssertEqual(schedule.arrive("a6", host: "A", now: 0), .notTried(.connection(.connectFailed)))
+        XCTAssertNil(schedule.ended(host: "A", .failed(.connection(.connectFailed))), "a4 ends after: told once")
         XCTAssertEqual(schedule.setAsideCount, 0)
         XCTAssertEqual(
-            schedule.notes, [HostNote(host: "A", holds: 0, itemsHeld: 0, givenUp: .connectFailed, notTried: 2)])
+            schedule.notes, [HostNote(host: "A", holds: 0, itemsHeld: 0, givenUp: .connection(.connectFailed), notTried: 2)])
     }
 
     func testWithoutGivingUpEveryItemIsTried() {
         var schedule = Schedule(rules: HostRules(giveUpAfter: nil))
         for number in 0..<10 {
             XCTAssertEqual(schedule.arrive("a\(number)", host: "A", now: 0), .start)
-            XCTAssertNil(schedule.ended(host: "A", .failed(.connectFailed)))
+            XCTAssertNil(schedule.ended(host: "A", .failed(.connection(.connectFailed))))
         }
         XCTAssertEqual(schedule.notes, [])
     }

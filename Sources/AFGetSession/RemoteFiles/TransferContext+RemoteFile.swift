@@ -106,7 +106,7 @@ extension TransferContext {
                 .resumeConflict,
                 "the file changed on the server (it is now shorter than the \(remoteOffset) bytes "
                     + "\(remoteEnd == nil ? "already here" : "where a part of it was asked for"))",
-                reason: .entityChanged)
+                reason: .resume(.entityChanged))
         case CURLE_FTP_COULDNT_USE_REST:
             return TransferFailure(.resumeConflict, "the server cannot send a part of a file (it refused REST)")
         default:

@@ -60,7 +60,7 @@ struct FileBody: ResponseBodyHandler {
                 sink.digests.forEach { $0.reset() }
                 offset = 0
             case .changed(let reason):
-                return .refuse(TransferFailure(.entityChanged, reason))
+                return .refuse(TransferFailure(.resume(.entityChanged), reason))
             case .refuse(let reason):
                 return .refuse(TransferFailure(.resumeConflict, reason))
             case .ignore:

@@ -21,7 +21,7 @@ enum HostMessages {
     /// report tells it from an item that was tried, and a re-run tries it.
     static func notTried(_ host: String, reason: FailureReason, again: Bool) -> TransferFailure {
         TransferFailure(
-            .hostGivenUp(host: host),
+            .connection(.hostGivenUp(host: host)),
             "not tried\(again ? " again" : ""): \(host) was given up for this run (\(reason.hostFailureWords))")
     }
 }

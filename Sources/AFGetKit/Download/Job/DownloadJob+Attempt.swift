@@ -229,7 +229,7 @@ extension DownloadJob {
         if let max = settings.transfer.limits.maxBodyBytes, let total = expectedTotal, total > max {
             // A range's own length is under the limit; the file it is part of is not.
             let failure = TransferFailure(
-                .tooLarge(limit: max), "the body is larger than --max-size (\(max) bytes)", discardsData: true)
+                .response(.tooLarge(limit: max)), "the body is larger than --max-size (\(max) bytes)", discardsData: true)
             state.cancel(because: .localFailure(failure), on: manager)
             return
         }

@@ -272,7 +272,7 @@ final class DownloadJob {
                         : DownloadNotices.oneConnection(info.path, because: reason)))
             offset = machine.offset
             return nextAttempt()
-        case .retry(let failure, let retryAfter) where failure.reason == .turnedAway && mayWaitForHostPlace:
+        case .retry(let failure, let retryAfter) where failure.reason == .connection(.turnedAway) && mayWaitForHostPlace:
             // Not a backoff: the driver lets it try again once its host has a place.
             phases.move(to: .waitingToRetry)
             awaiting = .hostPlace(RetryLoop.Problem(failure: failure, retryAfter: retryAfter))

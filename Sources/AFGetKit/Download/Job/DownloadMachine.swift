@@ -251,7 +251,8 @@ struct DownloadMachine {
         guard let expectedTotal else { return nil }
         if size < expectedTotal {
             return TransferFailure(
-                .bodyShort(received: size, expected: expectedTotal), "the body ended early: \(size) of \(expectedTotal) bytes",
+                .response(.bodyShort(received: size, expected: expectedTotal)),
+                "the body ended early: \(size) of \(expectedTotal) bytes",
                 transient: true)
         }
         if size > expectedTotal {

@@ -295,7 +295,7 @@ final class SegmentedTransfer {
             sources.served(task.source, bytes: progress.written)
             if sources.isDropped(task.source) {
                 // Another request of a source already dropped: its segment goes to another.
-            } else if failure.reason == .turnedAway {
+            } else if failure.reason == .connection(.turnedAway) {
                 turnedAway(task, failure)
             } else if sources.activeCount > 1 && MirrorSources.isSourceFailure(failure) {
                 dropSource(task.source, because: failure.message)
