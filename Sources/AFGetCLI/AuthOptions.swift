@@ -45,7 +45,7 @@ struct AuthOptions: ParsableArguments {
     func applied(to options: TransferOptions) throws(TransferFailure) -> TransferOptions {
         var options = options
         options.credentials = user.map { Credentials.parse($0, scheme: auth) }
-        if let netrcFile { try FileChecks.readable(netrcFile, toDo: "read the netrc file") }
+        if let netrcFile { try FileChecks.readable(netrcFile, toDo: .readTheNetrcFile) }
         options.netrcFile = netrcFile ?? (netrc ? Self.standardNetrc : nil)
         if let path = options.netrcFile {
             Self.warnIfShared(path)
@@ -56,7 +56,7 @@ struct AuthOptions: ParsableArguments {
             if OutputStream.named(cookieJar) != nil {
                 throw TransferFailure(.usage, "--cookie-jar \(cookieJar): the jar is read and saved as a file; name a file")
             }
-            try FileChecks.writable(cookieJar, toDo: "write the cookie jar")
+            try FileChecks.writable(cookieJar, toDo: .writeTheCookieJar)
         }
         options.cookies = CookieOptions(header: cookie, jar: cookieJar)
         return options

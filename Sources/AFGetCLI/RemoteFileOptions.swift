@@ -38,7 +38,7 @@ struct RemoteFileOptions: ParsableArguments {
             }
             pin = read
         }
-        if let sshKey { try FileChecks.readable(sshKey, toDo: "read the SSH key") }
+        if let sshKey { try FileChecks.readable(sshKey, toDo: .readTheSSHKey) }
         let ssh = Self.home + "/.ssh/"
         let usualKey = ["id_ed25519", "id_ecdsa", "id_rsa", "id_dsa"].map { ssh + $0 }.first { access($0, R_OK) == 0 }
         return RemoteFileSettings(

@@ -49,7 +49,7 @@ struct RequestBodyOptions: ParsableArguments {
         if argument == "@-" { return .standardInput }
         if argument.hasPrefix("@") {
             let path = String(argument.dropFirst())
-            guard access(path, R_OK) == 0 else { throw fileFailure("read", path, errno: errno) }
+            guard access(path, R_OK) == 0 else { throw fileFailure(.read, path, errno: errno) }
             return .file(path: path)
         }
         return .text(argument)

@@ -61,7 +61,7 @@ struct RequestCommand: AsyncParsableCommand {
             throw ExitCode(status)
         }
         guard let received = result.response else {
-            let failure = result.failure ?? TransferFailure(.internalError, "no response")
+            let failure = result.failure ?? TransferFailure(.stop(.noResponse))
             renderer.handle(.failed(info, ItemFailure(item: shownURL, failure)))
             throw ExitCode(failure.exitCode)
         }

@@ -53,17 +53,17 @@ struct ResponseOptions: ParsableArguments {
         guard let output else {
             let stdout = OutputStream.standardOutput
             let bytes = printer.render(response, toTerminal: stdout.isTerminal, colored: colorAllowed(on: stdout))
-            return stdout.write(bytes: bytes).map { fileFailure("write", "standard output", errno: $0) }
+            return stdout.write(bytes: bytes).map { fileFailure(.write, "standard output", errno: $0) }
         }
         let bytes = printer.render(response, toTerminal: false, colored: false)
         if let stream = OutputStream.named(output) {
             // Opened again, a redirected standard output would be truncated: written in place.
-            return stream.write(bytes: bytes).map { fileFailure("write", output, errno: $0) }
+            return stream.write(bytes: bytes).map { fileFailure(.write, output, errno: $0) }
         }
         let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { return fileFailure("create", output, errno: errno) }
+        guard descriptor >= 0 else { return fileFailure(.create, output, errno: errno) }
         defer { close(descriptor) }
-        return OutputStream(descriptor: descriptor).write(bytes: bytes).map { fileFailure("write", output, errno: $0) }
+        return OutputStream(descriptor: descriptor).write(bytes: bytes).map { fileFailure(.write, output, errno: $0) }
     }
 }
 

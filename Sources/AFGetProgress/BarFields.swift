@@ -1,3 +1,5 @@
+import AFGetSupport
+
 /// The figures of a bar row, each right-aligned in the width of its widest form: a row whose
 /// speed goes from "99.9 KiB/s" to "100.0 KiB/s", or whose ETA gains an hour's digit, keeps
 /// every column where it was, and the rows of a block line up figure under figure.

@@ -1,3 +1,5 @@
+import AFGetSupport
+
 /// Speed over a sliding window of recent samples, so the figure follows changes quickly
 /// without jumping on every sample.
 public struct SpeedEstimator: Sendable {
@@ -30,5 +32,12 @@ public struct SpeedEstimator: Sendable {
     public static func secondsRemaining(bytes: Int64, total: Int64?, speed: Double) -> Double? {
         guard let total, speed > 0, total >= bytes else { return nil }
         return Double(total - bytes) / speed
+    }
+}
+
+extension Formatting {
+    /// "ETA 0:42", or nil when the total or the speed is unknown.
+    public static func eta(bytes: Int64, total: Int64?, speed: Double) -> String? {
+        SpeedEstimator.secondsRemaining(bytes: bytes, total: total, speed: speed).map { "ETA " + duration($0) }
     }
 }

@@ -20,7 +20,7 @@ public enum CertificatePins {
     /// The certificates in a PEM file (one or more) or a DER file, as DER.
     public static func loadCertificates(_ path: String) throws(TransferFailure) -> [[UInt8]] {
         guard let contents = FileManager.default.contents(atPath: path) else {
-            throw fileFailure("read", path, errno: errno)
+            throw fileFailure(.read, path, errno: errno)
         }
         var certificates: [[UInt8]] = []
         let text = String(decoding: contents, as: UTF8.self)

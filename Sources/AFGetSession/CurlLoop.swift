@@ -132,7 +132,7 @@ final class CurlLoop {
         }
         let status = multi.add(context.easy)
         guard status == CURLM_OK else {
-            fail(context, TransferFailure(.internalError, "cannot add transfer: \(String(cString: curl_multi_strerror(status)))"))
+            fail(context, TransferFailure(.stop(.cannotAddTransfer(said: String(cString: curl_multi_strerror(status))))))
             return
         }
         context.isAttached = true

@@ -92,7 +92,7 @@ final class UploadSource {
 
     private static func size(of path: String) throws(TransferFailure) -> Int {
         var status = stat()
-        guard stat(path, &status) == 0 else { throw fileFailure("read", path, errno: errno) }
+        guard stat(path, &status) == 0 else { throw fileFailure(.read, path, errno: errno) }
         guard status.st_mode & S_IFMT == S_IFREG else { throw TransferFailure(.usage, "\(path) is not a regular file") }
         return Int(status.st_size)
     }
@@ -113,21 +113,16 @@ final class UploadSource {
                 case .file(let path, let size):
                     count = try readFile(path, into: buffer, wanted)
                     if count == 0 {
-                        throw TransferFailure(
-                            .localFile,
-                            "\(path) shrank while being sent: it ended after \(offset) "
-                                + "of its \(size) bytes")
+                        throw TransferFailure(.file(.shrank(path: path, sent: Int64(offset), size: Int64(size))))
                     }
                 case .standardInput(let size):
                     guard Self.waitForInput(until: cancellation) else {
-                        throw TransferFailure(.internalError, "stopped while waiting for standard input")
+                        throw TransferFailure(.stop(.whileWaitingForInput))
                     }
                     count = readRetrying(0, buffer, wanted)
                     guard count >= 0 else {
                         let code = errno
-                        throw TransferFailure(
-                            .localFile, "cannot read the request body: \(describeErrno(code))",
-                            systemErrorCode: code)
+                        throw TransferFailure(.file(.unreadableRequestBody(errno: code)))
                     }
                     if count == 0, let size {
                         throw TransferFailure(
@@ -152,10 +147,10 @@ final class UploadSource {
     {
         if descriptor < 0 {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw fileFailure("read", path, errno: errno) }
+            guard descriptor >= 0 else { throw fileFailure(.read, path, errno: errno) }
         }
         let count = readRetrying(descriptor, buffer, wanted)
-        guard count >= 0 else { throw fileFailure("read", path, errno: errno) }
+        guard count >= 0 else { throw fileFailure(.read, path, errno: errno) }
         return count
     }
 

@@ -26,10 +26,7 @@ public struct DescriptorBudget: Sendable {
         let perTransfer = connectionsEach + 3 + (gated ? 1 : 0)
         let free = limit - openNow - Self.spare
         guard free >= perTransfer else {
-            throw TransferFailure(
-                .localFile,
-                "too few files may be open (ulimit -n \(limit)): \(openNow) are open "
-                    + "already and a transfer needs \(perTransfer + Self.spare) more")
+            throw TransferFailure(.file(.tooFewDescriptors(limit: limit, open: openNow, needed: perTransfer + Self.spare)))
         }
         let commits = min(256, free / 4)
         transfers = max(1, min(asked, (free - commits) / perTransfer))

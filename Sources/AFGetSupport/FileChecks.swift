@@ -7,7 +7,7 @@ public enum FileChecks {
     /// `path` can be written: an existing device or FIFO (`/dev/null`, a named pipe) that
     /// allows writing, which is written in place; or else a file that can be created or
     /// replaced: not a directory, in a writable directory.
-    public static func writable(_ path: String, toDo action: String) throws(TransferFailure) {
+    public static func writable(_ path: String, toDo action: FileAction) throws(TransferFailure) {
         switch fileKind(at: path, followingSymlinks: true) {
         case S_IFDIR:
             throw fileFailure(action, path, errno: EISDIR)
@@ -19,7 +19,7 @@ public enum FileChecks {
     }
 
     /// `path` exists and can be read.
-    public static func readable(_ path: String, toDo action: String) throws(TransferFailure) {
+    public static func readable(_ path: String, toDo action: FileAction) throws(TransferFailure) {
         guard access(path, R_OK) == 0 else { throw fileFailure(action, path, errno: errno) }
     }
 }

@@ -37,7 +37,7 @@ package func splitPath(_ path: String) -> (directory: String, name: String) {
 package func createDirectories(_ path: String) throws(TransferFailure) {
     guard !path.isEmpty, fileKind(at: path) == nil else {
         if let kind = fileKind(at: path), kind != S_IFDIR {
-            throw TransferFailure(.localFile, "cannot create directory \(path): a file is in the way")
+            throw TransferFailure(.file(.fileInTheWay(directory: path)))
         }
         return
     }
@@ -46,6 +46,6 @@ package func createDirectories(_ path: String) throws(TransferFailure) {
         try createDirectories(parent)
     }
     if mkdir(path, 0o777) != 0 && errno != EEXIST {
-        throw fileFailure("create directory", path, errno: errno)
+        throw fileFailure(.createDirectory, path, errno: errno)
     }
 }

@@ -6,6 +6,6 @@ public func describeErrno(_ code: Int32) -> String {
 }
 
 /// A local file failure naming the path and the system's reason.
-public func fileFailure(_ action: String, _ path: String, errno code: Int32) -> TransferFailure {
+public func fileFailure(_ action: FileAction, _ path: String, errno code: Int32) -> TransferFailure {
     TransferFailure(.file(.cannot(action, path: path, errno: code)))
 }

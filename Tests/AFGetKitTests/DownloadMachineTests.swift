@@ -21,8 +21,13 @@ final class DownloadMachineTests: XCTestCase {
     }
 
     private static let reset = TransferFailure(.network, "Connection reset by peer", transient: true)
-    private static let changed = TransferFailure(
-        .resumeConflict, "the file changed on the server (ETag \"v1\" became \"v2\")", reason: .resume(.entityChanged))
+    private static let changedReason = ResumeFailure.entityTagChanged(from: "\"v1\"", to: "\"v2\"")
+    private static let changed = TransferFailure(.resume(changedReason))
+
+    /// The failure an action ends the item with, as a user reads it.
+    private static func words(_ action: DownloadMachine.Action) -> String? {
+        if case .fail(let failure, _) = action { failure.message } else { nil }
+    }
 
     /// A whole response: finished when the data holds exactly the file's length, continued
     /// when it ended early, thrown away when it overran.
@@ -93,24 +98,20 @@ final class DownloadMachineTests: XCTestCase {
             ([("Content-Range", "bytes */1000")], .finish(wholePart: true), "the total is the part's size"),
             (
                 [("Content-Range", "bytes */1000"), ("ETag", "\"v2\"")],
-                .startOver(because: "the file changed on the server (ETag \"v1\" became \"v2\")"),
+                .startOver(because: .entityTagChanged(from: "\"v1\"", to: "\"v2\"")),
                 "the part's size, but another version (an FTP file replaced by one as long)"
             ),
             ([], .confirmWholePart(size: 1000), "no total: a HEAD request decides"),
             (
                 [("Content-Range", "bytes */400"), ("ETag", "\"v2\"")],
-                .startOver(because: "the file changed on the server (ETag \"v1\" became \"v2\")"), "shrank, changed"
+                .startOver(because: .entityTagChanged(from: "\"v1\"", to: "\"v2\"")), "shrank, changed"
             ),
             (
                 [("Content-Range", "bytes */400")],
-                .fail(
-                    TransferFailure(
-                        .resumeConflict,
-                        "the local part (1000 bytes) is larger than the remote file (400 bytes); use --restart to discard it"),
-                    afterRetries: false),
+                .fail(TransferFailure(.resume(.partLarger(part: 1000, remote: 400))), afterRetries: false),
                 "larger than the server's, same validator"
             ),
-            ([("Content-Range", "bytes */5000")], .startOver(because: "the server cannot serve the rest (416)"), "grew"),
+            ([("Content-Range", "bytes */5000")], .startOver(because: .cannotServeTheRest), "grew"),
         ]
         for row in rows {
             var machine = machine()
@@ -119,11 +120,11 @@ final class DownloadMachineTests: XCTestCase {
         var confirmed = machine()
         _ = confirmed.attemptCompleted(head(416), reached: 1000, size: 1000)
         XCTAssertEqual(confirmed.wholePart(confirmed: true), .finish(wholePart: true, confirmedByHead: true))
-        XCTAssertEqual(confirmed.wholePart(confirmed: false), .startOver(because: "the server cannot serve the rest (416)"))
+        XCTAssertEqual(confirmed.wholePart(confirmed: false), .startOver(because: .cannotServeTheRest))
         var unknown = machine(total: 2000)
         XCTAssertEqual(
             unknown.attemptCompleted(head(416), reached: 1000, size: 1000),
-            .startOver(because: "the server cannot serve the rest (416)"), "no total and not the recorded length")
+            .startOver(because: .cannotServeTheRest), "no total and not the recorded length")
         var empty = machine(.init(splits: true), total: nil)
         XCTAssertEqual(
             empty.attemptCompleted(head(416, [("Content-Range", "bytes */0")]), reached: 0, size: 0), .finish(),
@@ -135,31 +136,29 @@ final class DownloadMachineTests: XCTestCase {
     /// restarts already.
     func testAResumeConflictStartsOverUnlessRefused() {
         var machine = machine()
-        XCTAssertEqual(machine.attemptFailed(Self.changed, reached: 500), .startOver(because: Self.changed.message))
+        XCTAssertEqual(machine.attemptFailed(Self.changed, reached: 500), .startOver(because: Self.changedReason))
         machine.startedOver()
         XCTAssertEqual(machine.offset, 0)
         XCTAssertNil(machine.validators.ifRange, "what was known is of the old file")
         XCTAssertNil(machine.expectedTotal)
 
         var refusing = self.machine(.init(refusesRestart: true))
+        let refused = refusing.attemptFailed(Self.changed, reached: 500)
         XCTAssertEqual(
-            refusing.attemptFailed(Self.changed, reached: 500),
-            .fail(
-                TransferFailure(
-                    .resumeConflict,
-                    "cannot continue: \(Self.changed.message); the part file and resume data are kept "
-                        + "(--no-restart): run the same command without --no-restart to start over"), afterRetries: false))
+            refused, .fail(TransferFailure(.resume(.restartRefused(because: Self.changedReason))), afterRetries: false))
+        XCTAssertEqual(
+            Self.words(refused),
+            "cannot continue: \(Self.changed.message); the part file and resume data are kept "
+                + "(--no-restart): run the same command without --no-restart to start over")
 
         var rewriting = self.machine()
         for _ in 0..<DownloadMachine.mostRestarts {
-            XCTAssertEqual(rewriting.attemptFailed(Self.changed, reached: 10), .startOver(because: Self.changed.message))
+            XCTAssertEqual(rewriting.attemptFailed(Self.changed, reached: 10), .startOver(because: Self.changedReason))
             rewriting.startedOver()
         }
         XCTAssertEqual(
-            rewriting.attemptFailed(Self.changed, reached: 10),
-            .fail(
-                TransferFailure(.resumeConflict, "cannot continue: \(Self.changed.message), after starting over 3 times"),
-                afterRetries: false), "a server that keeps rewriting the file")
+            Self.words(rewriting.attemptFailed(Self.changed, reached: 10)),
+            "cannot continue: \(Self.changed.message), after starting over 3 times", "a server that keeps rewriting the file")
     }
 
     /// Transient failures are retried from where the data reaches; others end the item.
@@ -183,30 +182,30 @@ final class DownloadMachineTests: XCTestCase {
         var pinned = machine(stdout)
         XCTAssertEqual(pinned.attemptFailed(Self.reset, reached: 300), .retry(Self.reset, retryAfter: nil), "by If-Range")
         var bare = machine(stdout, validators: EntityValidators())
+        let notAgain = bare.attemptFailed(Self.reset, reached: 300)
         XCTAssertEqual(
-            bare.attemptFailed(Self.reset, reached: 300),
-            .fail(
-                TransferFailure(
-                    .network,
-                    "Connection reset by peer; 300 bytes already went to standard output, and the rest cannot be asked "
-                        + "for safely (the server sent no ETag or Last-Modified), so it is not tried again (that would write them twice)"
-                ),
-                afterRetries: false))
+            Self.words(notAgain),
+            "Connection reset by peer; 300 bytes already went to standard output, and the rest cannot be asked "
+                + "for safely (the server sent no ETag or Last-Modified), so it is not tried again (that would write them twice)")
+        guard case .fail(let failure, afterRetries: false) = notAgain else { return XCTFail("\(notAgain)") }
+        XCTAssertEqual(failure.exitCode, 4)
+        XCTAssertFalse(failure.isTransient)
         var whole = machine(stdout)
         XCTAssertEqual(
             whole.attemptFailed(Self.changed, reached: 300),
             .fail(
-                TransferFailure(
-                    .resumeConflict,
-                    "cannot continue standard output: \(Self.changed.message); what was written there is not written again"),
+                TransferFailure(.resume(.streamCannotGoOn(stream: "standard output", because: Self.changedReason))),
                 afterRetries: false))
+        XCTAssertEqual(
+            Self.words(whole.attemptFailed(Self.changed, reached: 300)),
+            "cannot continue standard output: \(Self.changed.message); what was written there is not written again")
         var closed = machine(stdout)
         XCTAssertEqual(
-            closed.attemptFailed(fileFailure("write", "standard output", errno: EPIPE), reached: 300), .outputClosed)
+            closed.attemptFailed(fileFailure(.write, "standard output", errno: EPIPE), reached: 300), .outputClosed)
         var file = machine()
         XCTAssertEqual(
-            file.attemptFailed(fileFailure("write", "f", errno: EPIPE), reached: 300),
-            .fail(fileFailure("write", "f", errno: EPIPE)), "only a stream's reader can go away")
+            file.attemptFailed(fileFailure(.write, "f", errno: EPIPE), reached: 300),
+            .fail(fileFailure(.write, "f", errno: EPIPE)), "only a stream's reader can go away")
     }
 
     // MARK: Splitting (-s)

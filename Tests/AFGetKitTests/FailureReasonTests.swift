@@ -70,8 +70,9 @@ final class FailureReasonTests: XCTestCase {
             (.response(.credentialsRefused(status: 401)), 6), (.response(.credentialsRefused(status: 407)), 6),
             (.response(.loginRefused), 6),
             (.connection(.turnedAway), 4),
-            (.response(.tooLarge(limit: 10)), 7), (.resume(.entityChanged), 9), (.checksum(.mismatch), 10),
-            (.file(.cannot("write", path: "f", errno: ENOSPC)), 3),
+            (.response(.tooLarge(limit: 10)), 7), (.resume(.entityTagChanged(from: "a", to: "b")), 9),
+            (.checksum(.notInSums(sumsFile: "SUMS")), 10),
+            (.file(.cannot(.write, path: "f", errno: ENOSPC)), 3),
         ]
         for row in rows {
             XCTAssertEqual(TransferFailure(row.reason, "words").exitCode, row.exit, "\(row.reason)")

@@ -72,7 +72,8 @@ final class PieceCheckTests: XCTestCase {
         XCTAssertEqual(read, [0..<10, 30..<35])
         XCTAssertEqual(mismatch, PieceCheck.Mismatch(piece: 3, range: 30..<35, algorithm: .sha256, expected: "h3", actual: "bad"))
         XCTAssertEqual(
-            DownloadNotices.pieceMismatch(mismatch), "piece 3 (bytes 30-34): expected sha-256 h3, got bad")
+            TransferFailure(.checksum(.mismatch(mismatch.asDigestMismatch, found: nil, keptIn: nil))).message,
+            "checksum mismatch: piece 3 (bytes 30-34): expected sha-256 h3, got bad")
         XCTAssertEqual(pieces.due(held: [0..<35], near: 0..<35), [1, 2])
         XCTAssertEqual(pieces.unchecked, [1, 2, 3], "a failed piece is still to be checked at the end")
 

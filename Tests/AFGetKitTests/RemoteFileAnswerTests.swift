@@ -80,13 +80,12 @@ final class RemoteFileAnswerTests: XCTestCase {
             (
                 answer(offset: 1000, remaining: 2000, modified: Self.modified + 60),
                 .changed(
-                    "the file changed on the server (Last-Modified \(HTTPDate.format(Self.modified)) "
-                        + "became \(HTTPDate.format(Self.modified + 60)))"),
+                    .lastModifiedChanged(from: HTTPDate.format(Self.modified), to: HTTPDate.format(Self.modified + 60))),
                 "same size, new time"
             ),
             (
                 answer(offset: 1000, remaining: 2500),
-                .changed("the file changed on the server (its length changed from 3000 to 3500 bytes)"), "new size"
+                .changed(.lengthChanged(from: 3000, to: 3500)), "new size"
             ),
         ]
         for row in rows {

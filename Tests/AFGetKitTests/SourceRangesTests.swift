@@ -84,7 +84,7 @@ final class SourceRangesTests: XCTestCase {
             ([], ["a", "b"], [nil]),
         ]
         for row in rows {
-            var finding = FaultFinding(after: "expected sha-256 0…, got 1…")
+            var finding = FaultFinding(after: .file(algorithm: "sha-256", expected: "0…", origin: nil, actual: "1…"))
             let ranges = SourceRanges(row.runs)
             var chosen: [String?] = []
             for _ in row.expected {
@@ -97,7 +97,7 @@ final class SourceRangesTests: XCTestCase {
 
     /// A match after the suspect's bytes came from elsewhere convicts it; nothing suspected, no one.
     func testAMatchConvictsTheSuspect() {
-        var finding = FaultFinding(after: "expected sha-256 0…, got 1…")
+        var finding = FaultFinding(after: .file(algorithm: "sha-256", expected: "0…", origin: nil, actual: "1…"))
         XCTAssertNil(finding.checked(matches: true))
         let ranges = SourceRanges([Run(source: "a", start: 0, end: 10), Run(source: "b", start: 10, end: 30)])
         XCTAssertEqual(finding.suspectNext(in: ranges, usable: ["a", "b"]), "a")

@@ -32,12 +32,12 @@ public enum DocumentFetch {
         let result = await runner.run(request, info: ItemInfo(id: -1, url: shown, path: "-"))
         if result.stopped != nil { return nil }
         guard let response = result.response, result.failure == nil else {
-            let failure = result.failure ?? TransferFailure(.internalError, "no response")
-            throw TransferFailure(failure.kind, "\(option) \(shown): \(failure.message)", reason: failure.reason)
+            let failure = result.failure ?? TransferFailure(.stop(.noResponse))
+            throw failure.noting(.at("\(option) \(shown)"), transient: false)
         }
         guard response.head.isSuccess else {
             let failure = response.head.failure(sentCredentials: options.sendsCredentials)
-            throw TransferFailure(failure.kind, "\(option) \(shown): \(failure.message)", reason: failure.reason)
+            throw failure.noting(.at("\(option) \(shown)"), transient: false)
         }
         return response.body
     }

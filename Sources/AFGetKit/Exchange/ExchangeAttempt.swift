@@ -52,7 +52,7 @@ struct ExchangeAttempt {
         case .failed(_, let failure, _):
             return ([], Ending(response: nil, failure: failure))
         case .canceled:
-            return ([], Ending(response: nil, failure: TransferFailure(.internalError, "canceled")))
+            return ([], Ending(response: nil, failure: TransferFailure(.stop(.canceled))))
         }
     }
 }

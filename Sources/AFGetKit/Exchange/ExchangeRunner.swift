@@ -118,6 +118,6 @@ public final class ExchangeRunner: Sendable {
             said.forEach(renderer.handle)
             if let ending { return (ending.response, ending.failure) }
         }
-        return (nil, TransferFailure(.internalError, "the task manager stopped early"))
+        return (nil, TransferFailure(.stop(.taskManagerStoppedEarly)))
     }
 }

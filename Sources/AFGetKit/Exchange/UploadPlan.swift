@@ -32,7 +32,7 @@ public struct UploadPlan: Sendable {
             var status = stat()
             guard stat(file, &status) == 0 else {
                 let code = errno
-                throw ItemFailure(item: file, TransferFailure(.localFile, describeErrno(code), systemErrorCode: code))
+                throw ItemFailure(item: file, TransferFailure(.file(.system(errno: code))))
             }
             guard status.st_mode & S_IFMT == S_IFREG else {
                 throw ItemFailure(item: file, TransferFailure(.usage, "not a regular file"))

@@ -72,11 +72,11 @@ public struct UploadRunner: Sendable {
             return .failed(failure)
         }
         guard let response = result.response else {
-            return failed(result.failure ?? TransferFailure(.internalError, "no response"))
+            return failed(result.failure ?? TransferFailure(.stop(.noResponse)))
         }
         // On a terminal that also shows the bars, the body waits until this file's bar is done.
         if let code = renderer.writeOutput(response.body, of: info, to: .standardOutput) {
-            let failure = fileFailure("write", "standard output", errno: code)
+            let failure = fileFailure(.write, "standard output", errno: code)
             guard failure.isClosedPipe else { return failed(failure) }
             // Whoever read the responses is gone: no further file is sent, without a word.
             cancellation.stop(.outputClosed)

@@ -99,6 +99,6 @@ struct RetryLoop: Sendable {
     /// A failure as reported at the end: a transient one says how many attempts it took.
     func finalFailure(_ failure: TransferFailure) -> TransferFailure {
         guard failedAttempts > 1, failure.isTransient else { return failure }
-        return failure.reworded("\(failure.message) (after \(failedAttempts) attempts)")
+        return failure.noting(.afterAttempts(failedAttempts))
     }
 }

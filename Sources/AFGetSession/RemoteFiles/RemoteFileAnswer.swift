@@ -61,8 +61,7 @@ struct RemoteFileAnswer: Equatable {
     /// goes on with one connection, a continue starts over.
     var unverifiablePart: TransferFailure? {
         guard isPart, remaining == nil, !notModified else { return nil }
-        return TransferFailure(
-            .resumeConflict, "the server did not give the file's size, against which a part of it is checked")
+        return TransferFailure(.resume(.noSizeToCheck))
     }
 
     /// The time of a conditional request (`If-Modified-Since`), which libcurl checks against

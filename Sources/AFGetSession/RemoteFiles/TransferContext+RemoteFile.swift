@@ -102,13 +102,9 @@ extension TransferContext {
         guard isRemoteFile, remoteOffset > 0 else { return nil }
         switch result {
         case CURLE_BAD_DOWNLOAD_RESUME:
-            return TransferFailure(
-                .resumeConflict,
-                "the file changed on the server (it is now shorter than the \(remoteOffset) bytes "
-                    + "\(remoteEnd == nil ? "already here" : "where a part of it was asked for"))",
-                reason: .resume(.entityChanged))
+            return TransferFailure(.resume(.nowShorter(than: remoteOffset, askedPart: remoteEnd != nil)))
         case CURLE_FTP_COULDNT_USE_REST:
-            return TransferFailure(.resumeConflict, "the server cannot send a part of a file (it refused REST)")
+            return TransferFailure(.resume(.refusedREST))
         default:
             return nil
         }

@@ -3,6 +3,19 @@
 public indirect enum FailureNote: Sendable, Equatable {
     /// Where it happened, said before it: a list's line, a document's file ("list.txt:3: …").
     case at(String)
+    /// The data stays where the failure left it.
+    case dataKeptThere
+    /// A part that cannot be continued, and how to start it over instead.
+    case startOverWithRestart
+    case startOverWithTheFirstCommand
+    /// A stream's bytes already went out, and the rest cannot be asked for safely (`why`).
+    case alreadyWritten(bytes: Int64, to: String, why: String)
+    /// A whole file that could not be moved into place is kept for the next run (`NextRun`).
+    case keptForTheNextRun(path: String, NextRun)
+    /// A whole file without a name (a directory that refuses new ones) could not be kept.
+    case couldNotBeKept(because: TransferFailure)
+    /// The disk filled: what was kept, for a run once there is room.
+    case keptUntilRoom(bytes: Int64, path: String)
     /// A transient failure that outlasted every attempt.
     case afterAttempts(Int)
     /// A list entry that is left out, and the URL it named.
@@ -15,10 +28,41 @@ public indirect enum FailureNote: Sendable, Equatable {
     func around(_ words: String) -> String {
         switch self {
         case .at(let place): "\(place): \(words)"
+        case .dataKeptThere: "\(words); the data is kept there"
+        case .startOverWithRestart: "\(words); use --restart to start over"
+        case .startOverWithTheFirstCommand: "\(words); run the command that started it again with --restart to start over"
+        case .alreadyWritten(let bytes, let stream, let why):
+            "\(words); \(bytes) bytes already went to \(stream), and the rest cannot be asked for safely (\(why)), "
+                + "so it is not tried again (that would write them twice)"
+        case .keptForTheNextRun(let path, let next): "\(words); the data is kept in \(path); \(next.words)"
+        case .couldNotBeKept(let failure):
+            "\(words); it could not be kept (\(failure.message)), so the next run downloads it again"
+        case .keptUntilRoom(let bytes, let path):
+            "\(words); \(Formatting.bytes(bytes)) kept in \(path): run the same command again once there is room"
         case .afterAttempts(let count): "\(words) (after \(count) attempts)"
         case .notUsing(let url): "\(words); not using \(url)"
         case .notDownloading(let url): "\(words); not downloading \(url)"
         case .everySourceFailed(let count): "every source failed (\(count) of them); the last: \(words)"
+        }
+    }
+}
+
+/// What the next run does with a whole file kept after its move into place failed.
+public enum NextRun: Sendable, Equatable {
+    /// Nothing to check the kept file against: it is downloaded again.
+    case downloadsAgainWithoutValidator
+    case continues
+    /// Its resume data could not be written.
+    case downloadsAgainWithoutResumeData(because: TransferFailure)
+    case movesIntoPlace
+
+    var words: String {
+        switch self {
+        case .downloadsAgainWithoutValidator: "the server sent no ETag or Last-Modified, so the next run downloads it again"
+        case .continues: "run the same command again to continue it"
+        case .downloadsAgainWithoutResumeData(let failure):
+            "its resume data could not be written (\(failure.message)), so the next run downloads it again"
+        case .movesIntoPlace: "run the same command again to move it into place"
         }
     }
 }

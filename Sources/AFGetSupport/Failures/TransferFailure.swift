@@ -60,6 +60,11 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
             requestUnsent: requestUnsent, said: said)
     }
 
+    /// The same failure, not worth another attempt (already retried where it happened).
+    public var settled: TransferFailure {
+        TransferFailure(reason, notes: notes, transient: false, discardsData: false, requestUnsent: false, said: said)
+    }
+
     /// The same failure told in other words (more said of it, or where it leaves the data).
     public func reworded(_ message: String, transient: Bool? = nil) -> TransferFailure {
         TransferFailure(
@@ -80,7 +85,9 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
 
     /// A resume conflict because the server now has another version of the file: what the part
     /// holds is of the old one, and the download starts over (not a server that mishandles ranges).
-    public var entityChanged: Bool { reason == .resume(.entityChanged) }
+    public var entityChanged: Bool {
+        if case .resume(let reason) = reason { reason.isEntityChange } else { false }
+    }
 
     /// A write to a pipe whose reader has gone (EPIPE; SIGPIPE is ignored): for standard
     /// output, the end of the run rather than a failure to report.

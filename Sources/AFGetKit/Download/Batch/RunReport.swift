@@ -28,7 +28,7 @@ public final class RunReport {
     public static func checkDestination(_ path: String, list: String?, items: [DownloadItem]) throws(TransferFailure) {
         if let clash = BatchPlan.reportClash(path, list: list, items: items) { throw TransferFailure(.usage, clash) }
         if OutputStream.named(path) != nil { return }
-        try FileChecks.writable(path, toDo: "write the report")
+        try FileChecks.writable(path, toDo: .writeTheReport)
     }
 
     /// Opens the report; a file cannot be opened: exit 3 before any transfer.
@@ -70,13 +70,13 @@ public final class RunReport {
         flush()
         if isOpenHere {
             isOpenHere = false
-            if close(output.descriptor) != 0 && failure == nil { failure = fileFailure("write the report", path, errno: errno) }
+            if close(output.descriptor) != 0 && failure == nil { failure = fileFailure(.writeTheReport, path, errno: errno) }
         }
         if let temporary, failure == nil {
             if rename(temporary, path) == 0 {
                 self.temporary = nil
             } else {
-                failure = fileFailure("write the report", path, errno: errno)
+                failure = fileFailure(.writeTheReport, path, errno: errno)
             }
         }
         if let failure { throw failure }
@@ -89,12 +89,12 @@ public final class RunReport {
     private func flush() {
         defer { pending.removeAll(keepingCapacity: true) }
         guard failure == nil, !pending.isEmpty else { return }
-        if let code = output.write(bytes: pending) { failure = fileFailure("write the report", path, errno: code) }
+        if let code = output.write(bytes: pending) { failure = fileFailure(.writeTheReport, path, errno: code) }
     }
 
     private static func open(_ file: String, flags: Int32, reporting path: String) throws(TransferFailure) -> OutputStream {
         let descriptor = Glibc.open(file, flags | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw fileFailure("write the report", path, errno: errno) }
+        guard descriptor >= 0 else { throw fileFailure(.writeTheReport, path, errno: errno) }
         return OutputStream(descriptor: descriptor)
     }
 

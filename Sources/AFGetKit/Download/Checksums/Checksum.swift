@@ -48,9 +48,8 @@ public struct Checksum: Sendable, Equatable, CustomStringConvertible {
 
     /// "expected sha-256 HEX (SHA256SUMS:2), got HEX" when `digest` (of this checksum's
     /// algorithm) does not match; nil when it does.
-    func mismatch(with digest: RunningDigest) -> String? {
+    func mismatch(with digest: RunningDigest) -> DigestMismatch? {
         let actual = digest.hex()
-        let from = origin.map { " (\($0))" } ?? ""
-        return actual == hex ? nil : "expected \(algorithm.rawValue) \(hex)\(from), got \(actual)"
+        return actual == hex ? nil : .file(algorithm: algorithm.rawValue, expected: hex, origin: origin, actual: actual)
     }
 }

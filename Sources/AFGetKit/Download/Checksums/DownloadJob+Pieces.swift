@@ -11,12 +11,13 @@ extension DownloadJob {
     func checkPieces(size: Int64) throws(TransferFailure) -> JobStep? {
         guard let hashes = download.pieces, let part = download.part else { return nil }
         guard hashes.fit(total: size) else {
-            return end(fail(checksumFailure(DownloadNotices.piecesDoNotFit(hashes, size: size), size: size)))
+            let unfit = DigestMismatch.piecesDoNotFit(count: hashes.hashes.count, length: hashes.length, size: size)
+            return end(fail(checksumFailure(unfit, size: size)))
         }
         var check = pieces.flatMap { $0.total == size ? $0 : nil } ?? PieceCheck(hashes, total: size)
         var bad: [PieceCheck.Mismatch] = []
         for piece in check.unchecked {
-            if cancellation.isRequested { throw TransferFailure(.internalError, "stopped by a signal") }
+            if cancellation.isRequested { throw TransferFailure(.stop(.bySignal)) }
             if let mismatch = try check.check(piece, digest: part.digest) { bad.append(mismatch) }
         }
         pieces = check
@@ -24,8 +25,8 @@ extension DownloadJob {
         var avoiding: [Int64: Set<Int>] = [:]
         for mismatch in bad {
             guard let blame = sources.blame(mismatch, of: info) else {
-                let note = sources.isMirrored ? "; every other source was dropped" : ""
-                return end(fail(checksumFailure(DownloadNotices.pieceMismatch(mismatch), size: size, note: note)))
+                let found: SourceFinding? = sources.isMirrored ? .everyOtherSourceDropped : nil
+                return end(fail(checksumFailure(mismatch.asDigestMismatch, size: size, found: found)))
             }
             if let said = blame.said { renderer.handle(said) }
             avoiding[mismatch.range.lowerBound] = blame.writers

@@ -25,6 +25,13 @@ struct PieceCheck {
         let algorithm: DigestAlgorithm
         let expected: String
         let actual: String
+
+        /// As an item's failure says it.
+        var asDigestMismatch: DigestMismatch {
+            .piece(
+                index: piece, first: range.lowerBound, last: range.upperBound - 1, algorithm: algorithm.rawValue,
+                expected: expected, actual: actual)
+        }
     }
 
     func range(of piece: Int) -> Range<Int64> { hashes.range(of: piece, total: total) }

@@ -44,9 +44,7 @@ public final class SumsCheck: Sendable {
         }
         if requiresChecksums {
             return .refused(
-                TransferFailure(
-                    .checksumMismatch,
-                    "\(shortName) does not name this file, so it cannot be checked (--require-checksums); not downloaded"))
+                TransferFailure(.checksum(.notInSums(sumsFile: shortName))))
         }
         unnamed.add(1, ordering: .relaxed)
         return .unchecked

@@ -107,7 +107,7 @@ final class BufferedFileWriter {
                 : Glibc.write(sink.descriptor, data + done, count - done)
             if result < 0 {
                 if errno == EINTR { continue }
-                failure = fileFailure("write", sink.name, errno: errno)
+                failure = fileFailure(.write, sink.name, errno: errno)
                 // What reached the file before a full disk or a size limit still counts: the
                 // checkpoint then keeps it for the next run.
                 account(data, done)

@@ -49,14 +49,14 @@ public enum Destination: Sendable, Equatable {
         }
         switch kind {
         case S_IFDIR:
-            throw TransferFailure(.localFile, "\(path) is a directory")
+            throw TransferFailure(.file(.isDirectory(path: path)))
         case S_IFCHR, S_IFIFO:
             if case .path = target { return .stream(path: path) }
-            throw TransferFailure(.localFile, "\(path) exists and is not a regular file")
+            throw TransferFailure(.file(.existsNotRegular(path: path)))
         case S_IFREG, S_IFLNK:
             break
         default:
-            throw TransferFailure(.localFile, "\(path) exists and is not a regular file")
+            throw TransferFailure(.file(.existsNotRegular(path: path)))
         }
         switch policy {
         case .skip:
@@ -65,10 +65,10 @@ public enum Destination: Sendable, Equatable {
             return .file(path: path)
         case .update:
             var status = stat()
-            guard stat(path, &status) == 0 else { throw fileFailure("inspect", path, errno: errno) }
+            guard stat(path, &status) == 0 else { throw fileFailure(.inspect, path, errno: errno) }
             return .update(path: path, modifiedAt: Int64(status.st_mtim.tv_sec))
         case .error:
-            throw TransferFailure(.destinationExists, "\(path) already exists (--on-exists error)")
+            throw TransferFailure(.file(.exists(path: path)))
         case .rename:
             return .file(path: firstFreeName(after: path))
         }

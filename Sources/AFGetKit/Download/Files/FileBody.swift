@@ -55,14 +55,14 @@ struct FileBody: ResponseBodyHandler {
                 break
             case .restart:
                 // A stream cannot take back what it was given: its expectation never restarts.
-                guard !sink.isStream else { return .refuse(TransferFailure(.resumeConflict, "cannot start \(sink.name) over")) }
-                guard ftruncate(sink.descriptor, 0) == 0 else { return .refuse(fileFailure("truncate", sink.name, errno: errno)) }
+                guard !sink.isStream else { return .refuse(TransferFailure(.resume(.cannotStartStreamOver(sink.name)))) }
+                guard ftruncate(sink.descriptor, 0) == 0 else { return .refuse(fileFailure(.truncate, sink.name, errno: errno)) }
                 sink.digests.forEach { $0.reset() }
                 offset = 0
             case .changed(let reason):
-                return .refuse(TransferFailure(.resume(.entityChanged), reason))
+                return .refuse(TransferFailure(.resume(reason)))
             case .refuse(let reason):
-                return .refuse(TransferFailure(.resumeConflict, reason))
+                return .refuse(TransferFailure(.resume(reason)))
             case .ignore:
                 return .pass
             }
@@ -84,7 +84,7 @@ struct FileBody: ResponseBodyHandler {
     /// so one that carries Content-Range contradicts itself.
     private static func problemWithWholeFile(_ head: ResponseHead) -> String? {
         if head.status == 206, let problem = ResumeExpectation.wholeFile.problem(with206: head) {
-            return "a partial answer (206) to a request for the whole file: \(problem)"
+            return "a partial answer (206) to a request for the whole file: \(problem.words)"
         }
         if head.status == 200, let range = head.value(of: "Content-Range") {
             return "an inconsistent response: a 200 (the whole file) with Content-Range \"\(range)\""

@@ -115,9 +115,7 @@ public final class GroupCommit: Sendable {
         } else {
             settle(unsettled)
             for (index, move) in round.enumerated() where fsync(move.descriptor) != 0 {
-                failures[index] = TransferFailure(
-                    .localFile,
-                    "cannot sync \(move.path): \(describeErrno(errno)); the data is kept there")
+                failures[index] = fileFailure(.sync, move.path, errno: errno).noting(.dataKeptThere)
             }
         }
         for (index, move) in round.enumerated() where failures[index] == nil {
@@ -152,7 +150,7 @@ public final class GroupCommit: Sendable {
             guard code == EEXIST else { return cannotMove(partPath, to: move.destination, code) }
             // Replacing: its part file's name first (a link cannot replace), then renamed over.
             guard afp_link_anonymous(move.descriptor, partPath) == 0 else {
-                return TransferFailure(.localFile, "cannot create \(partPath): \(describeErrno(errno))", systemErrorCode: errno)
+                return fileFailure(.create, partPath, errno: errno)
             }
             guard rename(partPath, move.destination) == 0 else { return cannotMove(partPath, to: move.destination, errno) }
             return nil
@@ -163,7 +161,7 @@ public final class GroupCommit: Sendable {
     /// as it is), or something else is there (said as a rename would have said it).
     private static func appeared(_ destination: String, keptIn path: String) -> TransferFailure {
         guard let kind = fileKind(at: destination), kind != S_IFREG else {
-            return TransferFailure(.destinationExists, "\(destination) appeared while it was downloaded; it is left as it is")
+            return TransferFailure(.file(.appearedWhileDownloaded(path: destination)))
         }
         return cannotMove(path, to: destination, kind == S_IFDIR ? EISDIR : EEXIST)
     }
@@ -171,7 +169,7 @@ public final class GroupCommit: Sendable {
     /// The data could not take its destination's name; it stays where it is (the job says where
     /// it keeps it for the next run, naming a file that had no name).
     private static func cannotMove(_ path: String, to destination: String, _ code: Int32) -> TransferFailure {
-        TransferFailure(.localFile, "cannot move \(path) to \(destination): \(describeErrno(code))", systemErrorCode: code)
+        TransferFailure(.file(.cannotMove(path: path, to: destination, errno: code)))
     }
 
     /// Makes the renames of `moves` durable, then reports them.

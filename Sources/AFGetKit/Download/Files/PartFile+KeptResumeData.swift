@@ -31,7 +31,7 @@ extension PartFile {
             holdsKeptResumeData = true
             return data
         } catch {
-            throw TransferFailure(.resumeConflict, "the resume data kept on \(path) is not usable: \(error.reason)")
+            throw TransferFailure(.resume(.unusableKeptResumeData(partPath: path, why: error.reason)))
         }
     }
 

@@ -57,22 +57,22 @@ public final class PartFile {
             // Left by an earlier run: continued from its resume data, or started over.
             descriptor = Glibc.open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
             if descriptor < 0 && errno == ELOOP {
-                throw TransferFailure(.localFile, "\(path) is a symbolic link; refusing to write through it")
+                throw TransferFailure(.file(.symbolicLink(path: path)))
             }
         }
-        guard descriptor >= 0 else { throw fileFailure("create", path, errno: errno) }
+        guard descriptor >= 0 else { throw fileFailure(.create, path, errno: errno) }
         let part = PartFile(destination: destination, path: path, descriptor: descriptor, mayReplace: replacing)
 
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            throw TransferFailure(.localFile, "\(path) is not a regular file")
+            throw TransferFailure(.file(.notRegular(path: path)))
         }
         part.heldDataWhenOpened = status.st_size > 0
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             if errno == EWOULDBLOCK {
-                throw TransferFailure(.destinationBusy, "another afget is downloading this file (it holds the lock on \(path))")
+                throw TransferFailure(.file(.lockedByAnother(path: path)))
             }
-            throw fileFailure("lock", path, errno: errno)
+            throw fileFailure(.lock, path, errno: errno)
         }
         return part
     }
@@ -122,15 +122,15 @@ public final class PartFile {
         guard isAnonymous else { return }
         // Locked before it has a name, so no other run can lock it in between (the lock is on
         // the open file, whatever its name).
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { throw fileFailure("lock", path, errno: errno) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { throw fileFailure(.lock, path, errno: errno) }
         // Private while partial, like a part file created with its name.
-        guard fchmod(descriptor, 0o600) == 0 else { throw fileFailure("set the mode of", path, errno: errno) }
+        guard fchmod(descriptor, 0o600) == 0 else { throw fileFailure(.setModeOf, path, errno: errno) }
         hasNewFileMode = false
         guard afp_link_anonymous(descriptor, path) == 0 else {
             if errno == EEXIST {
-                throw TransferFailure(.destinationBusy, "another afget is downloading this file (\(path) appeared meanwhile)")
+                throw TransferFailure(.file(.appearedMeanwhile(path: path)))
             }
-            throw fileFailure("create", path, errno: errno)
+            throw fileFailure(.create, path, errno: errno)
         }
         isAnonymous = false
     }
@@ -138,7 +138,7 @@ public final class PartFile {
     /// Bytes in the part file now.
     public func size() throws(TransferFailure) -> Int64 {
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw fileFailure("inspect", path, errno: errno) }
+        guard fstat(descriptor, &status) == 0 else { throw fileFailure(.inspect, path, errno: errno) }
         return Int64(status.st_size)
     }
 
@@ -149,7 +149,7 @@ public final class PartFile {
         // Only when there is something to cut: ext4 writes back a file truncated to zero when
         // it is closed (auto_da_alloc), a synchronous cost per file in a batch of small files.
         if try size() != length {
-            guard ftruncate(descriptor, off_t(length)) == 0 else { throw fileFailure("truncate", path, errno: errno) }
+            guard ftruncate(descriptor, off_t(length)) == 0 else { throw fileFailure(.truncate, path, errno: errno) }
         }
     }
 
@@ -164,14 +164,9 @@ public final class PartFile {
         let code = errno
         switch code {
         case ENOSPC, EDQUOT:
-            throw TransferFailure(
-                .localFile, "no room for \(path) (\(Formatting.bytes(length)) in all): \(describeErrno(code))",
-                systemErrorCode: code)
+            throw TransferFailure(.file(.noRoom(path: path, length: length, errno: code)))
         case EFBIG:
-            throw TransferFailure(
-                .localFile,
-                "\(path) cannot grow to \(Formatting.bytes(length)): larger than a file "
-                    + "on this file system may be (\(describeErrno(code)))", systemErrorCode: code)
+            throw TransferFailure(.file(.tooLargeForFileSystem(path: path, length: length, errno: code)))
         default:
             return
         }
@@ -188,7 +183,7 @@ public final class PartFile {
     public func read(_ range: Range<Int64>, _ body: (UnsafeRawPointer, Int) -> Bool) throws(TransferFailure) {
         // A file with no name is open for reading too; a named one is opened again for it.
         let reader = isAnonymous ? descriptor : Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard reader >= 0 else { throw fileFailure("read", path, errno: errno) }
+        guard reader >= 0 else { throw fileFailure(.read, path, errno: errno) }
         defer { if reader != descriptor { close(reader) } }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 4096)
         defer { buffer.deallocate() }
@@ -196,7 +191,7 @@ public final class PartFile {
         while offset < range.upperBound {
             let count = pread(reader, buffer, Int(min(Int64(1 << 20), range.upperBound - offset)), off_t(offset))
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw fileFailure("read", path, errno: count < 0 ? errno : EIO) }
+            guard count > 0 else { throw fileFailure(.read, path, errno: count < 0 ? errno : EIO) }
             guard body(buffer, count) else { return }
             offset += Int64(count)
         }
@@ -214,7 +209,7 @@ public final class PartFile {
 
     /// Makes everything written so far durable before resume data may count it.
     public func syncData() throws(TransferFailure) {
-        guard fdatasync(descriptor) == 0 else { throw fileFailure("sync", path, errno: errno) }
+        guard fdatasync(descriptor) == 0 else { throw fileFailure(.sync, path, errno: errno) }
     }
 
     /// Makes the data durable and moves it into place: final mode and modification time, then
@@ -246,7 +241,7 @@ public final class PartFile {
         let replaces = finalName?.replacing ?? mayReplace
         let mode = replaces ? Self.finalMode(replacing: destination) : Self.newFileMode
         guard (hasNewFileMode && !replaces) || fchmod(descriptor, mode) == 0 else {
-            throw TransferFailure(.localFile, "cannot set the mode of \(path): \(describeErrno(errno)); the data is kept there")
+            throw fileFailure(.setModeOf, path, errno: errno).noting(.dataKeptThere)
         }
         if let lastModified {
             var times = [timespec(tv_sec: Int(lastModified), tv_nsec: 0), timespec(tv_sec: Int(lastModified), tv_nsec: 0)]

@@ -214,7 +214,7 @@ extension DownloadJob {
         state.speed.add(bytes: 0, at: monotonicSeconds())
         record.httpStatus = httpStatus(of: head)  // also for a body cut short or stopped by a signal
         if head.status == 200 && state.offset > 0 {
-            renderer.handle(.restarting(info, reason: ResumeExpectation.reasonForFullResponse(head, recorded: validators)))
+            renderer.handle(.restarting(info, reason: ResumeExpectation.reasonForFullResponse(head, recorded: validators).words))
             state.base = 0
             partCut(to: 0)
         }
@@ -330,7 +330,7 @@ extension DownloadJob {
         // instead of holding them up for a sync here.
         if state.bodyStarted { _ = checkpoint(reached) }
         return reason != nil || cancellation.isRequested
-            ? .stopped : .failed(TransferFailure(.internalError, "canceled"), reached: reached)
+            ? .stopped : .failed(TransferFailure(.stop(.canceled)), reached: reached)
     }
 
     /// A body refused as it started (-J) ends the attempt however the transfer ends, which may

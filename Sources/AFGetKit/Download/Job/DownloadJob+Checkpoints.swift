@@ -90,9 +90,7 @@ extension DownloadJob {
             return .failed(failure, reached: reached)
         }
         guard checkpoint(kept) == nil else { return .failed(failure, reached: kept) }
-        let message =
-            "\(failure.message); \(Formatting.bytes(kept)) kept in \(part.path): run the same command again once there is room"
-        return .failed(failure.reworded(message), reached: kept)
+        return .failed(failure.noting(.keptUntilRoom(bytes: kept, path: part.path)), reached: kept)
     }
 
     /// What a full disk's part file gives back to make room for its resume data: a few blocks.

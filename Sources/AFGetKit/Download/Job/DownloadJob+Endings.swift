@@ -83,22 +83,18 @@ extension DownloadJob {
         guard let part = download.part else { return failure }
         if part.isAnonymous, let unkept = keepWholePart(size), part.isAnonymous {
             // Still without a name (a directory that refuses new ones): it goes with its descriptor.
-            return failure.reworded(
-                "\(failure.message); it could not be kept (\(unkept.message)), so the next run downloads it again")
+            return failure.noting(.couldNotBeKept(because: unkept))
         }
-        let nextRun: String
+        let nextRun: NextRun
         if validators.ifRange == nil {
             _ = keepWholePart(size)
-            nextRun = "the server sent no ETag or Last-Modified, so the next run downloads it again"
+            nextRun = .downloadsAgainWithoutValidator
         } else if let unrecorded = keepWholePart(size) {
-            nextRun =
-                hasResumeData
-                ? "run the same command again to continue it"
-                : "its resume data could not be written (\(unrecorded.message)), so the next run downloads it again"
+            nextRun = hasResumeData ? .continues : .downloadsAgainWithoutResumeData(because: unrecorded)
         } else {
-            nextRun = "run the same command again to move it into place"
+            nextRun = .movesIntoPlace
         }
-        return failure.reworded("\(failure.message); the data is kept in \(part.path); \(nextRun)")
+        return failure.noting(.keptForTheNextRun(path: part.path, nextRun))
     }
 
     /// Keeps a whole file for the next run (a checksum that did not match, a move that failed):
@@ -150,7 +146,7 @@ extension DownloadJob {
             hasServerName = true
             return nil
         case .some(.stream(let path)):
-            throw TransferFailure(.localFile, "\(path) exists and is not a regular file")
+            throw TransferFailure(.file(.existsNotRegular(path: path)))
         case .some(.standardOutput), nil:
             return nil
         }
@@ -175,7 +171,7 @@ extension DownloadJob {
     }
 
     /// How the digest of all the part's bytes differs from the checksum, if it does.
-    func checksumMismatch() -> String? {
+    func checksumMismatch() -> DigestMismatch? {
         guard let checksum = download.checksum, let checksumDigest else { return nil }
         return checksum.mismatch(with: checksumDigest)
     }
@@ -183,11 +179,9 @@ extension DownloadJob {
     /// The failure of a file of `size` bytes whose checksum did not match (`mismatch`, then
     /// `note`). It keeps the part file and resume data (counting the whole file), so running
     /// again with the right checksum finishes without downloading again.
-    func checksumFailure(_ mismatch: String, size: Int64, note: String = "") -> TransferFailure {
+    func checksumFailure(_ mismatch: DigestMismatch, size: Int64, found: SourceFinding? = nil) -> TransferFailure {
         if let failure = keepWholePart(size) { return failure }
-        let kept =
-            download.part.map { "; the data is kept in \($0.path) (run again with the right checksum, or --restart)" } ?? ""
-        return TransferFailure(.checksumMismatch, "checksum mismatch: \(mismatch)\(note)\(kept)")
+        return TransferFailure(.checksum(.mismatch(mismatch, found: found, keptIn: download.part?.path)))
     }
 
     /// Brings the digests to the first `offset` bytes of the part file, reading what they have
@@ -201,7 +195,7 @@ extension DownloadJob {
                 digest.update(bytes, count)
                 return !cancellation.isRequested
             }
-            if cancellation.isRequested { throw TransferFailure(.internalError, "stopped by a signal") }
+            if cancellation.isRequested { throw TransferFailure(.stop(.bySignal)) }
         }
     }
 

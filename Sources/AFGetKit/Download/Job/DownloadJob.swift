@@ -378,15 +378,13 @@ final class DownloadJob {
         let partSize = try part.size()
         guard let resumeData = download.resumeData else {
             if partSize > 0 && settings.refusesRestart {
-                throw TransferFailure(
-                    .resumeConflict, "\(part.path) has no resume data, so it cannot be continued (--no-restart)")
+                throw TransferFailure(.resume(.noResumeData(partPath: part.path)))
             }
             return 0
         }
         guard validators.ifRange != nil else {
             if settings.refusesRestart {
-                throw TransferFailure(
-                    .resumeConflict, "the server gave no ETag or Last-Modified to continue against (--no-restart)")
+                throw TransferFailure(.resume(.noValidator))
             }
             return 0
         }
@@ -395,9 +393,9 @@ final class DownloadJob {
 
     /// Discards the part for a new start from zero (the machine allowed it), saying why;
     /// false when the part cannot be truncated.
-    private func startOver(because reason: String) -> Bool {
+    private func startOver(because reason: ResumeFailure) -> Bool {
         guard let part = download.part else { return false }
-        renderer.handle(.restarting(info, reason: reason))
+        renderer.handle(.restarting(info, reason: reason.words))
         store?.remove()
         machine.startedOver()
         do {

@@ -61,7 +61,7 @@ struct DownloadMachine {
         case retry(TransferFailure, retryAfter: String?)
         /// Discard the part (truncate it, forget its resume data and validators), say why, and
         /// attempt again from zero.
-        case startOver(because: String)
+        case startOver(because: ResumeFailure)
         /// A 416 without the file's length: ask the server (HEAD) whether the part of `size`
         /// bytes is the whole file, and tell `wholePart(confirmed:)`.
         case confirmWholePart(size: Int64)
@@ -101,13 +101,13 @@ struct DownloadMachine {
     mutating func attemptFailed(_ failure: TransferFailure, reached: Int64) -> Action {
         offset = reached
         if failure.isClosedPipe && rules.stream != nil { return .outputClosed }
-        if failure.kind == .resumeConflict { return startOver(because: failure.message) }
+        if case .resume(let reason) = failure.reason { return startOver(because: reason) }
         return retryOrFail(failure, response: nil)
     }
 
     /// What the HEAD request asked for by `.confirmWholePart` found.
     mutating func wholePart(confirmed: Bool) -> Action {
-        confirmed ? .finish(wholePart: true, confirmedByHead: true) : startOver(because: Self.cannotServeTheRest)
+        confirmed ? .finish(wholePart: true, confirmedByHead: true) : startOver(because: .cannotServeTheRest)
     }
 
     /// The part was started over (after `.startOver`): the file is new to the machine.
@@ -120,7 +120,7 @@ struct DownloadMachine {
 
     /// Why the download cannot start over for `reason` (refused, a stream, too many restarts,
     /// or a part that could not be discarded).
-    func cannotStartOver(because reason: String) -> TransferFailure {
+    func cannotStartOver(because reason: ResumeFailure) -> TransferFailure {
         refusedRestart(reason)
     }
 
@@ -188,40 +188,29 @@ struct DownloadMachine {
         if let total, total < offset {
             // Twisted's 416 for a file that shrank carries its new Last-Modified.
             if let change = validators.change(in: head) { return startOver(because: change) }
-            return .fail(
-                TransferFailure(
-                    .resumeConflict,
-                    "the local part (\(offset) bytes) is larger than the remote file (\(total) bytes); use --restart to discard it"
-                ),
-                afterRetries: false)
+            return .fail(TransferFailure(.resume(.partLarger(part: offset, remote: total))), afterRetries: false)
         }
-        return startOver(because: Self.cannotServeTheRest)
+        return startOver(because: .cannotServeTheRest)
     }
-
-    private static let cannotServeTheRest = "the server cannot serve the rest (416)"
 
     /// Starts over from zero unless `--no-restart`, a stream (what it was given stays given),
     /// or the file changed under every restart so far (a server that keeps rewriting it, or
     /// contradicts itself).
-    private func startOver(because reason: String) -> Action {
+    private func startOver(because reason: ResumeFailure) -> Action {
         guard !rules.refusesRestart, rules.stream == nil, restartsSoFar < Self.mostRestarts else {
             return .fail(refusedRestart(reason), afterRetries: false)
         }
         return .startOver(because: reason)
     }
 
-    private func refusedRestart(_ reason: String) -> TransferFailure {
+    private func refusedRestart(_ reason: ResumeFailure) -> TransferFailure {
         if let stream = rules.stream {
-            return TransferFailure(
-                .resumeConflict, "cannot continue \(stream): \(reason); what was written there is not written again")
+            return TransferFailure(.resume(.streamCannotGoOn(stream: stream, because: reason)))
         }
         if restartsSoFar >= Self.mostRestarts {
-            return TransferFailure(.resumeConflict, "cannot continue: \(reason), after starting over \(restartsSoFar) times")
+            return TransferFailure(.resume(.startedOverTooOften(because: reason, times: restartsSoFar)))
         }
-        return TransferFailure(
-            .resumeConflict,
-            "cannot continue: \(reason); the part file and resume data are kept "
-                + "(--no-restart): run the same command without --no-restart to start over")
+        return TransferFailure(.resume(.restartRefused(because: reason)))
     }
 
     /// A transient failure is retried from where the data reaches; any other ends the item.
@@ -238,11 +227,7 @@ struct DownloadMachine {
     /// same file.
     private func streamCannotGoOn(_ failure: TransferFailure) -> TransferFailure? {
         guard let stream = rules.stream, offset > 0, validators.ifRange == nil else { return nil }
-        return TransferFailure(
-            failure.kind,
-            "\(failure.message); \(offset) bytes already went to \(stream), and the rest "
-                + "cannot be asked for safely (\(whyNotContinuable)), so it is not tried again (that would write them twice)",
-            systemErrorCode: failure.systemErrorCode)
+        return failure.noting(.alreadyWritten(bytes: offset, to: stream, why: whyNotContinuable), transient: false)
     }
 
     /// Whatever path the bytes took, the part must hold exactly the entity's length before it

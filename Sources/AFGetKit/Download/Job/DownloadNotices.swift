@@ -1,4 +1,5 @@
 import AFGetProgress
+import AFGetSupport
 
 /// The words of what a download tells people beside its progress and its ending: said once
 /// here, as `HostMessages` says a host's.
@@ -57,13 +58,4 @@ enum DownloadNotices {
     }
 
     /// A document's piece hashes that cannot be the pieces of the file the server has.
-    static func piecesDoNotFit(_ hashes: PieceHashes, size: Int64) -> String {
-        "\(hashes.hashes.count) piece hashes of \(hashes.length) bytes cannot describe a file of \(size) bytes"
-    }
-
-    /// A bad piece, as the item's failure says it.
-    static func pieceMismatch(_ mismatch: PieceCheck.Mismatch) -> String {
-        "piece \(mismatch.piece) (bytes \(mismatch.range.lowerBound)-\(mismatch.range.upperBound - 1)): "
-            + "expected \(mismatch.algorithm.rawValue) \(mismatch.expected), got \(mismatch.actual)"
-    }
 }

@@ -116,7 +116,7 @@ struct PreparedDownload {
                 let descriptor =
                     OutputStream.named(device).map { fcntl($0.descriptor, F_DUPFD_CLOEXEC, 0) }
                     ?? open(device, O_WRONLY | O_CLOEXEC)
-                guard descriptor >= 0 else { throw fileFailure("open", device, errno: errno) }
+                guard descriptor >= 0 else { throw fileFailure(.open, device, errno: errno) }
                 let sink = FileDescriptorSink(descriptor: descriptor, name: device, isStream: true)
                 return .ready(
                     PreparedDownload(
@@ -179,12 +179,10 @@ struct PreparedDownload {
     /// checksums then proves every file, not only the ones it fetched.
     private static func verify(_ path: String, against checksum: Checksum) throws(TransferFailure) {
         guard let digest = RunningDigest.ofFile(at: path, checksum.algorithm) else {
-            throw TransferFailure(.localFile, "cannot read \(path) to check its checksum")
+            throw TransferFailure(.file(.unreadableForChecksum(path: path)))
         }
         if let mismatch = checksum.mismatch(with: digest) {
-            throw TransferFailure(
-                .checksumMismatch,
-                "exists but does not match: \(mismatch); it is left as it is (--on-exists overwrite replaces it)")
+            throw TransferFailure(.checksum(.existingDiffers(mismatch)))
         }
     }
 
@@ -197,10 +195,7 @@ struct PreparedDownload {
         // final rename, after the whole body.
         let nameBytes = splitPath(path).name.utf8.count
         if nameBytes > FileNaming.nameMaxBytes {
-            throw TransferFailure(
-                .localFile,
-                "the file name is \(nameBytes) bytes long, more than the "
-                    + "\(FileNaming.nameMaxBytes) a file system allows; choose a shorter name", systemErrorCode: ENAMETOOLONG)
+            throw TransferFailure(.file(.nameTooLong(bytes: nameBytes, most: FileNaming.nameMaxBytes)))
         }
         let replacing = updating || settings.onExists == .overwrite
         let store = ResumeStore(destination: path)
@@ -253,17 +248,16 @@ struct PreparedDownload {
                 resumeData = part.heldDataWhenOpened ? try part.keptResumeData() : nil
             }
         } catch  where error.kind == .resumeConflict {
-            throw TransferFailure(.resumeConflict, "\(error.message); use --restart to start over")
+            throw error.noting(.startOverWithRestart)
         }
         // Resume data holds the URL as shown, without its password (older files: as given).
         if let resumeData, ![item.shownURL, item.url, item.replacesURL].contains(resumeData.url) {
             // The same file at a new address (a re-signed link) continues with `afget resume --url`.
             let resume = ["afget", "resume", "--url", item.shownURL, store.path].map(ShellWord.quoted).joined(separator: " ")
             throw TransferFailure(
-                .resumeConflict,
-                "\(store.path) is resume data for "
-                    + "\(removingPassword(from: resumeData.url)), not this URL; if it is the same file at a new address, "
-                    + "continue it with: \(resume); or use --restart to discard it")
+                .resume(
+                    .resumeDataOfAnotherURL(
+                        path: store.path, url: removingPassword(from: resumeData.url), resumeCommand: resume)))
         }
         return resumeData
     }

@@ -9,7 +9,7 @@ extension DownloadJob {
     /// The finished file of `size` bytes failed its checksum (`mismatch`): the next suspect's
     /// bytes are fetched again from the other sources, or, with no source left to suspect (or
     /// one source only), the item fails with the data kept.
-    func findFault(mismatch: String, size: Int64) -> JobStep {
+    func findFault(mismatch: DigestMismatch, size: Int64) -> JobStep {
         var finding = faults ?? FaultFinding(after: mismatch)
         // The previous suspect's bytes came from elsewhere and the file still fails: not its fault.
         _ = finding.checked(matches: false)
@@ -18,8 +18,8 @@ extension DownloadJob {
             let suspect = finding.suspectNext(in: sources.ranges, usable: sources.usable)
         else {
             faults = finding
-            let note = Self.noSourceMatches(suspected: finding.suspected.count)
-            return end(fail(checksumFailure(finding.mismatch, size: size, note: note)))
+            let found = SourceFinding.noSourceMatches(suspected: finding.suspected.count)
+            return end(fail(checksumFailure(finding.mismatch, size: size, found: found)))
         }
         faults = finding
         sources.setAside = sources.index(of: suspect)
@@ -60,19 +60,9 @@ extension DownloadJob {
         case .fellBack(_, let why): reason = why
         }
         sources.setAside = nil
-        let kept = download.part.map { "; the data is kept in \($0.path) (run the same command again)" } ?? ""
-        return end(
-            fail(
-                TransferFailure(
-                    .checksumMismatch,
-                    "checksum mismatch: \(finding.mismatch); fetching what \(suspect) served from the other sources "
-                        + "failed (\(reason))\(kept)")))
+        let found = SourceFinding.refetchFailed(suspect: suspect, because: reason)
+        return end(fail(TransferFailure(.checksum(.mismatch(finding.mismatch, found: found, keptIn: download.part?.path)))))
     }
 
     /// No source gave bytes that match: said after the mismatch, with how many were suspected.
-    private static func noSourceMatches(suspected: Int) -> String {
-        guard suspected > 0 else { return "" }
-        let each = suspected == 1 ? "the one source suspected" : "each of \(suspected) sources"
-        return "; no source gave bytes that match (the bytes of \(each) were fetched again from the others)"
-    }
 }

@@ -12,7 +12,7 @@ extension DownloadJob {
         case .retry(let failure, _), .fail(let failure, _):
             return MirrorSources.isSourceFailure(failure) ? failure.message : nil
         case .startOver(let reason):
-            return sources.isMirror(source) ? reason : nil
+            return sources.isMirror(source) ? reason.words : nil
         case .attempt, .fallBack, .confirmWholePart, .finish, .keepAsNotModified, .outputClosed:
             return nil
         }

@@ -1,3 +1,5 @@
+import AFGetSupport
+
 /// A checksum that failed on a file from several sources: which source is at fault. One source
 /// is suspected at a time; the bytes it wrote (`SourceRanges`) are fetched again from the
 /// others and the whole file is checked again. A match convicts the suspect (it is dropped); a
@@ -6,13 +8,13 @@
 /// the job fetches and checks.
 struct FaultFinding {
     /// How the first check failed: what the item fails with when no source is found at fault.
-    let mismatch: String
+    let mismatch: DigestMismatch
     /// The source whose bytes are being fetched again.
     private(set) var suspect: String?
     /// Sources suspected so far, the current one included.
     private(set) var suspected: [String] = []
 
-    init(after mismatch: String) {
+    init(after mismatch: DigestMismatch) {
         self.mismatch = mismatch
     }
 

@@ -152,7 +152,7 @@ struct MirrorSources {
 
     /// The failure of the item once every source is dropped: the last one's, saying so.
     static func allDropped(last failure: TransferFailure, count: Int) -> TransferFailure {
-        failure.reworded("every source failed (\(count) of them); the last: \(failure.message)", transient: false)
+        failure.noting(.everySourceFailed(count: count), transient: false)
     }
 
     /// For reports and JSON progress.

@@ -97,7 +97,7 @@ enum ForeignPart {
         case .started(let id, let head) where head.status == 200:
             manager.cancel(id)
             return .leftAlone(
-                path: path, refusal("the server sent the whole file when asked for its end, so ranges do not work there"))
+                path: path, refusal(.rangesDoNotWork))
         case .completed(_, let response):
             return verdict(response.head, body: response.body, question)
         case .failed(_, let failure, _):
@@ -113,21 +113,21 @@ enum ForeignPart {
     private static func verdict(_ head: ResponseHead, body: [UInt8], _ question: Question) -> Verdict {
         let (path, size, tail, from, item) = (question.path, question.size, question.tail, question.from, question.item)
         if head.status == 416, let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total, total < size {
-            return .leftAlone(path: path, refusal("it is larger (\(size) bytes) than the server's file (\(total) bytes)"))
+            return .leftAlone(path: path, refusal(.largerThanTheServersFile(size: size, total: total)))
         }
         guard head.isSuccess else { return .leftAlone(path: path, head.failure(sentCredentials: false)) }
         guard head.status == 206, !head.isEncoded,
             let range = head.value(of: "Content-Range").flatMap(ContentRange.init), range.first == from,
             let total = range.total
         else {
-            return .leftAlone(path: path, refusal("the server's answer to a request for the file's end was not that part of it"))
+            return .leftAlone(path: path, refusal(.endNotAPart))
         }
         if total < size {
-            return .leftAlone(path: path, refusal("it is larger (\(size) bytes) than the server's file (\(total) bytes)"))
+            return .leftAlone(path: path, refusal(.largerThanTheServersFile(size: size, total: total)))
         }
         guard body == tail else {
             return .leftAlone(
-                path: path, refusal("its last \(tail.count) bytes are not the server's: it is not a part of this file"))
+                path: path, refusal(.tailDiffers(bytes: tail.count)))
         }
         let checked = "its last \(tail.count) bytes are the server's"
         if total == size {
@@ -135,7 +135,7 @@ enum ForeignPart {
         }
         let validators = EntityValidators(of: head)
         guard validators.ifRange != nil else {
-            return .leftAlone(path: path, refusal("the server gives no ETag or Last-Modified to continue against"))
+            return .leftAlone(path: path, refusal(.noValidator))
         }
         let stem = FileNaming.workingFileStem(for: path)
         let partPath = stem + PartFile.suffix
@@ -159,10 +159,10 @@ enum ForeignPart {
     /// The file's size and its last bytes (up to `overlap`).
     private static func lastBytes(of path: String) throws(TransferFailure) -> (Int64, [UInt8]) {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { throw fileFailure("read", path, errno: errno) }
+        guard descriptor >= 0 else { throw fileFailure(.read, path, errno: errno) }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw fileFailure("read", path, errno: errno) }
+        guard fstat(descriptor, &status) == 0 else { throw fileFailure(.read, path, errno: errno) }
         let size = Int64(status.st_size)
         let count = Int(min(size, overlap))
         var bytes = [UInt8](repeating: 0, count: count)
@@ -172,7 +172,7 @@ enum ForeignPart {
                 pread(descriptor, $0.baseAddress! + done, count - done, off_t(size - Int64(count) + Int64(done)))
             }
             if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { throw fileFailure("read", path, errno: result < 0 ? errno : EIO) }
+            guard result > 0 else { throw fileFailure(.read, path, errno: result < 0 ? errno : EIO) }
             done += result
         }
         return (size, bytes)
@@ -180,13 +180,13 @@ enum ForeignPart {
 
     /// Gives the file its part file's name; never over an existing one.
     private static func rename(_ path: String, to partPath: String) -> TransferFailure? {
-        guard link(path, partPath) == 0 else { return fileFailure("rename", path, errno: errno) }
+        guard link(path, partPath) == 0 else { return fileFailure(.rename, path, errno: errno) }
         unlink(path)
         return nil
     }
 
     /// Why the file is left alone: a continue that cannot be made safely (exit 9).
-    private static func refusal(_ reason: String) -> TransferFailure {
-        TransferFailure(.resumeConflict, "not continued (-c), the file is left as it is: \(reason)")
+    private static func refusal(_ reason: ForeignPartRefusal) -> TransferFailure {
+        TransferFailure(.resume(.notContinued(reason)))
     }
 }

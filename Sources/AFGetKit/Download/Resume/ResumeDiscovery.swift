@@ -26,9 +26,7 @@ public enum ResumeDiscovery {
                     found.failures += listed.notUTF8.map {
                         ItemFailure(
                             item: $0,
-                            TransferFailure(
-                                .localFile,
-                                "the name is not valid UTF-8, so afget cannot name its files exactly; rename it to continue it"))
+                            TransferFailure(.file(.nameNotUTF8)))
                     }
                 } catch {
                     found.failures.append(ItemFailure(item: path, error))
@@ -36,7 +34,7 @@ public enum ResumeDiscovery {
             } else if path.hasSuffix(ResumeStore.suffix) {
                 resumeFiles.append(path)
             } else if fileKind(at: path) == nil {
-                found.failures.append(ItemFailure(item: path, TransferFailure(.localFile, "no such file or directory")))
+                found.failures.append(ItemFailure(item: path, TransferFailure(.file(.noSuchPath))))
             } else {
                 found.failures.append(
                     ItemFailure(item: path, TransferFailure(.usage, "not a directory or a \(ResumeStore.suffix) file")))
@@ -56,7 +54,7 @@ public enum ResumeDiscovery {
             var destination = stem
             do {
                 guard let data = try ResumeStore(destination: stem).load() else {
-                    found.failures.append(ItemFailure(item: file, TransferFailure(.localFile, "no such file")))
+                    found.failures.append(ItemFailure(item: file, TransferFailure(.file(.noSuchFile))))
                     continue
                 }
                 destination = self.destination(recordedIn: data, stem: stem)
@@ -74,9 +72,7 @@ public enum ResumeDiscovery {
                 found.failures.append(
                     ItemFailure(
                         item: destination,
-                        TransferFailure(
-                            .resumeConflict,
-                            "\(error.message); run the command that started it again with --restart to start over")))
+                        error.noting(.startOverWithTheFirstCommand)))
             } catch {
                 found.failures.append(ItemFailure(item: destination, error))
             }
@@ -100,7 +96,7 @@ public enum ResumeDiscovery {
     private static func listResumeFiles(in directory: String) throws(TransferFailure) -> (names: [String], notUTF8: [String]) {
         guard let handle = opendir(directory) else {
             let code = errno
-            throw TransferFailure(.localFile, "cannot read the directory: \(describeErrno(code))", systemErrorCode: code)
+            throw TransferFailure(.file(.unreadableDirectory(errno: code)))
         }
         defer { closedir(handle) }
         let suffix = Array(ResumeStore.suffix.utf8)

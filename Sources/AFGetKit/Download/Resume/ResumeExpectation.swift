@@ -46,9 +46,9 @@ public struct ResumeExpectation: Sendable, Equatable {
         case restart
         /// The response is for another version of the file: nothing of it is written, and
         /// what the part holds belongs to the old one.
-        case changed(String)
+        case changed(ResumeFailure)
         /// An inconsistent answer to the range: nothing is written from this response.
-        case refuse(String)
+        case refuse(ResumeFailure)
         /// Not a body to write (416, an HTTP error): the caller judges the status.
         case ignore
     }
@@ -62,7 +62,7 @@ public struct ResumeExpectation: Sendable, Equatable {
         case 200:
             // A 200 is the whole entity; one carrying Content-Range claims to be a part as well.
             if let range = head.value(of: "Content-Range") {
-                return .refuse("an inconsistent response: a 200 (the whole file) with Content-Range \"\(range)\"")
+                return .refuse(.wholeFileWithContentRange(range))
             }
             if restartsOnFullResponse { return .restart }
             if let change = recorded.change(in: head) { return .changed(change) }
@@ -74,38 +74,38 @@ public struct ResumeExpectation: Sendable, Equatable {
     }
 
     /// Why a ranged request got the whole file: the file changed, or the server ignores ranges.
-    public static func reasonForFullResponse(_ head: ResponseHead, recorded: EntityValidators) -> String {
-        recorded.change(in: head) ?? "the server ignores ranges (it sent the whole file)"
+    public static func reasonForFullResponse(_ head: ResponseHead, recorded: EntityValidators) -> ResumeFailure {
+        recorded.change(in: head) ?? .ignoresRanges
     }
 
     /// A 206 whose Content-Range gives another total is a part of another version of the file.
-    private func lengthChange(in head: ResponseHead) -> String? {
+    private func lengthChange(in head: ResponseHead) -> ResumeFailure? {
         guard let expectedTotal, let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total,
             total != expectedTotal
         else { return nil }
-        return "the file changed on the server (its length changed from \(expectedTotal) to \(total) bytes)"
+        return .lengthChanged(from: expectedTotal, to: total)
     }
 
     /// Why a 206 is not the range asked for, or nil.
-    func problem(with206 head: ResponseHead) -> String? {
+    func problem(with206 head: ResponseHead) -> ResumeFailure? {
         guard let header = head.value(of: "Content-Range") else {
-            return "206 response without Content-Range"
+            return .noContentRange
         }
         guard let range = ContentRange(header), let first = range.first, let last = range.last,
             let total = range.total
         else {
-            return "malformed Content-Range \"\(header)\""
+            return .malformedContentRange(header)
         }
         // A bounded range ends where asked, or at the file's end when that comes first.
         let expectedLast = min(end ?? total, total) - 1
         guard first == offset, last == expectedLast else {
             if first == offset, let end {
-                return "Content-Range \"\(header)\" is not the range asked for (bytes \(offset)-\(end - 1))"
+                return .notTheRangeAsked(contentRange: header, first: offset, last: end - 1)
             }
-            return "Content-Range \"\(header)\" does not continue at byte \(offset)"
+            return .doesNotContinue(contentRange: header, at: offset)
         }
         if let length = head.contentLength, length != last - first + 1 {
-            return "Content-Length \(length) disagrees with Content-Range \"\(header)\""
+            return .lengthDisagrees(contentLength: length, contentRange: header)
         }
         return nil
     }
@@ -116,16 +116,15 @@ extension EntityValidators {
     /// nil when every validator it carries agrees. A validator the response leaves out proves
     /// nothing either way. A part always holds an unencoded body (a coded one is never
     /// continued), so any content coding is another representation.
-    func change(in head: ResponseHead) -> String? {
+    func change(in head: ResponseHead) -> ResumeFailure? {
         if let entityTag, let current = head.value(of: "ETag"), current != entityTag {
-            return "the file changed on the server (ETag \(entityTag) became \(current))"
+            return .entityTagChanged(from: entityTag, to: current)
         }
         if let lastModified, let current = head.value(of: "Last-Modified"), !Self.sameDate(lastModified, current) {
-            return "the file changed on the server (Last-Modified \(lastModified) became \(current))"
+            return .lastModifiedChanged(from: lastModified, to: current)
         }
         if head.isEncoded {
-            let coding = TerminalText.clean(head.contentEncodings.joined(separator: ", "))
-            return "the server sent another representation (Content-Encoding \(coding) where the part holds identity)"
+            return .otherRepresentation(codings: TerminalText.clean(head.contentEncodings.joined(separator: ", ")))
         }
         return nil
     }

@@ -27,8 +27,8 @@ public struct ResumeStore: Sendable {
             if code == ENOENT || code == ENOTDIR { return nil }
             // No permission or out of descriptors is no fault of the resume data (exit 3, not 9):
             // fixed where it happened, not by discarding the data with --restart.
-            if [EACCES, EPERM, EMFILE, ENFILE, EIO].contains(code) { throw fileFailure("read", path, errno: code) }
-            throw TransferFailure(.resumeConflict, "cannot read \(path): \(describeErrno(code))")
+            if [EACCES, EPERM, EMFILE, ENFILE, EIO].contains(code) { throw fileFailure(.read, path, errno: code) }
+            throw TransferFailure(.resume(.unreadableResumeData(path: path, errno: code)))
         }
         defer { close(descriptor) }
         let bytes: [UInt8]
@@ -36,14 +36,14 @@ public struct ResumeStore: Sendable {
         case .success(let read):
             bytes = read
         case .failure(.system(let code)):
-            throw TransferFailure(.resumeConflict, "cannot read \(path): \(describeErrno(code))")
+            throw TransferFailure(.resume(.unreadableResumeData(path: path, errno: code)))
         case .failure(.tooLarge):
-            throw TransferFailure(.resumeConflict, "\(path) is not afget resume data: larger than 1 MiB")
+            throw TransferFailure(.resume(.resumeDataTooLarge(path: path)))
         }
         do {
             return try ResumeData(propertyList: Data(bytes))
         } catch {
-            throw TransferFailure(.resumeConflict, "\(path) is not usable resume data: \(error.reason)")
+            throw TransferFailure(.resume(.unusableResumeData(path: path, why: error.reason)))
         }
     }
 
@@ -51,17 +51,17 @@ public struct ResumeStore: Sendable {
     /// loses nothing, and it saves a disk flush per file in a batch of small files.
     public func save(_ data: ResumeData, durable: Bool = true) throws(TransferFailure) {
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw fileFailure("write", temporaryPath, errno: errno) }
+        guard descriptor >= 0 else { throw fileFailure(.write, temporaryPath, errno: errno) }
         if let code = OutputStream(descriptor: descriptor).write(bytes: [UInt8](data.propertyList())) {
             close(descriptor)
             unlink(temporaryPath)
-            throw fileFailure("write", temporaryPath, errno: code)
+            throw fileFailure(.write, temporaryPath, errno: code)
         }
         let synced = !durable || fsync(descriptor) == 0
         let code = errno
         close(descriptor)
-        guard synced else { throw fileFailure("sync", temporaryPath, errno: code) }
-        guard rename(temporaryPath, path) == 0 else { throw fileFailure("replace", path, errno: errno) }
+        guard synced else { throw fileFailure(.sync, temporaryPath, errno: code) }
+        guard rename(temporaryPath, path) == 0 else { throw fileFailure(.replace, path, errno: errno) }
     }
 
     public func remove() {

@@ -83,7 +83,7 @@ extension DownloadJob {
             return .failed(failure, reached: offset)
         case .failed(let failure):
             // Segments already retried on their own: not retried again here (not transient).
-            return .failed(TransferFailure(failure.kind, failure.message, reason: failure.reason), reached: offset)
+            return .failed(failure.settled, reached: offset)
         case .stopped:
             return .stopped
         }

@@ -312,7 +312,7 @@ final class SegmentedTransfer {
             record(task, written: progress.written)
             sources.served(task.source, bytes: progress.written)
             if stopping == nil {
-                stop(reason != nil || cancellation.isRequested ? .stopped : .failed(TransferFailure(.internalError, "canceled")))
+                stop(reason != nil || cancellation.isRequested ? .stopped : .failed(TransferFailure(.stop(.canceled))))
             }
         case .started(_, let head):
             running[id]?.isServed = head.status == 206
@@ -462,9 +462,7 @@ final class SegmentedTransfer {
     /// Why the segment at `start`, fetching a bad piece again, cannot: every source that did
     /// not write the piece was dropped meanwhile.
     private func noSourceForPiece(at start: Int64) -> TransferFailure {
-        TransferFailure(
-            .checksumMismatch,
-            "a piece (bytes from \(start)) did not match its hash, and every source that did not serve it was dropped")
+        TransferFailure(.checksum(.pieceUnservable(from: start)))
     }
 
     /// Ends the transfer: every running segment is canceled and the result kept for the end.
@@ -497,7 +495,7 @@ final class SegmentedTransfer {
         case let result?:
             return result
         case nil:
-            return .failed(checkpointFailure ?? TransferFailure(.internalError, "segments ended unfinished"))
+            return .failed(checkpointFailure ?? TransferFailure(.stop(.segmentsUnfinished)))
         }
     }
 }

@@ -38,11 +38,6 @@ public enum Formatting {
         return "\(tenths / 10).\(tenths % 10)"
     }
 
-    /// "ETA 0:42", or nil when the total or the speed is unknown.
-    public static func eta(bytes: Int64, total: Int64?, speed: Double) -> String? {
-        SpeedEstimator.secondsRemaining(bytes: bytes, total: total, speed: speed).map { "ETA " + duration($0) }
-    }
-
     public static func percent(_ done: Int64, of total: Int64) -> Int {
         total > 0 ? Int(min(100, done * 100 / total)) : 0
     }
