@@ -54,7 +54,7 @@ struct AuthOptions: ParsableArguments {
             // libcurl saves a jar that is a file by writing a file beside it and renaming that
             // over it, which would replace /dev/stdout itself when it is redirected to a file.
             if OutputStream.named(cookieJar) != nil {
-                throw TransferFailure(.usage, "--cookie-jar \(cookieJar): the jar is read and saved as a file; name a file")
+                throw TransferFailure(.input(.cookieJarNotFile(cookieJar)))
             }
             try FileChecks.writable(cookieJar, toDo: .writeTheCookieJar)
         }

@@ -99,7 +99,7 @@ struct DownloadCommand: AsyncParsableCommand {
                 throw ExitCode(cancellation.exitStatus ?? FailureClass.internalError.exitCode)
             }
             if let conflict = check.conflict { throw UsageFailure(message: "\(conflict)") }
-            if let clash = check.reportClash { throw UsageFailure(message: clash) }
+            if let clash = check.reportClash { throw UsageFailure(message: TransferFailure(.input(clash)).message) }
             say(check.notices)
             firstPass = check
         }

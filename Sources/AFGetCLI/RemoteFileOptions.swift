@@ -33,8 +33,7 @@ struct RemoteFileOptions: ParsableArguments {
         var pin: String?
         if let pinnedHostKey {
             guard let read = SSHHostKey.pin(pinnedHostKey) else {
-                throw TransferFailure(
-                    .usage, "--ssh-host-key-sha256 \"\(pinnedHostKey)\" is not a SHA-256 fingerprint (43 base64 characters)")
+                throw TransferFailure(.input(.hostKeyPinMalformed(pinnedHostKey)))
             }
             pin = read
         }

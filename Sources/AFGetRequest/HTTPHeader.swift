@@ -28,20 +28,20 @@ public struct HTTPHeader: Sendable, Equatable {
     /// Parses a `-H "Name: value"` argument.
     public static func parse(_ argument: String) throws(TransferFailure) -> HTTPHeader {
         guard let colon = argument.firstIndex(of: ":") else {
-            throw TransferFailure(.usage, "header \"\(firstWord(of: argument))\" has no colon; use \"Name: value\"")
+            throw TransferFailure(.input(.headerWithoutColon(firstWord: firstWord(of: argument))))
         }
         let name = String(argument[..<colon])
         let value = argument[argument.index(after: colon)...].trimmingWhitespace()
         guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else {
-            throw TransferFailure(.usage, "header name \"\(firstWord(of: name))\" is not a valid HTTP token")
+            throw TransferFailure(.input(.headerNameNotToken(firstWord: firstWord(of: name))))
         }
         guard !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) else {
-            throw TransferFailure(.usage, "header \"\(name)\" contains a line break")
+            throw TransferFailure(.input(.headerLineBreak(name: name)))
         }
         // RFC 9110 §5.5: no control characters but tab in a field value (nor could resume
         // data, an XML property list, hold one to replay).
         guard !value.utf8.contains(where: { TerminalText.isASCIIControl($0) && $0 != 0x09 }) else {
-            throw TransferFailure(.usage, "header \"\(name)\" contains a control character")
+            throw TransferFailure(.input(.headerControlCharacter(name: name)))
         }
         return HTTPHeader(name: name, value: value)
     }

@@ -24,9 +24,7 @@ public enum RequestItem: Sendable, Equatable {
             }
         }
         guard let (index, separator) = best, index != argument.startIndex else {
-            throw TransferFailure(
-                .usage,
-                "item \"\(argument)\" is not name=value, name==value, Name:value, name:=JSON or field@path")
+            throw TransferFailure(.input(.itemMalformed(argument)))
         }
         let name = String(argument[..<index])
         let value = String(argument[argument.index(index, offsetBy: separator.count)...])
@@ -39,12 +37,12 @@ public enum RequestItem: Sendable, Equatable {
             do {
                 return .parameter(name: name, value: try JSONText.parse(value))
             } catch {
-                throw TransferFailure(.usage, "item \"\(argument)\": \(value) is not valid JSON (\(error.message))")
+                throw TransferFailure(.input(.itemJSONInvalid(item: argument, value: value, said: error.message)))
             }
         case ":":
             return .header(try HTTPHeader.parse(argument))
         default:
-            guard !value.isEmpty else { throw TransferFailure(.usage, "item \"\(argument)\" names no file") }
+            guard !value.isEmpty else { throw TransferFailure(.input(.itemNamesNoFile(argument))) }
             return .file(field: name, path: value)
         }
     }

@@ -68,20 +68,20 @@ public struct RequestSerializer: Sendable {
             case .file(let field, let path): files.append((field, path))
             }
         }
-        func usage(_ message: String) -> ItemFailure { ItemFailure(item: string, TransferFailure(.usage, message)) }
+        func usage(_ reason: InputFailure) -> ItemFailure { ItemFailure(item: string, TransferFailure(.input(reason))) }
 
         let format = files.isEmpty ? bodyFormat : .multipart
         if !files.isEmpty && bodyFormat != .form && bodyFormat != .multipart {
-            throw usage("file fields (name@path) need a multipart body, not --\(bodyFormat.rawValue)")
+            throw usage(.fileFieldsNeedMultipart(format: bodyFormat.rawValue))
         }
         if rawBody != nil && !(parameters.isEmpty && files.isEmpty) {
-            throw usage("a raw body (-d, --data-binary) cannot be combined with body items")
+            throw usage(.rawBodyWithItems)
         }
         let hasBodyItems = !parameters.isEmpty || !files.isEmpty || rawBody != nil
         let method = method?.uppercased() ?? (hasBodyItems ? "POST" : "GET")
         let parametersInQuery = Self.queryMethods.contains(method) && rawBody == nil
         if parametersInQuery && !files.isEmpty {
-            throw usage("\(method) requests carry no body, so file fields (name@path) cannot be sent")
+            throw usage(.fileFieldsWithoutBody(method: method))
         }
 
         var url = try Self.parseURL(string)
@@ -100,7 +100,7 @@ public struct RequestSerializer: Sendable {
             do {
                 encoded = try encode(parameters, files: files, as: format)
             } catch {
-                throw usage(error.message)
+                throw usage(.bodyUnrepresentable(error.message))
             }
             body = encoded.body
             defaults.append(HTTPHeader(name: "Content-Type", value: encoded.contentType))
@@ -120,10 +120,7 @@ public struct RequestSerializer: Sendable {
         guard size <= HTTPRequest.largestURLAndHeaders else {
             throw ItemFailure(
                 item: removingPassword(from: request.url.absoluteString),
-                TransferFailure(
-                    .usage,
-                    "the URL and headers come to \(size) bytes, more than a request can carry (\(HTTPRequest.largestURLAndHeaders))"
-                ))
+                TransferFailure(.input(.requestTooLarge(size: size, limit: HTTPRequest.largestURLAndHeaders))))
         }
         return request
     }
@@ -181,17 +178,13 @@ public struct RequestSerializer: Sendable {
         case upload
 
         var acceptsRemoteFiles: Bool { self != .request }
-
-        var schemesAccepted: String {
-            acceptsRemoteFiles ? "http://, https://, ftp://, ftps://, sftp:// or scp://" : "http:// or https://"
-        }
     }
 
     /// A URL afget can use for `use`, or a usage failure naming the URL and what is wrong with it.
     public static func parseURL(_ string: String, for use: URLUse = .request) throws(ItemFailure) -> CurlURL {
         func refused(_ failure: TransferFailure) -> ItemFailure { ItemFailure(item: removingPassword(from: string), failure) }
         guard let scheme = scheme(of: string) else {
-            throw refused(TransferFailure(.usage, "not a URL: it must start with \(use.schemesAccepted)"))
+            throw refused(TransferFailure(.input(.notAURL(remoteFiles: use.acceptsRemoteFiles))))
         }
         // Before libcurl's parser, which calls `file:///etc/hosts` a URL with "no host".
         guard scheme == "http" || scheme == "https" || (use.acceptsRemoteFiles && CurlURL.remoteFileSchemes.contains(scheme))
@@ -201,10 +194,7 @@ public struct RequestSerializer: Sendable {
         // Checked before libcurl's parser, which calls a URL over 8 MB "malformed input".
         guard string.utf8.count <= HTTPRequest.largestURLAndHeaders else {
             throw refused(
-                TransferFailure(
-                    .usage,
-                    "URL too long: \(string.utf8.count) bytes, more than a request can carry (\(HTTPRequest.largestURLAndHeaders))"
-                ))
+                TransferFailure(.input(.urlTooLong(length: string.utf8.count, limit: HTTPRequest.largestURLAndHeaders))))
         }
         let url: CurlURL
         do {
@@ -212,7 +202,7 @@ public struct RequestSerializer: Sendable {
         } catch {
             switch error {
             case .malformed(let reason):
-                throw refused(TransferFailure(.usage, "malformed URL: \(reason)"))
+                throw refused(TransferFailure(.input(.malformedURL(reason))))
             }
         }
         guard url.isHTTP || (use.acceptsRemoteFiles && url.isRemoteFile) else {
@@ -220,15 +210,13 @@ public struct RequestSerializer: Sendable {
         }
         // libcurl would fetch a directory's listing as if it were the file.
         if use == .download, url.isRemoteFile, url.path.hasSuffix("/") {
-            throw refused(
-                TransferFailure(.usage, "a directory (the URL ends with /): afget downloads files; name one in the directory"))
+            throw refused(TransferFailure(.input(.urlNamesDirectory)))
         }
         return url
     }
 
     private static func unsupportedScheme(_ scheme: String, for use: URLUse) -> TransferFailure {
-        let fetched = use == .request ? "afget request speaks" : "afget fetches"
-        return TransferFailure(.usage, "\(scheme): URLs are not supported: \(fetched) \(use.schemesAccepted) URLs")
+        TransferFailure(.input(.unsupportedScheme(scheme, remoteFiles: use.acceptsRemoteFiles)))
     }
 
     /// The scheme a URL starts with, before "://" (RFC 3986 §3.1: a letter, then letters,

@@ -20,7 +20,7 @@ public struct ResponseSerializer: Sendable, Equatable {
             guard (1...2).contains(bounds.count), let low = bounds.first!, let high = bounds.last!,
                 (100...999).contains(low), (100...999).contains(high), low <= high
             else {
-                throw TransferFailure(.usage, "--accept-status \"\(text)\": expected codes and ranges such as 200-299,304")
+                throw TransferFailure(.input(.acceptStatusMalformed(text)))
             }
             ranges.append(low...high)
         }
@@ -33,8 +33,7 @@ public struct ResponseSerializer: Sendable, Equatable {
         for pattern in patterns {
             let parts = mediaType(pattern).split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && !$0.contains(where: \.isWhitespace) }) else {
-                throw TransferFailure(
-                    .usage, "--accept-type \"\(pattern)\": expected a media type such as application/json or text/*")
+                throw TransferFailure(.input(.acceptTypeMalformed(pattern)))
             }
         }
     }

@@ -14,16 +14,16 @@ enum AnnouncedLength {
             guard header.value.utf8.count <= 18, header.value.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
                 let value = Int64(header.value)
             else {
-                throw TransferFailure(.usage, "Content-Length: \(header.value) is not a byte count")
+                throw TransferFailure(.input(.contentLengthNotCount(header.value)))
             }
             if let length, length != value {
-                throw TransferFailure(.usage, "Content-Length is given twice, as \(length) and \(value)")
+                throw TransferFailure(.input(.contentLengthTwice(length, value)))
             }
             length = value
         }
         if length != nil, headers.contains(where: { $0.name.isSameHeaderName(as: "Transfer-Encoding") && !$0.value.isEmpty }) {
             // RFC 9112 §6.2: a sender must not send both.
-            throw TransferFailure(.usage, "Content-Length and Transfer-Encoding cannot both be sent")
+            throw TransferFailure(.input(.contentLengthWithTransferEncoding))
         }
         return length
     }

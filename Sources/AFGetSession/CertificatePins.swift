@@ -8,10 +8,10 @@ public enum CertificatePins {
     /// `sha256//BASE64[;sha256//BASE64...]`, each hash 32 bytes.
     public static func parsePublicKeyPins(_ argument: String) throws(TransferFailure) -> [String] {
         let pins = argument.split(separator: ";").map { $0.trimmingWhitespace() }
-        guard !pins.isEmpty else { throw TransferFailure(.usage, "--pin-pubkey needs at least one sha256//BASE64 pin") }
+        guard !pins.isEmpty else { throw TransferFailure(.input(.publicKeyPinsEmpty)) }
         for pin in pins {
             guard pin.hasPrefix("sha256//"), let hash = Data(base64Encoded: String(pin.dropFirst(8))), hash.count == 32 else {
-                throw TransferFailure(.usage, "--pin-pubkey \"\(pin)\" is not sha256// followed by a base64 SHA-256 hash")
+                throw TransferFailure(.input(.publicKeyPinMalformed(pin)))
             }
         }
         return pins
@@ -28,7 +28,7 @@ public enum CertificatePins {
             for block in text.components(separatedBy: "-----BEGIN CERTIFICATE-----").dropFirst() {
                 let body = block.components(separatedBy: "-----END CERTIFICATE-----")[0]
                 guard let der = Data(base64Encoded: body, options: .ignoreUnknownCharacters) else {
-                    throw TransferFailure(.usage, "\(path): a PEM certificate is not valid base64")
+                    throw TransferFailure(.input(.certificateNotBase64(path: path)))
                 }
                 certificates.append(Array(der))
             }
@@ -36,7 +36,7 @@ public enum CertificatePins {
             certificates = [Array(contents)]
         }
         for certificate in certificates where publicKeyPin(ofDER: certificate) == nil {
-            throw TransferFailure(.usage, "\(path) does not hold X.509 certificates (PEM or DER)")
+            throw TransferFailure(.input(.notCertificates(path: path)))
         }
         return certificates
     }

@@ -58,14 +58,11 @@ final class UploadSource {
         let streamsInput = pieces.contains { $0.size == nil }
         if let announced = try AnnouncedLength.fromHeaders(headers) {
             if !streamsInput && Int64(known) != announced {
-                throw TransferFailure(.usage, "Content-Length: \(announced) does not match the body's \(known) bytes")
+                throw TransferFailure(.input(.contentLengthMismatch(announced: announced, body: known)))
             }
             if streamsInput {
                 guard announced >= known, let index = pieces.firstIndex(where: { $0.size == nil }) else {
-                    throw TransferFailure(
-                        .usage,
-                        "Content-Length: \(announced) is less than the body's \(known) bytes "
-                            + "besides standard input")
+                    throw TransferFailure(.input(.contentLengthBelowBody(announced: announced, body: known)))
                 }
                 pieces[index] = .standardInput(size: Int(announced) - known)
             }
@@ -93,7 +90,7 @@ final class UploadSource {
     private static func size(of path: String) throws(TransferFailure) -> Int {
         var status = stat()
         guard stat(path, &status) == 0 else { throw fileFailure(.read, path, errno: errno) }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw TransferFailure(.usage, "\(path) is not a regular file") }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw TransferFailure(.input(.bodyFileNotRegular(path: path))) }
         return Int(status.st_size)
     }
 
@@ -125,10 +122,7 @@ final class UploadSource {
                         throw TransferFailure(.file(.unreadableRequestBody(errno: code)))
                     }
                     if count == 0, let size {
-                        throw TransferFailure(
-                            .usage,
-                            "standard input ended after \(offset) of the \(size) bytes "
-                                + "Content-Length announces")
+                        throw TransferFailure(.input(.standardInputShort(received: offset, announced: size)))
                     }
                 }
             }

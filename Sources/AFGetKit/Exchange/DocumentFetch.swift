@@ -24,7 +24,7 @@ public enum DocumentFetch {
         do {
             request = try RequestSerializer(headers: headers).request(url: url)
         } catch {
-            throw TransferFailure(.usage, "\(option) \(error)")
+            throw error.failure.noting(.at("\(option) \(error.item)"))
         }
         // Its progress is not the run's: retries are said, the rest is quiet.
         let runner = ExchangeRunner(

@@ -35,7 +35,7 @@ public struct UploadPlan: Sendable {
                 throw ItemFailure(item: file, TransferFailure(.file(.system(errno: code))))
             }
             guard status.st_mode & S_IFMT == S_IFREG else {
-                throw ItemFailure(item: file, TransferFailure(.usage, "not a regular file"))
+                throw ItemFailure(item: file, TransferFailure(.input(.notRegularFile)))
             }
         }
         let name = isStandardInput ? "stdin" : splitPath(file).name

@@ -44,7 +44,7 @@ public enum FailureReason: Sendable, Equatable {
         switch self {
         case .connection(let reason): reason.code
         case .response(let reason): reason.code
-        case .input: nil
+        case .input(let reason): reason.code
         case .file(let reason): isOutOfSpace ? "no-space" : reason.code
         case .resume(let reason): reason.code
         case .checksum(let reason): reason.code

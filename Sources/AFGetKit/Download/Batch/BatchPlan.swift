@@ -63,14 +63,14 @@ public enum BatchPlan {
 
     /// Why `--report` must not go to `report`: it is the input list, which a re-run reads again,
     /// or a file an item downloads. Either would be replaced by the report at the end.
-    static func reportClash(_ report: String, list: String?, items: [DownloadItem]) -> String? {
+    static func reportClash(_ report: String, list: String?, items: [DownloadItem]) -> InputFailure? {
         var directories = CanonicalDirectories()
         let target = directories.key(of: report)
         if let list, list != "-", directories.key(of: list) == target || isSameExistingFile(report, list) {
-            return "--report \(report) is the input list, which the report would replace; name another file"
+            return .reportIsList(report: report)
         }
         if let item = items.first(where: { $0.plannedPath.map { directories.key(of: $0) } == target }) {
-            return "--report \(report) is where \(item.source) is downloaded; name another file"
+            return .reportIsDownload(report: report, item: item.source)
         }
         return nil
     }

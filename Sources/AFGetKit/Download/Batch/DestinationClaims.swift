@@ -81,17 +81,13 @@ struct DestinationClaims: Sendable {
             return .conflict(
                 ItemFailure(
                     item: BatchPlan.normalized(path),
-                    TransferFailure(
-                        .usage, "\(earlierSource) and \(item.source) would both write this file; give one of them out= or -o")))
+                    TransferFailure(.input(.sameDestination(earlier: earlierSource, later: item.source)))))
         }
         guard earlier.options == claim.options else {
             return .conflict(
                 ItemFailure(
                     item: BatchPlan.normalized(path),
-                    TransferFailure(
-                        .usage,
-                        "\(earlierSource) and \(item.source) fetch the same URL into this file with different checksum= "
-                            + "or header= lines; keep one of them")))
+                    TransferFailure(.input(.sameDestinationOtherOptions(earlier: earlierSource, later: item.source)))))
         }
         return .sameAs(earlier: earlierSource)
     }

@@ -33,7 +33,7 @@ public struct DocumentLine: Sendable, Equatable {
         guard locations.count == 1 else {
             throw ItemFailure(
                 item: source,
-                TransferFailure(.usage, "a Metalink document is named alone on its line (its files' other sources are in it)"))
+                TransferFailure(.input(.documentNotAlone)))
         }
         self.source = source
         self.line = line
@@ -62,16 +62,16 @@ public struct DocumentLine: Sendable, Equatable {
     mutating func apply(key: String, value: String) throws(TransferFailure) {
         switch key {
         case "dir":
-            guard !value.isEmpty else { throw TransferFailure(.usage, "dir= is empty") }
+            guard !value.isEmpty else { throw TransferFailure(.input(.directoryEmpty)) }
             dir = value
         case "out":
-            throw TransferFailure(.usage, "out= names one file; a Metalink document names each of its files (dir= sets where)")
+            throw TransferFailure(.input(.documentOut))
         case "checksum":
-            throw TransferFailure(.usage, "checksum= checks one file; a Metalink document gives each of its files' hashes")
+            throw TransferFailure(.input(.documentChecksum))
         case "header":
-            throw TransferFailure(.usage, "header= is not used on a Metalink document's line; -H sets headers for the run")
+            throw TransferFailure(.input(.documentHeader))
         default:
-            throw TransferFailure(.usage, "unknown option \"\(key)\" (a Metalink document's line takes dir=)")
+            throw TransferFailure(.input(.documentUnknownOption(key)))
         }
     }
 }

@@ -83,7 +83,7 @@ public struct InputList: Sendable {
             let source = "\(name):\(lineNumber)"
             let isOptionLine = lineBytes.first == UInt8(ascii: " ") || lineBytes.first == UInt8(ascii: "\t")
             guard let line = String(validating: lineBytes, as: UTF8.self) else {
-                let notUTF8 = TransferFailure(.usage, "the line is not valid UTF-8")
+                let notUTF8 = TransferFailure(.input(.notUTF8))
                 if isOptionLine {
                     if current != nil || document != nil {
                         dropPending(because: notUTF8, at: source, into: &results)
@@ -115,7 +115,7 @@ public struct InputList: Sendable {
                     // Options of a URL line already reported as bad are skipped with it.
                     if !skippingOptions {
                         results.append(
-                            .problem(ItemFailure(item: source, TransferFailure(.usage, "option line without a URL before it"))))
+                            .problem(ItemFailure(item: source, TransferFailure(.input(.optionWithoutURL)))))
                     }
                     return
                 }
@@ -163,7 +163,7 @@ public struct InputList: Sendable {
                 let shown = removingPassword(from: named.location)
                 results.append(
                     .problem(
-                        ItemFailure(item: source, TransferFailure(.usage, "\(failure.message); not using \(shown)"), url: shown)))
+                        ItemFailure(item: source, failure.noting(.notUsing(url: shown)), url: shown)))
             }
             current = nil
             document = nil
@@ -180,12 +180,12 @@ public struct InputList: Sendable {
     /// would land under another name, without its `checksum=` unverified.
     fileprivate static func dropping(_ item: Entry, because failure: TransferFailure, at source: String) -> ItemFailure {
         let shown = removingPassword(from: item.url)
-        return ItemFailure(item: source, TransferFailure(.usage, "\(failure.message); not downloading \(shown)"), url: shown)
+        return ItemFailure(item: source, failure.noting(.notDownloading(url: shown)), url: shown)
     }
 
     fileprivate static func keyAndValue(of option: String) throws(TransferFailure) -> (key: String, value: String) {
         guard let equals = option.firstIndex(of: "=") else {
-            throw TransferFailure(.usage, "option \"\(option)\" is not key=value")
+            throw TransferFailure(.input(.optionNotKeyValue(option)))
         }
         return (option[..<equals].trimmingWhitespace(), option[option.index(after: equals)...].trimmingWhitespace())
     }
@@ -197,14 +197,14 @@ public struct InputList: Sendable {
             try checkRelative(value, "out")
             entry.out = value
         case "dir":
-            guard !value.isEmpty else { throw TransferFailure(.usage, "dir= is empty") }
+            guard !value.isEmpty else { throw TransferFailure(.input(.directoryEmpty)) }
             entry.dir = value
         case "checksum":
             entry.checksum = try Checksum.parse(value)
         case "header":
             entry.headers.append(try HTTPHeader.parse(value))
         default:
-            throw TransferFailure(.usage, "unknown option \"\(key)\" (\(optionKeys.joined(separator: ", ")))")
+            throw TransferFailure(.input(.unknownOption(key)))
         }
     }
 
@@ -217,7 +217,7 @@ public struct InputList: Sendable {
         guard line.utf8.contains(where: isBlank) else { return }  // one word, the usual case
         let words = line.utf8.split(whereSeparator: isBlank).map(Substring.init)
         if let option = words.dropFirst().first(where: { word in optionKeys.contains { word.hasPrefix($0 + "=") } }) {
-            throw ItemFailure(item: line, TransferFailure(.usage, "\(option) goes on its own line below the URL, indented"))
+            throw ItemFailure(item: line, TransferFailure(.input(.optionBesideURL(String(option)))))
         }
     }
 
@@ -240,7 +240,7 @@ public struct InputList: Sendable {
         guard !path.isEmpty, !path.hasPrefix("/"), !components.contains(where: { $0 == ".." || $0.isEmpty }),
             components.last != "."
         else {
-            throw TransferFailure(.usage, "\(key)=\(path) must be a relative file name, without .. and not ending in / or .")
+            throw TransferFailure(.input(.notRelative(key: key, path: path)))
         }
     }
 }
@@ -251,7 +251,7 @@ extension InputList {
         let name = path == "-" ? "stdin" : path
         let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw ItemFailure(item: name, TransferFailure(.usage, "cannot read the list: \(describeErrno(errno))"))
+            throw ItemFailure(item: name, TransferFailure(.input(.listUnreadable(errno: errno))))
         }
         defer { if descriptor != 0 { close(descriptor) } }
         let bytes: [UInt8]
@@ -259,8 +259,8 @@ extension InputList {
         case .success(let read):
             bytes = read
         case .failure(let error):
-            let reason = if case .system(let code) = error { describeErrno(code) } else { "too large" }
-            throw ItemFailure(item: name, TransferFailure(.usage, "cannot read the list: \(reason)"))
+            let reason: InputFailure = if case .system(let code) = error { .listUnreadable(errno: code) } else { .listTooLarge }
+            throw ItemFailure(item: name, TransferFailure(.input(reason)))
         }
         return InputList(parsing: bytes, name: name)
     }

@@ -147,8 +147,7 @@ public final class ItemFeed: Sendable {
                             next = .unusable(
                                 ItemFailure(
                                     item: entry.source,
-                                    TransferFailure(
-                                        .usage, "--report \(report) is where this item would be downloaded; name another file"),
+                                    TransferFailure(.input(.reportIsThisItem(report: report))),
                                     url: item.shownURL))
                         } else {
                             switch claims?.claim(item, line: entry.line) ?? .new {

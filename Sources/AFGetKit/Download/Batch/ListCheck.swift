@@ -21,7 +21,7 @@ public struct ListCheck: Sendable {
     /// Why the run must not start: two items for one file.
     public private(set) var conflict: ItemFailure?
     /// Why the run must not start: `--report` names a file an item downloads.
-    public private(set) var reportClash: String?
+    public private(set) var reportClash: InputFailure?
 
     /// Reads the list at `path` (a regular file: it is read again) after the command line's
     /// `items`, its own items numbered from `firstIndex`. With `shard`, `count` is of
@@ -76,7 +76,7 @@ public struct ListCheck: Sendable {
             return true
         }
         if let report, let claimant = claims.claimant(of: report) {
-            reportClash = "--report \(report) is where \(claimant) is downloaded; name another file"
+            reportClash = .reportIsDownload(report: report, item: claimant)
         }
     }
 

@@ -23,7 +23,7 @@ struct ListReader: Sendable {
         name = path == "-" ? "stdin" : path
         descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw ItemFailure(item: name, TransferFailure(.usage, "cannot read the list: \(describeErrno(errno))"))
+            throw ItemFailure(item: name, TransferFailure(.input(.listUnreadable(errno: errno))))
         }
         var status = stat()
         isStream = fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT != S_IFREG
@@ -67,7 +67,7 @@ struct ListReader: Sendable {
         if count < 0 && errno == EINTR { return }
         if count < 0 {
             results.append(
-                .problem(ItemFailure(item: name, TransferFailure(.usage, "cannot read the list: \(describeErrno(errno))"))))
+                .problem(ItemFailure(item: name, TransferFailure(.input(.listUnreadable(errno: errno))))))
         }
         // The last line may have no LF.
         if !buffer.isEmpty { parser.take(line: buffer[...], into: &results) }

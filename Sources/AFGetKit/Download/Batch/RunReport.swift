@@ -26,7 +26,7 @@ public final class RunReport {
     /// (exit 3), and one over the input list or a download would replace what a re-run needs
     /// (exit 2).
     public static func checkDestination(_ path: String, list: String?, items: [DownloadItem]) throws(TransferFailure) {
-        if let clash = BatchPlan.reportClash(path, list: list, items: items) { throw TransferFailure(.usage, clash) }
+        if let clash = BatchPlan.reportClash(path, list: list, items: items) { throw TransferFailure(.input(clash)) }
         if OutputStream.named(path) != nil { return }
         try FileChecks.writable(path, toDo: .writeTheReport)
     }

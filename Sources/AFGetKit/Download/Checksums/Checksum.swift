@@ -24,7 +24,7 @@ public struct Checksum: Sendable, Equatable, CustomStringConvertible {
 
     public static func parse(_ text: String) throws(TransferFailure) -> Checksum {
         guard let equals = text.firstIndex(of: "=") else {
-            throw TransferFailure(.usage, "checksum \"\(text)\" is not ALGO=HEX (sha-256, sha-512, sha-1 or md5)")
+            throw TransferFailure(.input(.checksumNotAlgorithmAndHex(text)))
         }
         let name = text[..<equals].lowercased()
         let hex = String(text[text.index(after: equals)...]).trimmingWhitespace()
@@ -33,13 +33,13 @@ public struct Checksum: Sendable, Equatable, CustomStringConvertible {
                 $0.rawValue == name || $0.rawValue.replacing("-", with: "") == name
             })
         else {
-            throw TransferFailure(.usage, "unknown checksum algorithm \"\(name)\" (sha-256, sha-512, sha-1 or md5)")
+            throw TransferFailure(.input(.checksumAlgorithmUnknown(name)))
         }
         // ASCII digits only: Character.isHexDigit also takes fullwidth ones ("Ａ"), which no
         // digest equals, so the download would fail only after the whole file came.
         let isHexDigit = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte | 0x20) }
         guard hex.utf8.count == algorithm.hexLength, hex.utf8.allSatisfy(isHexDigit) else {
-            throw TransferFailure(.usage, "\(algorithm.rawValue) checksum must be \(algorithm.hexLength) hex digits")
+            throw TransferFailure(.input(.checksumLength(algorithm: algorithm.rawValue, digits: algorithm.hexLength)))
         }
         return Checksum(algorithm: algorithm, hex: hex)
     }

@@ -33,7 +33,7 @@ public struct SumsFile: Sendable {
                 guard let parsed = try SumsLine.parse(line) else { continue }
                 try add(parsed, line: number)
             } catch {
-                throw TransferFailure(.usage, "\(name):\(number): \(error.message)")
+                throw error.noting(.at("\(name):\(number)"))
             }
         }
         for (index, entry) in entries.enumerated() {
@@ -50,7 +50,7 @@ public struct SumsFile: Sendable {
     /// named with several algorithms, the strongest is kept (one digest is computed per file).
     private mutating func add(_ line: SumsLine, line number: Int) throws(TransferFailure) {
         let path = Self.normalized(line.name)
-        guard !path.isEmpty else { throw TransferFailure(.usage, "the name names no file") }
+        guard !path.isEmpty else { throw TransferFailure(.input(.nameNamesNoFile)) }
         let checksum = Checksum(algorithm: line.checksum.algorithm, hex: line.checksum.hex, origin: "\(name):\(number)")
         guard let index = byPath[path] else {
             byPath[path] = entries.count
@@ -61,8 +61,7 @@ public struct SumsFile: Sendable {
         if earlier.checksum.algorithm == line.checksum.algorithm {
             guard earlier.checksum.hex == line.checksum.hex else {
                 throw TransferFailure(
-                    .usage,
-                    "\(Self.shown(path)) has another \(line.checksum.algorithm.rawValue) hash on line \(earlier.line)")
+                    .input(.anotherHash(name: Self.shown(path), algorithm: line.checksum.algorithm.rawValue, line: earlier.line)))
             }
         } else if Self.strength(line.checksum.algorithm) > Self.strength(earlier.checksum.algorithm) {
             entries[index] = Entry(path: path, checksum: checksum, line: earlier.line)

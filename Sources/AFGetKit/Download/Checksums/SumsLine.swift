@@ -33,20 +33,18 @@ struct SumsLine: Equatable {
         hash: ArraySlice<UInt8>, rest: ArraySlice<UInt8>
     ) throws(TransferFailure) -> (ArraySlice<UInt8>, Checksum) {
         guard !hash.isEmpty, hash.allSatisfy(isHexDigit) else {
-            throw TransferFailure(.usage, "not a checksum line: expected \"HASH  NAME\" or \"ALGO (NAME) = HASH\"")
+            throw TransferFailure(.input(.notSumsLine))
         }
         guard let algorithm = DigestAlgorithm.allCases.first(where: { $0.hexLength == hash.count }) else {
-            throw TransferFailure(
-                .usage,
-                "a hash of \(hash.count) hex digits is none of MD5 (32), SHA-1 (40), SHA-256 (64) or SHA-512 (128)")
+            throw TransferFailure(.input(.hashLengthUnknown(hash.count)))
         }
         guard rest.count >= 2, rest.first == UInt8(ascii: " "),
             [UInt8(ascii: " "), UInt8(ascii: "*")].contains(rest.dropFirst().first)
         else {
-            throw TransferFailure(.usage, "expected two spaces, or a space and *, between the hash and the name")
+            throw TransferFailure(.input(.noSeparatorAfterHash))
         }
         let name = rest.dropFirst(2)
-        guard !name.isEmpty else { throw TransferFailure(.usage, "no file name after the hash") }
+        guard !name.isEmpty else { throw TransferFailure(.input(.noNameAfterHash)) }
         return (name, Checksum(algorithm: algorithm, hex: String(decoding: hash, as: UTF8.self)))
     }
 
@@ -57,19 +55,16 @@ struct SumsLine: Equatable {
     ) throws(TransferFailure) -> (ArraySlice<UInt8>, Checksum) {
         let tagText = String(decoding: tag, as: UTF8.self)
         guard let algorithm = tags[tagText.uppercased()] else {
-            throw TransferFailure(
-                .usage,
-                "\"\(TerminalText.clean(String(tagText.prefix(20))))\" is not an algorithm afget checks "
-                    + "(MD5, SHA1, SHA256, SHA512)")
+            throw TransferFailure(.input(.tagUnknown(tagText)))
         }
         guard let close = rest.lastIndex(of: UInt8(ascii: ")")), rest[close...].starts(with: ") = ".utf8) else {
-            throw TransferFailure(.usage, "expected \"\(tagText) (NAME) = HASH\"")
+            throw TransferFailure(.input(.taggedLineMalformed(tag: tagText)))
         }
         let name = rest[..<close]
         let hash = rest[(close + 4)...]
-        guard !name.isEmpty else { throw TransferFailure(.usage, "no file name between the parentheses") }
+        guard !name.isEmpty else { throw TransferFailure(.input(.noNameInParentheses)) }
         guard hash.count == algorithm.hexLength, hash.allSatisfy(isHexDigit) else {
-            throw TransferFailure(.usage, "a \(tagText) hash must be \(algorithm.hexLength) hex digits")
+            throw TransferFailure(.input(.taggedHashLength(tag: tagText, digits: algorithm.hexLength)))
         }
         return (name, Checksum(algorithm: algorithm, hex: String(decoding: hash, as: UTF8.self)))
     }
@@ -96,10 +91,8 @@ struct SumsLine: Equatable {
             case UInt8(ascii: "\\"): result.append(UInt8(ascii: "\\"))
             case UInt8(ascii: "n"): result.append(UInt8(ascii: "\n"))
             case UInt8(ascii: "r"): result.append(UInt8(ascii: "\r"))
-            case nil: throw TransferFailure(.usage, "the escaped name ends in a lone backslash")
-            case let other?:
-                let shown = other < 0x80 && !TerminalText.isASCIIControl(other) ? "\\\(Character(Unicode.Scalar(other)))" : "\\"
-                throw TransferFailure(.usage, "\(shown) in the escaped name is not an escape coreutils writes (\\\\, \\n, \\r)")
+            case nil: throw TransferFailure(.input(.loneBackslash))
+            case let other?: throw TransferFailure(.input(.unknownEscape(other)))
             }
         }
         return result

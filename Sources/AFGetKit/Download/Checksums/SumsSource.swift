@@ -25,15 +25,15 @@ public enum SumsSource {
 
     private static func read(_ path: String) throws(TransferFailure) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw TransferFailure(.usage, "--checksums \(path): \(describeErrno(errno))") }
+        guard descriptor >= 0 else { throw TransferFailure(.input(.sumsUnreadable(path: path, errno: errno))) }
         defer { close(descriptor) }
         switch readAll(descriptor, limit: sizeLimit) {
         case .success(let bytes):
             return bytes
         case .failure(.system(let code)):
-            throw TransferFailure(.usage, "--checksums \(path): \(describeErrno(code))")
+            throw TransferFailure(.input(.sumsUnreadable(path: path, errno: code)))
         case .failure(.tooLarge):
-            throw TransferFailure(.usage, "--checksums \(path): larger than \(sizeLimit >> 20) MiB")
+            throw TransferFailure(.input(.sumsTooLarge(path: path, limit: sizeLimit)))
         }
     }
 }

@@ -32,17 +32,10 @@ public enum Destination: Sendable, Equatable {
         // Kept exactly or refused (DESIGN.md §5): resume data, an XML property list, cannot hold
         // a control character, so such a name could not be continued.
         if let control = path.utf8.first(where: TerminalText.isASCIIControl) {
-            let code = (control < 0x10 ? "0" : "") + String(control, radix: 16, uppercase: true)
-            throw TransferFailure(
-                .usage,
-                "\(TerminalText.clean(path)): the path contains a control character "
-                    + "(0x\(code)), which resume data cannot record; choose another name")
+            throw TransferFailure(.input(.pathHasControlCharacter(path: path, byte: control)))
         }
         if FileNaming.isWorkingFileName(path) {
-            throw TransferFailure(
-                .usage,
-                "\(splitPath(path).name): a name ending in .afpart, .afresume or .aftmp "
-                    + "would be taken for afget's own files of another download; choose another name with -o or out=")
+            throw TransferFailure(.input(.workingFileName(splitPath(path).name)))
         }
         guard listings?.isAbsent(path) != true, let kind = fileKind(at: path, followingSymlinks: true) else {
             return .file(path: path)

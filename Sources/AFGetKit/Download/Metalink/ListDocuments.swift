@@ -52,8 +52,7 @@ public final class ListDocuments: Sendable {
             }
         } catch {
             // The document's own place ("FILE:LINE") after the list's.
-            return .failure(
-                ItemFailure(item: line.source, error.failure.reworded("\(error.item): \(error.failure.message)"), url: shown))
+            return .failure(ItemFailure(item: line.source, error.failure.noting(.at(error.item)), url: shown))
         }
         return .success(
             files.map { file in

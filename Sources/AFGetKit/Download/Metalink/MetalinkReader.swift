@@ -20,10 +20,9 @@ public enum MetalinkReader {
     /// The files `bytes` describes, in document order. `name` names the document in failures.
     public static func files(in bytes: [UInt8], name: String) throws(ItemFailure) -> [MetalinkFile] {
         guard bytes.count <= largestDocument else {
-            throw ItemFailure(
-                item: name, TransferFailure(.usage, "larger than \(largestDocument >> 20) MiB: not a Metalink document"))
+            throw ItemFailure(item: name, TransferFailure(.input(.documentTooLarge(limit: largestDocument))))
         }
-        guard !bytes.isEmpty else { throw refusal(name, line: 0, "empty: not a Metalink document") }
+        guard !bytes.isEmpty else { throw refusal(name, line: 0, .documentEmpty) }
         xmlInitParser()
         xmlResetLastError()
         let options = XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
@@ -36,11 +35,11 @@ public enum MetalinkReader {
             let error = xmlGetLastError()
             let line = error.map { Int($0.pointee.line) } ?? 0
             let said = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unreadable"
-            throw refusal(name, line: line, "not well-formed XML: \(said.trimmingWhitespace())")
+            throw refusal(name, line: line, .notWellFormedXML(said.trimmingWhitespace()))
         }
         defer { xmlFreeDoc(document) }
         guard let root = xmlDocGetRootElement(document), Element(root).isMetalink(named: "metalink") else {
-            throw refusal(name, line: 1, "not a Metalink v4 document (no <metalink> of \(namespace))")
+            throw refusal(name, line: 1, .notMetalink4)
         }
         var files: [MetalinkFile] = []
         for element in Element(root).children where element.isMetalink(named: "file") {
@@ -50,17 +49,17 @@ public enum MetalinkReader {
                 throw ItemFailure(item: "\(name):\(element.line)", error)
             }
         }
-        guard !files.isEmpty else { throw refusal(name, line: Element(root).line, "describes no file") }
+        guard !files.isEmpty else { throw refusal(name, line: Element(root).line, .describesNoFile) }
         return files
     }
 
-    private static func refusal(_ name: String, line: Int, _ cause: String) -> ItemFailure {
-        ItemFailure(item: line > 0 ? "\(name):\(line)" : name, TransferFailure(.usage, cause))
+    private static func refusal(_ name: String, line: Int, _ cause: InputFailure) -> ItemFailure {
+        ItemFailure(item: line > 0 ? "\(name):\(line)" : name, TransferFailure(.input(cause)))
     }
 
     /// One `<file>`: its name, size, hashes, pieces and URLs, each checked.
     private static func file(_ element: Element) throws(TransferFailure) -> MetalinkFile {
-        guard let name = element.attribute("name") else { throw TransferFailure(.usage, "a <file> without a name") }
+        guard let name = element.attribute("name") else { throw TransferFailure(.input(.fileWithoutName)) }
         try InputList.checkRelative(name, "name")
         var size: Int64?
         var hashes: [Checksum] = []
@@ -70,18 +69,18 @@ public enum MetalinkReader {
         for child in element.children {
             switch child.metalinkName {
             case "size":
-                guard size == nil else { throw TransferFailure(.usage, "\(name): <size> given twice") }
-                size = try count(child.text, "\(name): <size>")
+                guard size == nil else { throw TransferFailure(.input(.elementTwice("size"))).noting(.at(name)) }
+                size = try count(child.text, "<size>", of: name)
             case "hash":
                 if let hash = try checksum(type: child.attribute("type"), hex: child.text, of: name) { hashes.append(hash) }
             case "pieces":
-                guard pieces == nil else { throw TransferFailure(.usage, "\(name): <pieces> given twice") }
+                guard pieces == nil else { throw TransferFailure(.input(.elementTwice("pieces"))).noting(.at(name)) }
                 pieces = try self.pieces(child, of: name)
             case "url":
                 let priority = try child.attribute("priority").map { text throws(TransferFailure) in
-                    let value = try count(text, "\(name): priority")
+                    let value = try count(text, "priority", of: name)
                     guard (1...Int64(lowestPriority)).contains(value) else {
-                        throw TransferFailure(.usage, "\(name): priority \(text) is not 1 to \(lowestPriority)")
+                        throw TransferFailure(.input(.priorityOutOfRange(text, lowest: lowestPriority))).noting(.at(name))
                     }
                     return Int(value)
                 }
@@ -96,14 +95,13 @@ public enum MetalinkReader {
             }
         }
         guard !sources.isEmpty else {
-            let given =
-                unfetchable.isEmpty ? "no <url>" : "no URL afget can fetch (\(unfetchable.prefix(3).joined(separator: ", ")))"
-            throw TransferFailure(.usage, "\(name): \(given)")
+            let given: InputFailure = unfetchable.isEmpty ? .noURL : .noFetchableURL(unfetchable)
+            throw TransferFailure(.input(given)).noting(.at(name))
         }
         if let pieces, let size {
             guard pieces.fit(total: size) else {
-                throw TransferFailure(
-                    .usage, "\(name): \(pieces.hashes.count) piece hashes for \(size) bytes in pieces of \(pieces.length)")
+                throw TransferFailure(.input(.piecesDoNotFit(count: pieces.hashes.count, size: size, length: pieces.length)))
+                    .noting(.at(name))
             }
         }
         // Stable: sources of one priority keep the document's order.
@@ -115,8 +113,8 @@ public enum MetalinkReader {
 
     /// `<pieces length="N" type="T"><hash>HEX</hash>...</pieces>`; nil for a type afget does not know.
     private static func pieces(_ element: Element, of name: String) throws(TransferFailure) -> PieceHashes? {
-        let length = try count(element.attribute("length") ?? "", "\(name): <pieces> length")
-        guard length > 0 else { throw TransferFailure(.usage, "\(name): <pieces> of length 0") }
+        let length = try count(element.attribute("length") ?? "", "<pieces> length", of: name)
+        guard length > 0 else { throw TransferFailure(.input(.piecesOfLengthZero)).noting(.at(name)) }
         let type = element.attribute("type") ?? ""
         var hashes: [String] = []
         for child in element.children where child.metalinkName == "hash" {
@@ -133,15 +131,15 @@ public enum MetalinkReader {
         do {
             return try Checksum.parse("\(type)=\(hex.trimmingWhitespace())")
         } catch {
-            throw TransferFailure(.usage, "\(name): \(error.message)")
+            throw error.noting(.at(name))
         }
     }
 
-    /// Digits alone, as an Int64.
-    private static func count(_ text: String, _ what: String) throws(TransferFailure) -> Int64 {
+    /// Digits alone, as an Int64; `what` of the file `name` ("<size>").
+    private static func count(_ text: String, _ what: String, of name: String) throws(TransferFailure) -> Int64 {
         let digits = text.trimmingWhitespace()
         guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int64(digits) else {
-            throw TransferFailure(.usage, "\(what) \"\(digits.prefix(40))\" is not a count")
+            throw TransferFailure(.input(.notACount(what: what, text: digits))).noting(.at(name))
         }
         return value
     }
@@ -219,17 +217,16 @@ extension MetalinkReader {
     public static func load(_ path: String) throws(ItemFailure) -> [MetalinkFile] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw ItemFailure(item: path, TransferFailure(.usage, "cannot read it: \(describeErrno(errno))"))
+            throw ItemFailure(item: path, TransferFailure(.input(.documentUnreadable(errno: errno))))
         }
         defer { close(descriptor) }
         switch readAll(descriptor, limit: largestDocument) {
         case .success(let bytes):
             return try files(in: bytes, name: path)
         case .failure(.system(let code)):
-            throw ItemFailure(item: path, TransferFailure(.usage, "cannot read it: \(describeErrno(code))"))
+            throw ItemFailure(item: path, TransferFailure(.input(.documentUnreadable(errno: code))))
         case .failure(.tooLarge):
-            throw ItemFailure(
-                item: path, TransferFailure(.usage, "larger than \(largestDocument >> 20) MiB: not a Metalink document"))
+            throw ItemFailure(item: path, TransferFailure(.input(.documentTooLarge(limit: largestDocument))))
         }
     }
 }

@@ -37,16 +37,12 @@ public enum ResumeDiscovery {
                 found.failures.append(ItemFailure(item: path, TransferFailure(.file(.noSuchPath))))
             } else {
                 found.failures.append(
-                    ItemFailure(item: path, TransferFailure(.usage, "not a directory or a \(ResumeStore.suffix) file")))
+                    ItemFailure(item: path, TransferFailure(.input(.notResumeData))))
             }
         }
         if replacementURL != nil && resumeFiles.count != 1 {
             found.failures.append(
-                ItemFailure(
-                    item: "--url",
-                    TransferFailure(
-                        .usage,
-                        "applies to exactly one resume file (found \(resumeFiles.count))")))
+                ItemFailure(item: "--url", TransferFailure(.input(.replacementURLNeedsOneResumeFile(found: resumeFiles.count)))))
             return found
         }
         for file in resumeFiles {
