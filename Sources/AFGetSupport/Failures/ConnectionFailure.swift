@@ -38,8 +38,9 @@ public enum ConnectionFailure: Sendable, Equatable {
     case sshHostKeyChanged(host: String, fingerprint: String, knownHosts: String)
     /// known_hosts has no key for the SSH server.
     case sshHostKeyUnknown(host: String, fingerprint: String, knownHosts: String)
-    /// A libcurl failure no other case names: its code decides the class, which the transfer
-    /// that met it keeps (`CurlFailureClassifier.kind(of:)`).
+    /// A libcurl failure no other case names, in libcurl's words. Its code decides its class
+    /// (a reset connection, a malformed reply, a bad URL...), which the classifier that knows
+    /// libcurl's codes (`CurlFailureClassifier.kind(of:)`) gives it.
     case curl(code: Int32, said: String, failureClass: FailureClass)
 
     /// What a stalled transfer was waiting for.
