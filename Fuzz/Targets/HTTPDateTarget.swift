@@ -38,7 +38,9 @@ enum HTTPDateTarget: FuzzTarget {
         // The decision that follows never waits longer than the policy allows.
         switch RetryPolicy(maxRetries: 3, baseDelay: 1).decision(afterFailedAttempts: 1, retryAfter: text, now: now) {
         case .retry(let after): expect(after >= 0 && after <= RetryAfter.longestWait, "a wait of \(after) s")
-        case .tooLongToWait(let why): expect(why.contains("Retry-After"), "a refusal not naming Retry-After: \(why)")
+        case .tooLongToWait(let seconds, let retryAfter):
+            expect(
+                retryAfter == text && wait.map { Int($0) } == seconds, "a refusal of \(seconds) s for Retry-After \(retryAfter)")
         default: break
         }
     }

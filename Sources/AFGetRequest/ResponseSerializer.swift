@@ -41,17 +41,15 @@ public struct ResponseSerializer: Sendable, Equatable {
     /// The failure the response stands for, or nil when it is acceptable.
     public func validate(_ head: ResponseHead, sentCredentials: Bool) -> TransferFailure? {
         guard acceptableStatusCodes.contains(where: { $0.contains(head.status) }) else {
-            let failure = head.failure(sentCredentials: sentCredentials)
+            let refusal = head.refusal(sentCredentials: sentCredentials)
             // A status outside the acceptable set is an HTTP error even when it is not 4xx/5xx.
-            return failure.kind == .protocolViolation ? TransferFailure(.httpStatus, failure.message) : failure
+            let isProtocolViolation = FailureReason.response(refusal).failureClass == .protocolViolation
+            return TransferFailure(.response(isProtocolViolation ? .statusNotAccepted(refusal) : refusal))
         }
         guard !acceptableContentTypes.isEmpty else { return nil }
         let type = head.value(of: "Content-Type").map(Self.mediaType) ?? ""
         guard acceptableContentTypes.contains(where: { Self.matches(type, $0) }) else {
-            return TransferFailure(
-                .protocolViolation,
-                "unacceptable content type \"\(type.isEmpty ? "(none)" : type)\" (accepted: \(acceptableContentTypes.joined(separator: ", ")))"
-            )
+            return TransferFailure(.response(.typeNotAccepted(type: type, accepted: acceptableContentTypes)))
         }
         return nil
     }

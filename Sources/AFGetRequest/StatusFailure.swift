@@ -6,21 +6,23 @@ extension ResponseHead {
     /// 4xx/5xx, a protocol failure for anything else (a redirect not followed or without a
     /// Location, a 1xx).
     public func failure(sentCredentials: Bool) -> TransferFailure {
-        let statusLine = "HTTP \(status)\(reason.isEmpty ? "" : " " + reason)"
+        TransferFailure(.response(refusal(sentCredentials: sentCredentials)))
+    }
+
+    /// What the response says in place of the file, as `failure(sentCredentials:)` tells it.
+    public func refusal(sentCredentials: Bool) -> ResponseFailure {
         if sentCredentials && (status == 401 || status == 407) {
-            return TransferFailure(.response(.credentialsRefused(status: status)), "\(statusLine): the credentials were refused")
+            return .credentialsRefused(status: status, phrase: reason)
         }
         if (400..<600).contains(status) {
-            return TransferFailure(.response(.httpStatus(status)), statusLine)
+            return .httpStatus(status, phrase: reason)
         }
         if let location = redirectLocation {
-            return TransferFailure(
-                .protocolViolation,
-                "\(statusLine): redirect to \(TerminalText.clean(location)) not followed (--no-follow)")
+            return .redirectNotFollowed(status: status, phrase: reason, location: location)
         }
         if isRedirect {
-            return TransferFailure(.protocolViolation, "\(statusLine): a redirect without a Location to follow")
+            return .redirectWithoutLocation(status: status, phrase: reason)
         }
-        return TransferFailure(.protocolViolation, "unexpected final response \(statusLine)")
+        return .unexpectedStatus(status: status, phrase: reason)
     }
 }

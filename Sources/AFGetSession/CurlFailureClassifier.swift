@@ -7,11 +7,11 @@ enum CurlFailureClassifier {
     /// The failure for a libcurl error on a transfer to `host`; a TLS failure names the host.
     /// `requestUnsent`: the transfer never got as far as sending (libcurl's pre-transfer time is
     /// still 0): no connection, or none that took a byte. `ftpReply`: an FTP server's last reply
-    /// code (0 for other schemes).
+    /// code (0 for other schemes). `body`: the bytes received of an announced length.
     static func failure(
         for error: CurlError, host: String, readingHeaders: Bool,
         limits: ResponseLimits, requestUnsent: Bool = false, proxies: ProxySettings = ProxySettings(environment: [:]),
-        proxy: ChosenProxy? = nil, tunnelStatus: Int = 0, ftpReply: Int = 0
+        proxy: ChosenProxy? = nil, tunnelStatus: Int = 0, ftpReply: Int = 0, body: (received: Int64, expected: Int64)? = nil
     ) -> TransferFailure {
         // libcurl's words may quote a proxy URL it could not use, password and all.
         let said = proxies.withoutCredentials(error.message)
@@ -24,10 +24,7 @@ enum CurlFailureClassifier {
         // libcurl refuses a header line over its own 100 KiB buffer before afget's header
         // callback sees it, and says "Out of memory", which would read as a bug of afget's (exit 1).
         if error.curlCode == CURLE_OUT_OF_MEMORY && readingHeaders {
-            return TransferFailure(
-                .protocolViolation,
-                "a response header line is longer than "
-                    + "\(limits.maxHeaderLineBytes / 1024) KiB (afget's limit)")
+            return TransferFailure(.response(.headerLineTooLong(limit: limits.maxHeaderLineBytes)))
         }
         // Under TLS 1.3 a server refusing the client (no certificate, say) says so with an
         // alert after the handshake, which libcurl reports as a receive error.
@@ -37,7 +34,7 @@ enum CurlFailureClassifier {
         // A reply without a status line: libcurl calls it HTTP/0.9 and reports it as an
         // unsupported protocol, which would read as a bad URL (exit 2). The server is at fault.
         if error.curlCode == CURLE_UNSUPPORTED_PROTOCOL && error.message.contains("HTTP/0.9") {
-            return TransferFailure(.protocolViolation, "the reply is not an HTTP response (no status line)")
+            return TransferFailure(.response(.notHTTP))
         }
         if let turnedAway = turnedAway(error.curlCode, ftpReply: ftpReply, requestUnsent: requestUnsent) {
             return turnedAway
@@ -46,18 +43,13 @@ enum CurlFailureClassifier {
             // libssh2 got no session: the server closed the connection before its banner, as
             // sshd does beyond MaxStartups' connections not yet logged in. libcurl reports it as
             // a failed start, which would read as afget's own bug (exit 1); it is a busy server.
-            return TransferFailure(
-                .network, "the SSH server closed the connection before a session began (\(said))", transient: true,
-                requestUnsent: true)
+            return TransferFailure(.connection(.sshSessionRefused(said: said)), transient: true, requestUnsent: true)
         }
-        let kind = isTLSAlert ? .tls : kind(of: error.curlCode)
-        let answer = serverAnswer(error.curlCode) ?? refusedLogin(error.curlCode)
-        let message = kind == .tls ? "TLS with \(host): \(said)" : answer.map { "\($0) (\(said))" } ?? said
         // A body that cannot be decoded is worthless: nothing of it is kept.
         return TransferFailure(
-            kind, message, transient: !isTLSAlert && isTransient(error.curlCode),
-            discardsData: error.curlCode == CURLE_BAD_CONTENT_ENCODING, requestUnsent: requestUnsent,
-            reason: reason(of: error.curlCode, requestUnsent: requestUnsent))
+            reason(of: error.curlCode, said: said, host: host, isTLSAlert: isTLSAlert, requestUnsent: requestUnsent, body: body),
+            transient: !isTLSAlert && isTransient(error.curlCode),
+            discardsData: error.curlCode == CURLE_BAD_CONTENT_ENCODING, requestUnsent: requestUnsent)
     }
 
     /// A failure that is the proxy's: it refused the tunnel (its CONNECT status, a 407 for
@@ -72,7 +64,7 @@ enum CurlFailureClassifier {
         switch code {
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_PROXY:
             return TransferFailure(
-                .network, "cannot reach the proxy \(proxy.name): \(said)", transient: isTransient(code),
+                .connection(.proxyUnreachable(proxy: proxy.name, said: said)), transient: isTransient(code),
                 requestUnsent: requestUnsent)
         default:
             return nil
@@ -87,9 +79,7 @@ enum CurlFailureClassifier {
     /// never taken for a busy server.
     private static func turnedAway(_ code: CURLcode, ftpReply: Int, requestUnsent: Bool) -> TransferFailure? {
         guard code == CURLE_OPERATION_TIMEDOUT, ftpReply == 421, requestUnsent else { return nil }
-        return TransferFailure(
-            .network, "the server turned the connection away (FTP 421: it takes no more connections for now)",
-            transient: true, requestUnsent: true, reason: .connection(.turnedAway))
+        return TransferFailure(.connection(.turnedAway), transient: true, requestUnsent: true)
     }
 
     /// Failures another attempt may get past (a refused connection only where its origin has
@@ -105,46 +95,38 @@ enum CurlFailureClassifier {
         }
     }
 
-    /// What libcurl's code says precisely: the host's own failures (no address, no connection;
-    /// a timeout only before a byte of the request went out, as libcurl gives one code to a
-    /// connect timeout and to a transfer that took too long), and an FTP or SSH server's answers.
-    static func reason(of code: CURLcode, requestUnsent: Bool) -> FailureReason? {
-        switch code {
-        case CURLE_COULDNT_RESOLVE_HOST: .connection(.hostNotFound)
-        case CURLE_COULDNT_CONNECT: .connection(.connectFailed)
-        case CURLE_OPERATION_TIMEDOUT where requestUnsent: .connection(.connectTimeout)
-        case CURLE_REMOTE_FILE_NOT_FOUND: .response(.noSuchFile)
-        case CURLE_REMOTE_ACCESS_DENIED: .response(.accessDenied)
-        case CURLE_LOGIN_DENIED: .response(.loginRefused)
-        default: nil
+    /// What libcurl's code says: the host's own failures (no address, no connection; a timeout
+    /// only before a byte of the request went out, as libcurl gives one code to a connect
+    /// timeout and to a transfer that took too long), a body cut short of its announced
+    /// length (`body`, as received and expected), an FTP or SSH server's answers, TLS with
+    /// `host` (or an alert after its handshake), and libcurl's words for the rest.
+    static func reason(
+        of code: CURLcode, said: String, host: String = "", isTLSAlert: Bool = false, requestUnsent: Bool,
+        body: (received: Int64, expected: Int64)? = nil
+    ) -> FailureReason {
+        if code == CURLE_PARTIAL_FILE, let body {
+            return .response(.bodyShort(received: body.received, expected: body.expected, said: said))
         }
-    }
-
-    /// What an FTP or SFTP server's refusal says of the file, worded as an HTTP status would
-    /// be (and exiting as one, 8).
-    private static func serverAnswer(_ code: CURLcode) -> String? {
         switch code {
-        case CURLE_REMOTE_FILE_NOT_FOUND: "the server has no such file"
-        case CURLE_REMOTE_ACCESS_DENIED: "the server refused access to the file"
-        case CURLE_FTP_COULDNT_RETR_FILE: "the server would not send the file"
-        case CURLE_UPLOAD_FAILED: "the server refused the upload"
-        case CURLE_REMOTE_DISK_FULL: "the server's disk is full"
-        case CURLE_REMOTE_FILE_EXISTS: "the server already has a file of that name"
-        default: nil
-        }
-    }
-
-    /// How a refused login over FTP or SSH is worded (exit 6; HTTP's is a 401).
-    private static func refusedLogin(_ code: CURLcode) -> String? {
-        switch code {
-        case CURLE_LOGIN_DENIED: "the server refused the login"
-        default: nil
+        case CURLE_COULDNT_RESOLVE_HOST: return .connection(.hostNotFound(said: said))
+        case CURLE_COULDNT_CONNECT: return .connection(.connectFailed(said: said))
+        case CURLE_OPERATION_TIMEDOUT where requestUnsent: return .connection(.connectTimeout(said: said))
+        case CURLE_REMOTE_FILE_NOT_FOUND: return .response(.noSuchFile(said: said))
+        case CURLE_REMOTE_ACCESS_DENIED: return .response(.accessDenied(said: said))
+        case CURLE_FTP_COULDNT_RETR_FILE: return .response(.fileNotSent(said: said))
+        case CURLE_UPLOAD_FAILED: return .response(.uploadRefused(said: said))
+        case CURLE_REMOTE_DISK_FULL: return .response(.serverDiskFull(said: said))
+        case CURLE_REMOTE_FILE_EXISTS: return .response(.fileExists(said: said))
+        case CURLE_LOGIN_DENIED: return .response(.loginRefused(said: said))
+        default:
+            let kind = kind(of: code)
+            if isTLSAlert || kind == .tls { return .connection(.tls(host: host, said: said, curlCode: Int32(code.rawValue))) }
+            return .connection(.curl(code: Int32(code.rawValue), said: said, failureClass: kind))
         }
     }
 
     static func kind(of code: CURLcode) -> FailureClass {
-        if serverAnswer(code) != nil { return .httpStatus }
-        return switch code {
+        switch code {
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
             .usage
         case CURLE_WRITE_ERROR, CURLE_READ_ERROR, CURLE_FILE_COULDNT_READ_FILE:

@@ -298,13 +298,8 @@ final class CurlLoop {
             requestUnsent: context.easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) == 0,
             proxies: context.options.proxy, proxy: context.options.proxy.proxy(forRequestTo: context.request.url),
             tunnelStatus: context.easy.info(CURLINFO_HTTP_CONNECTCODE),
-            ftpReply: ["ftp", "ftps"].contains(context.request.url.scheme) ? context.easy.info(CURLINFO_RESPONSE_CODE) : 0)
-        if result == CURLE_PARTIAL_FILE, let expected = context.progress.expected {
-            // How short, as data: the words stay libcurl's.
-            return TransferFailure(
-                failure.kind, failure.message, transient: failure.isTransient, requestUnsent: failure.requestUnsent,
-                reason: .response(.bodyShort(received: context.progress.received, expected: expected)))
-        }
+            ftpReply: ["ftp", "ftps"].contains(context.request.url.scheme) ? context.easy.info(CURLINFO_RESPONSE_CODE) : 0,
+            body: context.progress.expected.map { (context.progress.received, $0) })
         return refusedOnFirstContact(context, result) ? failure.refusedOnFirstContact() : failure
     }
 

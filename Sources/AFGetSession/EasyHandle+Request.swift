@@ -71,10 +71,7 @@ extension EasyHandle {
             let leaf = CertificatePins.der(fromPEM: pem)
         else { return nil }
         guard pins.contains(leaf) else {
-            return TransferFailure(
-                .tls,
-                "TLS with \(url.host): the server's certificate is not the pinned one "
-                    + "(--pin-cert mismatch)")
+            return TransferFailure(.connection(.certificateNotPinned(host: url.host)))
         }
         return nil
     }

@@ -164,13 +164,10 @@ public struct ChosenProxy: Sendable, Equatable {
     /// anything else from a proxy is a network failure, as an unreachable proxy is.
     public func refusal(status: Int) -> TransferFailure {
         if status == 407 {
-            return sendsCredentials
-                ? TransferFailure(.authentication, "the proxy \(name) refused the credentials in the proxy URL (HTTP 407)")
-                : TransferFailure(
-                    .httpStatus,
-                    "the proxy \(name) asks for credentials (HTTP 407); give them in the proxy URL: http://USER:PASSWORD@\(name)")
+            return TransferFailure(
+                .connection(sendsCredentials ? .proxyCredentialsRefused(proxy: name) : .proxyCredentialsMissing(proxy: name)))
         }
-        return TransferFailure(.network, "the proxy \(name) did not carry the request (HTTP \(status))")
+        return TransferFailure(.connection(.proxyRefused(proxy: name, status: status)))
     }
 }
 

@@ -29,7 +29,7 @@ public struct RedirectPolicy: Sendable, Equatable {
     public func next(after request: HTTPRequest, status: Int, target: String, redirectsSoFar: Int) -> Decision {
         guard follow else { return .deliver }
         guard redirectsSoFar < maxRedirects else {
-            return .refuse(TransferFailure(.protocolViolation, "too many redirects (more than \(maxRedirects))"))
+            return .refuse(TransferFailure(.response(.tooManyRedirects(limit: maxRedirects))))
         }
         // Bytes, not characters: ":" followed by a combining mark is one Character that is not
         // ":", and the whole target, password and all, would be taken for the scheme.
@@ -39,16 +39,16 @@ public struct RedirectPolicy: Sendable, Equatable {
             Array(target.utf8).firstRange(of: Array("://".utf8)) == nil
             ? removingPasswords(inText: target) : removingPassword(from: target)
         guard scheme == "http" || scheme == "https" else {
-            return .refuse(TransferFailure(.protocolViolation, "refusing redirect to \(scheme): \(shownTarget)"))
+            return .refuse(TransferFailure(.response(.redirectToScheme(scheme, target: shownTarget))))
         }
         let url: CurlURL
         do {
             url = try CurlURL(target)
         } catch {
-            return .refuse(TransferFailure(.protocolViolation, "redirect to a malformed URL: \(shownTarget)"))
+            return .refuse(TransferFailure(.response(.redirectMalformed(target: shownTarget))))
         }
         if request.url.scheme == "https" && url.scheme == "http" {
-            return .refuse(TransferFailure(.protocolViolation, "refusing redirect from HTTPS to HTTP: \(shownTarget)"))
+            return .refuse(TransferFailure(.response(.redirectToHTTP(target: shownTarget))))
         }
 
         var next = request

@@ -66,7 +66,7 @@ public struct CollectedBody: ResponseBodyHandler {
 
         func take(_ piece: UnsafeRawBufferPointer) -> BodyIntake {
             guard body.count + piece.count <= limit else {
-                return .refuse(TransferFailure(.protocolViolation, "response body larger than \(limit) bytes"))
+                return .refuse(TransferFailure(.response(.bodyOverLimit(limit: limit))))
             }
             body.append(contentsOf: piece)
             return .more

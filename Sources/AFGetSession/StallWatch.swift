@@ -64,14 +64,13 @@ struct StallWatch {
                 return nil
             }
             let isSending = sample.isSendingBody || sample.unsent > 0
-            return stalled(isSending ? "no body byte sent for" : "no complete response headers within")
+            return stalled(isSending ? .requestBody : .responseHeaders)
         }
         guard judged - lastActivityAt > limit else { return nil }
-        return stalled("no data received for")
+        return stalled(.data)
     }
 
-    private func stalled(_ what: String) -> TransferFailure {
-        let seconds = limit == limit.rounded() ? "\(Int(limit)) s" : "\(limit) s"
-        return TransferFailure(.connection(.stalled), "stalled: \(what) \(seconds)", transient: true)
+    private func stalled(_ waiting: ConnectionFailure.StalledPart) -> TransferFailure {
+        TransferFailure(.connection(.stalled(waiting: waiting, seconds: limit)), transient: true)
     }
 }

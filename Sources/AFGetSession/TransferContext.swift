@@ -262,10 +262,9 @@ final class TransferContext {
             headerLines <= limits.maxHeaderLines
         else {
             abortReason = TransferFailure(
-                .protocolViolation,
-                "response headers exceed afget's limits "
-                    + "(\(limits.maxHeaderLines) lines, \(limits.maxHeaderLineBytes / 1024) KiB per line, "
-                    + "\(limits.maxHeaderBytes / 1024) KiB in all)")
+                .response(
+                    .headersTooLarge(
+                        lines: limits.maxHeaderLines, lineBytes: limits.maxHeaderLineBytes, bytes: limits.maxHeaderBytes)))
             return 0
         }
         var length = count
@@ -366,30 +365,26 @@ final class TransferContext {
         guard options.decompresses, head.isEncoded, request.method != "HEAD" else { return nil }
         decoder = ContentDecoder(codings: head.contentEncodings)
         guard decoder == nil, let coding = ContentDecoder.unsupported(head.contentEncodings) else { return nil }
-        return TransferFailure(
-            .protocolViolation, "the body is encoded as \(coding), which afget does not decode",
-            discardsData: true)
+        return TransferFailure(.response(.unknownEncoding(coding)), discardsData: true)
     }
 
     /// Why a body that libcurl received in full is still not whole: its coded stream ended early.
     func bodyEndFailure() -> TransferFailure? {
         guard consumer != nil, let problem = decoder?.finish() else { return nil }
-        return TransferFailure(.protocolViolation, problem, discardsData: true)
+        return TransferFailure(.response(.undecodable(said: problem)), discardsData: true)
     }
 
     /// A Content-Length that cannot be used, too many stacked content encodings, or a body
     /// announced larger than `--max-size`.
     private func limitFailure() -> TransferFailure? {
         if let problem = head.contentLengthProblem {
-            return TransferFailure(.protocolViolation, problem, discardsData: true)
+            return TransferFailure(.response(.unusableLength(said: problem)), discardsData: true)
         }
         let limits = options.limits
         let encodings = head.contentEncodings
         if encodings.count > limits.maxContentEncodings {
             return TransferFailure(
-                .protocolViolation,
-                "\(encodings.count) content encodings stacked (afget decodes at most \(limits.maxContentEncodings))",
-                discardsData: true)
+                .response(.tooManyEncodings(count: encodings.count, limit: limits.maxContentEncodings)), discardsData: true)
         }
         if let max = limits.maxBodyBytes, let length = head.contentLength, !head.isEncoded || !options.decompresses,
             length > max, request.method != "HEAD"
@@ -400,7 +395,7 @@ final class TransferContext {
     }
 
     private static func overMaxSize(_ max: Int64) -> TransferFailure {
-        TransferFailure(.response(.tooLarge(limit: max)), "the body is larger than --max-size (\(max) bytes)", discardsData: true)
+        TransferFailure(.response(.tooLarge(limit: max)), discardsData: true)
     }
 
     func receiveBody(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
@@ -418,7 +413,7 @@ final class TransferContext {
             return take(received) || consumerHasEnough ? takenOfLastPiece : 0
         }
         if let problem = decoder.decode(received, deliver: take) {
-            abortReason = TransferFailure(.protocolViolation, problem, discardsData: true)
+            abortReason = TransferFailure(.response(.undecodable(said: problem)), discardsData: true)
         }
         return abortReason == nil && !wasStopped && !consumerHasEnough ? count : 0
     }

@@ -52,9 +52,7 @@ public struct TransferOptions: Sendable, Equatable {
 
     /// The failure of an item that ran out of `maxTime`.
     public var maxTimeFailure: TransferFailure {
-        let limit = maxTime ?? 0
-        let shown = limit == limit.rounded() ? "\(Int(limit)) s" : "\(limit) s"
-        return TransferFailure(.connection(.timeLimit), "took longer than --max-time (\(shown))")
+        TransferFailure(.connection(.timeLimit(seconds: maxTime ?? 0)))
     }
 
     /// Whether a 401 means the credentials were refused rather than missing.

@@ -37,18 +37,12 @@ final class DownloadMachineTests: XCTestCase {
             (206, 1000, 1000, .finish(), "the rest of a continued file"),
             (
                 200, 600, 600,
-                .retry(
-                    TransferFailure(
-                        .network, "the body ended early: 600 of 1000 bytes", transient: true,
-                        reason: .response(.bodyShort(received: 600, expected: 1000))), retryAfter: nil),
+                .retry(TransferFailure(.response(.bodyShort(received: 600, expected: 1000)), transient: true), retryAfter: nil),
                 "short: continued"
             ),
             (
                 200, 1200, 1200,
-                .fail(
-                    TransferFailure(
-                        .protocolViolation, "the server sent more than the file's length (1200 bytes of a 1000-byte file)",
-                        discardsData: true)),
+                .fail(TransferFailure(.response(.bodyLong(received: 1200, expected: 1000)), discardsData: true)),
                 "long: worthless"
             ),
         ]

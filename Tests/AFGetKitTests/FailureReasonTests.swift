@@ -11,26 +11,26 @@ import XCTest
 /// and the code each carries into the report, without a socket.
 final class FailureReasonTests: XCTestCase {
     func testLibcurlsCodesThatAreTheHostsOwn() {
-        let rows: [(curl: CURLcode, requestUnsent: Bool, expected: FailureReason?, code: String?)] = [
-            (CURLE_COULDNT_RESOLVE_HOST, true, .connection(.hostNotFound), "host-not-found"),
-            (CURLE_COULDNT_CONNECT, true, .connection(.connectFailed), "connect-failed"),
-            (CURLE_OPERATION_TIMEDOUT, true, .connection(.connectTimeout), "connect-timeout"),
+        let rows: [(curl: CURLcode, requestUnsent: Bool, expected: FailureReason, code: String, hostDown: Bool)] = [
+            (CURLE_COULDNT_RESOLVE_HOST, true, .connection(.hostNotFound(said: "said")), "host-not-found", true),
+            (CURLE_COULDNT_CONNECT, true, .connection(.connectFailed(said: "said")), "connect-failed", true),
+            (CURLE_OPERATION_TIMEDOUT, true, .connection(.connectTimeout(said: "said")), "connect-timeout", true),
             // A timeout after the request went out says nothing of the host being down.
-            (CURLE_OPERATION_TIMEDOUT, false, nil, nil),
-            (CURLE_RECV_ERROR, false, nil, nil),
-            (CURLE_PEER_FAILED_VERIFICATION, true, nil, nil),
-            (CURLE_REMOTE_FILE_NOT_FOUND, false, .response(.noSuchFile), "no-such-file"),
-            (CURLE_REMOTE_ACCESS_DENIED, false, .response(.accessDenied), "access-denied"),
-            (CURLE_LOGIN_DENIED, false, .response(.loginRefused), "login-refused"),
+            (
+                CURLE_OPERATION_TIMEDOUT, false, .connection(.curl(code: 28, said: "said", failureClass: .network)), "curl-error",
+                false
+            ),
+            (CURLE_RECV_ERROR, false, .connection(.curl(code: 56, said: "said", failureClass: .network)), "curl-error", false),
+            (CURLE_PEER_FAILED_VERIFICATION, true, .connection(.tls(host: "", said: "said", curlCode: 60)), "tls", false),
+            (CURLE_REMOTE_FILE_NOT_FOUND, false, .response(.noSuchFile(said: "said")), "no-such-file", false),
+            (CURLE_REMOTE_ACCESS_DENIED, false, .response(.accessDenied(said: "said")), "access-denied", false),
+            (CURLE_LOGIN_DENIED, false, .response(.loginRefused(said: "said")), "login-refused", false),
         ]
         for row in rows {
-            let reason = CurlFailureClassifier.reason(of: row.curl, requestUnsent: row.requestUnsent)
+            let reason = CurlFailureClassifier.reason(of: row.curl, said: "said", requestUnsent: row.requestUnsent)
             XCTAssertEqual(reason, row.expected, "code \(row.curl.rawValue)")
-            XCTAssertEqual(reason?.code, row.code, "code \(row.curl.rawValue)")
-            XCTAssertEqual(
-                reason?.isHostDown ?? false,
-                [.connection(.hostNotFound), .connection(.connectFailed), .connection(.connectTimeout)].contains(row.expected),
-                "code \(row.curl.rawValue)")
+            XCTAssertEqual(reason.code, row.code, "code \(row.curl.rawValue)")
+            XCTAssertEqual(reason.isHostDown, row.hostDown, "code \(row.curl.rawValue)")
         }
     }
 
@@ -39,18 +39,18 @@ final class FailureReasonTests: XCTestCase {
     /// `max_per_ip`), which a split download takes as a 503; one after the login is an idle
     /// session's end, a timeout; and a 530 is a refused login, never a busy server.
     func testAnFTPServersTurnAwayIsToldFromATimeoutAndARefusedLogin() {
-        let rows: [(curl: CURLcode, reply: Int, requestUnsent: Bool, reason: FailureReason?, exit: Int32, transient: Bool)] = [
-            (CURLE_OPERATION_TIMEDOUT, 421, true, .connection(.turnedAway), 4, true),
-            (CURLE_OPERATION_TIMEDOUT, 421, false, .said(.network, errno: nil), 4, true),
-            (CURLE_OPERATION_TIMEDOUT, 0, true, .connection(.connectTimeout), 4, true),
-            (CURLE_LOGIN_DENIED, 530, true, .response(.loginRefused), 6, false),
+        let rows: [(curl: CURLcode, reply: Int, requestUnsent: Bool, code: String, exit: Int32, transient: Bool)] = [
+            (CURLE_OPERATION_TIMEDOUT, 421, true, "turned-away", 4, true),
+            (CURLE_OPERATION_TIMEDOUT, 421, false, "curl-error", 4, true),
+            (CURLE_OPERATION_TIMEDOUT, 0, true, "connect-timeout", 4, true),
+            (CURLE_LOGIN_DENIED, 530, true, "login-refused", 6, false),
         ]
         for row in rows {
             let failure = CurlFailureClassifier.failure(
                 for: CurlError(code: row.curl), host: "127.0.0.1", readingHeaders: true, limits: ResponseLimits(),
                 requestUnsent: row.requestUnsent, ftpReply: row.reply)
             let name = "code \(row.curl.rawValue), reply \(row.reply)"
-            XCTAssertEqual(failure.reason, row.reason, name)
+            XCTAssertEqual(failure.reason.code, row.code, name)
             XCTAssertEqual(failure.exitCode, row.exit, name)
             XCTAssertEqual(failure.isTransient, row.transient, name)
         }
@@ -62,13 +62,17 @@ final class FailureReasonTests: XCTestCase {
     /// was made with: the table of afget(1) in code.
     func testEveryReasonDecidesItsExitStatus() {
         let rows: [(reason: FailureReason, exit: Int32)] = [
-            (.connection(.hostNotFound), 4), (.connection(.connectFailed), 4), (.connection(.connectTimeout), 4),
-            (.connection(.hostGivenUp(host: "http://h:80")), 4),
-            (.connection(.timeLimit), 4), (.connection(.stalled), 4), (.response(.bodyShort(received: 1, expected: 2)), 4),
-            (.response(.httpStatus(404)), 8), (.response(.httpStatus(503)), 8), (.response(.httpStatus(401)), 8),
-            (.response(.noSuchFile), 8), (.response(.accessDenied), 8),
-            (.response(.credentialsRefused(status: 401)), 6), (.response(.credentialsRefused(status: 407)), 6),
-            (.response(.loginRefused), 6),
+            (.connection(.hostNotFound(said: "")), 4), (.connection(.connectFailed(said: "")), 4),
+            (.connection(.connectTimeout(said: "")), 4),
+            (.connection(.hostGivenUp(host: "http://h:80", after: .connection(.connectFailed(said: "")), again: false)), 4),
+            (.connection(.timeLimit(seconds: 1)), 4), (.connection(.stalled(waiting: .data, seconds: 1)), 4),
+            (.response(.bodyShort(received: 1, expected: 2)), 4),
+            (.response(.httpStatus(404, phrase: "")), 8), (.response(.httpStatus(503, phrase: "")), 8),
+            (.response(.httpStatus(401, phrase: "")), 8),
+            (.response(.noSuchFile(said: "")), 8), (.response(.accessDenied(said: "")), 8),
+            (.response(.credentialsRefused(status: 401, phrase: "")), 6),
+            (.response(.credentialsRefused(status: 407, phrase: "")), 6),
+            (.response(.loginRefused(said: "")), 6),
             (.connection(.turnedAway), 4),
             (.response(.tooLarge(limit: 10)), 7), (.resume(.entityTagChanged(from: "a", to: "b")), 9),
             (.checksum(.notInSums(sumsFile: "SUMS")), 10),
@@ -89,13 +93,15 @@ final class FailureReasonTests: XCTestCase {
     }
 
     func testAFailureToldInOtherWordsKeepsItsReason() {
-        let refused = TransferFailure(.network, "Failed to connect", transient: true, reason: .connection(.connectFailed))
-        let retried = refused.reworded("Failed to connect (after 6 attempts)")
-        XCTAssertEqual(retried.reason, .connection(.connectFailed))
+        let refused = TransferFailure(.connection(.connectFailed(said: "Failed to connect")), transient: true)
+        let retried = refused.noting(.afterAttempts(6))
+        XCTAssertEqual(retried.message, "Failed to connect (after 6 attempts)")
+        XCTAssertEqual(retried.reason, .connection(.connectFailed(said: "Failed to connect")))
         XCTAssertTrue(retried.isTransient)
         XCTAssertEqual(retried.kind, .network)
-        XCTAssertEqual(FailureReason.connection(.hostGivenUp(host: "http://h:80")).code, "host-given-up")
-        XCTAssertFalse(FailureReason.connection(.hostGivenUp(host: "http://h:80")).isHostDown, "never counted as a new failure")
+        let givenUp = FailureReason.connection(.hostGivenUp(host: "http://h:80", after: refused.reason, again: false))
+        XCTAssertEqual(givenUp.code, "host-given-up")
+        XCTAssertFalse(givenUp.isHostDown, "never counted as a new failure")
     }
 
     func testTheServersWaitIsRetryAfterElseItsRateLimitReset() {

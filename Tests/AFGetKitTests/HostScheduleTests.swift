@@ -21,7 +21,7 @@ final class HostScheduleTests: XCTestCase {
         XCTAssertNil(schedule.nextReady(now: 0)?.item, "both hosts are at their cap")
         XCTAssertNil(schedule.ended(host: "B", .succeeded))
         XCTAssertEqual(schedule.nextReady(now: 0)?.item, "b3", "B has room; A's items wait for A")
-        XCTAssertNil(schedule.ended(host: "A", .failed(.response(.httpStatus(500)))))
+        XCTAssertNil(schedule.ended(host: "A", .failed(.serverError)))
         XCTAssertEqual(schedule.nextReady(now: 0)?.item, "a3")
         XCTAssertNil(schedule.nextReady(now: 0)?.item, "a4 waits behind a3's place")
         XCTAssertEqual(schedule.arrive("a5", host: "A", now: 0), .setAside, "not before a4, which arrived first")
@@ -104,50 +104,58 @@ final class HostScheduleTests: XCTestCase {
         let rows: [(endings: [Schedule.Ending], givesUp: Bool)] = [
             (
                 [
-                    .failed(.connection(.connectFailed)), .failed(.connection(.connectFailed)),
-                    .failed(.connection(.connectFailed)),
+                    .failed(.unreachable), .failed(.unreachable),
+                    .failed(.unreachable),
                 ], true
             ),
             (
-                [.failed(.connection(.hostNotFound)), .failed(.connection(.hostNotFound)), .failed(.connection(.hostNotFound))],
+                [.failed(.unknownHost), .failed(.unknownHost), .failed(.unknownHost)],
                 true
             ),
             (
                 [
-                    .failed(.connection(.connectTimeout)), .failed(.connection(.connectTimeout)),
-                    .failed(.connection(.connectTimeout)),
+                    .failed(.connectTimedOut), .failed(.connectTimedOut),
+                    .failed(.connectTimedOut),
                 ], true
             ),
-            ([.failed(.connection(.connectFailed)), .failed(.connection(.connectFailed))], false),
+            ([.failed(.unreachable), .failed(.unreachable)], false),
             (
                 [
-                    .failed(.connection(.connectFailed)), .succeeded, .failed(.connection(.connectFailed)),
-                    .failed(.connection(.connectFailed)),
+                    .failed(.unreachable), .succeeded, .failed(.unreachable),
+                    .failed(.unreachable),
                 ], false
             ),
             (
                 [
-                    .failed(.connection(.connectFailed)), .failed(.response(.httpStatus(500))),
-                    .failed(.connection(.connectFailed)), .failed(.connection(.connectFailed)),
+                    .failed(.unreachable), .failed(.serverError),
+                    .failed(.unreachable), .failed(.unreachable),
                 ], false
             ),
             (
                 [
-                    .failed(.connection(.connectFailed)), .failed(.connection(.hostNotFound)),
-                    .failed(.connection(.connectFailed)),
+                    .failed(.unreachable), .failed(.unknownHost),
+                    .failed(.unreachable),
                 ], false
             ),
             (
                 [
-                    .failed(.connection(.connectFailed)), .other, .failed(.connection(.connectFailed)),
-                    .failed(.connection(.connectFailed)),
+                    .failed(.unreachable), .other, .failed(.unreachable),
+                    .failed(.unreachable),
                 ], true
             ),
             (
                 [
-                    .failed(.response(.httpStatus(500))), .failed(.response(.httpStatus(500))),
-                    .failed(.response(.httpStatus(500))),
+                    .failed(.serverError), .failed(.serverError),
+                    .failed(.serverError),
                 ], false
+            ),
+            // libcurl's words differ from item to item (the address, the time taken); the kind does not.
+            (
+                [
+                    .failed(.connection(.connectFailed(said: "Failed to connect to a port 80 after 1 ms"))),
+                    .failed(.connection(.connectFailed(said: "Failed to connect to a port 80 after 3 ms"))),
+                    .failed(.unreachable),
+                ], true
             ),
         ]
         for (index, row) in rows.enumerated() {
@@ -167,26 +175,26 @@ final class HostScheduleTests: XCTestCase {
         for item in ["a1", "a2", "a3"] { XCTAssertEqual(schedule.arrive(item, host: "A", now: 0), .start) }
         XCTAssertEqual(schedule.arrive("a4", host: "A", now: 0), .setAside)
         XCTAssertEqual(schedule.arrive("b1", host: "B", now: 0), .start)
-        XCTAssertNil(schedule.ended(host: "A", .failed(.connection(.connectFailed))))
+        XCTAssertNil(schedule.ended(host: "A", .failed(.unreachable)))
         XCTAssertEqual(schedule.nextReady(now: 0)?.item, "a4")
         XCTAssertEqual(schedule.arrive("a5", host: "A", now: 0), .setAside)
-        XCTAssertNil(schedule.ended(host: "A", .failed(.connection(.connectFailed))))
-        let givingUp = schedule.ended(host: "A", .failed(.connection(.connectFailed)))
-        XCTAssertEqual(givingUp?.reason, .connection(.connectFailed))
+        XCTAssertNil(schedule.ended(host: "A", .failed(.unreachable)))
+        let givingUp = schedule.ended(host: "A", .failed(.unreachable))
+        XCTAssertEqual(givingUp?.reason, .unreachable)
         XCTAssertEqual(givingUp?.inARow, 3)
         XCTAssertEqual(givingUp?.untried, ["a5"])
-        XCTAssertEqual(schedule.arrive("a6", host: "A", now: 0), .notTried(.connection(.connectFailed)))
-        XCTAssertNil(schedule.ended(host: "A", .failed(.connection(.connectFailed))), "a4 ends after: told once")
+        XCTAssertEqual(schedule.arrive("a6", host: "A", now: 0), .notTried(.unreachable))
+        XCTAssertNil(schedule.ended(host: "A", .failed(.unreachable)), "a4 ends after: told once")
         XCTAssertEqual(schedule.setAsideCount, 0)
         XCTAssertEqual(
-            schedule.notes, [HostNote(host: "A", holds: 0, itemsHeld: 0, givenUp: .connection(.connectFailed), notTried: 2)])
+            schedule.notes, [HostNote(host: "A", holds: 0, itemsHeld: 0, givenUp: .unreachable, notTried: 2)])
     }
 
     func testWithoutGivingUpEveryItemIsTried() {
         var schedule = Schedule(rules: HostRules(giveUpAfter: nil))
         for number in 0..<10 {
             XCTAssertEqual(schedule.arrive("a\(number)", host: "A", now: 0), .start)
-            XCTAssertNil(schedule.ended(host: "A", .failed(.connection(.connectFailed))))
+            XCTAssertNil(schedule.ended(host: "A", .failed(.unreachable)))
         }
         XCTAssertEqual(schedule.notes, [])
     }
@@ -199,4 +207,12 @@ final class HostScheduleTests: XCTestCase {
         XCTAssertEqual(schedule.takeSetAside(), ["a2", "a3"])
         XCTAssertEqual(schedule.setAsideCount, 0)
     }
+}
+
+/// libcurl's failures as a host's items meet them, and a server's own error.
+extension FailureReason {
+    fileprivate static let unreachable = FailureReason.connection(.connectFailed(said: "Failed to connect to a port 80"))
+    fileprivate static let unknownHost = FailureReason.connection(.hostNotFound(said: "Could not resolve host: a"))
+    fileprivate static let connectTimedOut = FailureReason.connection(.connectTimeout(said: "Connection timed out"))
+    fileprivate static let serverError = FailureReason.response(.httpStatus(500, phrase: "Internal Server Error"))
 }

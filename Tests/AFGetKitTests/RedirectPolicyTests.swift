@@ -44,7 +44,7 @@ final class RedirectPolicyTests: XCTestCase {
         let decision = RedirectPolicy().next(
             after: try request("https://a.test/x"), status: 302, target: "http://a.test/x", redirectsSoFar: 0)
         XCTAssertEqual(
-            decision, .refuse(TransferFailure(.protocolViolation, "refusing redirect from HTTPS to HTTP: http://a.test/x")))
+            decision, .refuse(TransferFailure(.response(.redirectToHTTP(target: "http://a.test/x")))))
     }
 
     func testOnlyHTTPAndHTTPSTargets() throws {
@@ -62,7 +62,7 @@ final class RedirectPolicyTests: XCTestCase {
             limited.next(after: try request("http://a.test/"), status: 302, target: "http://a.test/2", redirectsSoFar: 1))
         XCTAssertEqual(
             limited.next(after: try request("http://a.test/"), status: 302, target: "http://a.test/3", redirectsSoFar: 2),
-            .refuse(TransferFailure(.protocolViolation, "too many redirects (more than 2)")))
+            .refuse(TransferFailure(.response(.tooManyRedirects(limit: 2)))))
         XCTAssertEqual(
             RedirectPolicy(follow: false).next(
                 after: try request("http://a.test/"), status: 302, target: "http://a.test/2", redirectsSoFar: 0),

@@ -87,8 +87,9 @@ struct RetryLoop: Sendable {
         switch policy.decision(afterFailedAttempts: failedAttempts, retryAfter: problem.retryAfter, now: Int64(time(nil))) {
         case .giveUp:
             return .giveUp(.exhausted(finalFailure(problem.failure)))
-        case .tooLongToWait(let message):
-            return .giveUp(.waitTooLong(TransferFailure(.httpStatus, "\(problem.failure.message): \(message)")))
+        case .tooLongToWait(let seconds, let retryAfter):
+            let refusal = ResponseFailure.waitTooLong(after: problem.failure.reason, seconds: seconds, retryAfter: retryAfter)
+            return .giveUp(.waitTooLong(TransferFailure(.response(refusal))))
         case .retry(var delay):
             if let deadline { delay = min(delay, max(0, deadline - monotonicSeconds())) }
             renderer.handle(.retrying(info, attempt: failedAttempts, delay: delay, reason: problem.failure.message))

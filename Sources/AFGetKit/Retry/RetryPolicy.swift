@@ -48,8 +48,9 @@ public struct RetryPolicy: Sendable, Equatable {
     public enum Decision: Sendable, Equatable {
         case retry(after: Double)
         case giveUp
-        /// The server asked for a wait longer than afget will make (the message says when).
-        case tooLongToWait(String)
+        /// The server asked for a wait longer than afget will make: `seconds`, as its
+        /// Retry-After said.
+        case tooLongToWait(seconds: Int, retryAfter: String)
     }
 
     /// After `failedAttempts` failures (1 after the first), with the response's Retry-After if any.
@@ -57,7 +58,7 @@ public struct RetryPolicy: Sendable, Equatable {
         guard failedAttempts <= maxRetries else { return .giveUp }
         if let retryAfter, let wait = RetryAfter.seconds(retryAfter, now: now) {
             guard wait <= RetryAfter.longestWait else {
-                return .tooLongToWait("the server asks to retry after \(Int(wait)) s (Retry-After: \(retryAfter))")
+                return .tooLongToWait(seconds: Int(wait), retryAfter: retryAfter)
             }
             return .retry(after: wait)
         }

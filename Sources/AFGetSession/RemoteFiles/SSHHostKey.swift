@@ -38,23 +38,16 @@ public enum SSHHostKey {
     ) -> TransferFailure? {
         if let pinned {
             guard fingerprint != pinned else { return nil }
-            return TransferFailure(
-                .tls, "SSH with \(host): the host key \(fingerprint) is not the pinned one (--ssh-host-key-sha256 \(pinned))")
+            return TransferFailure(.connection(.sshHostKeyNotPinned(host: host, fingerprint: fingerprint, pinned: pinned)))
         }
         let file = knownHosts ?? "known_hosts"
         switch match {
         case .matches:
             return nil
         case .differs:
-            return TransferFailure(
-                .tls,
-                "SSH with \(host): the host key changed: the server shows \(fingerprint), which is not the key \(file) "
-                    + "has for it; if the server's owner says it changed, remove the old one (ssh-keygen -R '\(host)')")
+            return TransferFailure(.connection(.sshHostKeyChanged(host: host, fingerprint: fingerprint, knownHosts: file)))
         case .absent:
-            return TransferFailure(
-                .tls,
-                "SSH with \(host): unknown host key \(fingerprint) (not in \(file)); check it with the server's owner, "
-                    + "then add it (ssh-keyscan) or pin it with --ssh-host-key-sha256 \(fingerprint.dropFirst("SHA256:".count))")
+            return TransferFailure(.connection(.sshHostKeyUnknown(host: host, fingerprint: fingerprint, knownHosts: file)))
         }
     }
 

@@ -68,7 +68,7 @@ struct FileBody: ResponseBodyHandler {
             }
         } else {
             if let problem = Self.problemWithWholeFile(head) {
-                return .refuse(TransferFailure(.protocolViolation, problem, discardsData: true))
+                return .refuse(TransferFailure(.response(.notTheWholeFile(said: problem)), discardsData: true))
             }
             guard head.isSuccess else { return .pass }
         }

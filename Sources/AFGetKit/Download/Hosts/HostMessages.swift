@@ -20,8 +20,6 @@ enum HostMessages {
     /// The failure of an item of a given-up host: exit 4, with a reason of its own, so that a
     /// report tells it from an item that was tried, and a re-run tries it.
     static func notTried(_ host: String, reason: FailureReason, again: Bool) -> TransferFailure {
-        TransferFailure(
-            .connection(.hostGivenUp(host: host)),
-            "not tried\(again ? " again" : ""): \(host) was given up for this run (\(reason.hostFailureWords))")
+        TransferFailure(.connection(.hostGivenUp(host: host, after: reason, again: again)))
     }
 }

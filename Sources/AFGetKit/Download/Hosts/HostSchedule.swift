@@ -205,7 +205,8 @@ struct HostSchedule<Item> {
         guard state.givenUp == nil else { return nil }
         switch ending {
         case .failed(let reason) where reason.isHostDown:
-            let count = state.streak?.reason == reason ? state.streak!.count + 1 : 1
+            // The same kind of failure, whatever libcurl's words for it.
+            let count = state.streak?.reason.code == reason.code ? state.streak!.count + 1 : 1
             state.streak = (reason, count)
             guard let limit = rules.giveUpAfter, count >= limit else { return nil }
             state.givenUp = reason

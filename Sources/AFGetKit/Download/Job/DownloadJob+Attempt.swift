@@ -228,8 +228,7 @@ extension DownloadJob {
         }
         if let max = settings.transfer.limits.maxBodyBytes, let total = expectedTotal, total > max {
             // A range's own length is under the limit; the file it is part of is not.
-            let failure = TransferFailure(
-                .response(.tooLarge(limit: max)), "the body is larger than --max-size (\(max) bytes)", discardsData: true)
+            let failure = TransferFailure(.response(.tooLarge(limit: max)), discardsData: true)
             state.cancel(because: .localFailure(failure), on: manager)
             return
         }

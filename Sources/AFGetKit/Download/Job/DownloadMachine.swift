@@ -235,15 +235,10 @@ struct DownloadMachine {
     private func lengthFailure(size: Int64) -> TransferFailure? {
         guard let expectedTotal else { return nil }
         if size < expectedTotal {
-            return TransferFailure(
-                .response(.bodyShort(received: size, expected: expectedTotal)),
-                "the body ended early: \(size) of \(expectedTotal) bytes",
-                transient: true)
+            return TransferFailure(.response(.bodyShort(received: size, expected: expectedTotal)), transient: true)
         }
         if size > expectedTotal {
-            return TransferFailure(
-                .protocolViolation,
-                "the server sent more than the file's length (\(size) bytes of a \(expectedTotal)-byte file)", discardsData: true)
+            return TransferFailure(.response(.bodyLong(received: size, expected: expectedTotal)), discardsData: true)
         }
         return nil
     }

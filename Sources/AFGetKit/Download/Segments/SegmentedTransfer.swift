@@ -285,7 +285,7 @@ final class SegmentedTransfer {
             } else if !head.isSuccess {
                 segmentFailed(task, response: head, failure: nil)
             } else if !segments[index(of: task.segment)].isComplete && task.live.reached < task.live.end {
-                let early = TransferFailure(.network, "the server closed a range early", transient: true)
+                let early = TransferFailure(.response(.rangeShort), transient: true)
                 segmentFailed(task, response: nil, failure: early)
             }
             checkPieces(near: task.from..<task.live.end)
