@@ -54,9 +54,9 @@ enum ContentDecoderTarget: FuzzTarget {
                     return true
                 }
             }
-            if let problem { return (output, problem) }
+            if let problem { return (output, problem.words) }
         }
-        return (output, decoder.finish())
+        return (output, decoder.finish()?.words)
     }
 
     /// A consumer that says stop is given nothing more.

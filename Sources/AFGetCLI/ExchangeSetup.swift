@@ -28,6 +28,6 @@ func reportingFailures<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let failure as ItemFailure {
-        throw TransferFailure(failure.failure.kind, "\(failure)")
+        throw failure.failure.noting(.at(failure.item))
     }
 }

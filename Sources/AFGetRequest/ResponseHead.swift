@@ -1,3 +1,5 @@
+import AFGetSupport
+
 /// The status line and headers of one response.
 public struct ResponseHead: Sendable, Equatable {
     /// As the status line gives it: `HTTP/1.1`, `HTTP/2`.
@@ -64,7 +66,7 @@ public struct ResponseHead: Sendable, Equatable {
     /// Why the Content-Length headers cannot be used: a value that is not a decimal count (or
     /// too large for one), or values that disagree. RFC 9112 §6.3 makes such a response
     /// unrecoverable: libcurl would take one of them, or none, and read on to a wrong length.
-    public var contentLengthProblem: String? {
+    public var contentLengthProblem: ResponseFailure? {
         guard case .unusable(let problem) = announcedLength else { return nil }
         return problem
     }
@@ -89,7 +91,7 @@ public struct ResponseHead: Sendable, Equatable {
     private enum AnnouncedLength {
         case none
         case length(Int64)
-        case unusable(String)
+        case unusable(ResponseFailure)
     }
 
     /// Every Content-Length header and comma-separated member, in one pass.
@@ -110,7 +112,7 @@ public struct ResponseHead: Sendable, Equatable {
             for member in header.value.split(separator: ",", omittingEmptySubsequences: false) {
                 let text = member.trimmingWhitespace()
                 guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let count = Int64(text) else {
-                    return .unusable("malformed Content-Length \"\(text)\"")
+                    return .unusable(.malformedContentLength(text))
                 }
                 guard agrees(count) else { return conflicting(headers) }
             }
@@ -128,7 +130,7 @@ public struct ResponseHead: Sendable, Equatable {
 
     private static func conflicting(_ headers: [(name: String, value: String)]) -> AnnouncedLength {
         let values = headers.filter { $0.name.isSameHeaderName(as: "Content-Length") }.map(\.value)
-        return .unusable("conflicting Content-Length values: \(values.joined(separator: ", "))")
+        return .unusable(.conflictingContentLengths(values))
     }
 
     private static func contentEncodings(in headers: [(name: String, value: String)]) -> [String] {

@@ -1,3 +1,4 @@
+import AFGetSupport
 import CZlib
 
 /// Decodes a body's content codings (`--compressed`) as it arrives: gzip (several members, as
@@ -24,30 +25,37 @@ final class ContentDecoder {
 
     /// Decodes `input`, handing each decoded piece to `deliver`, which returns false to stop.
     /// Returns why decoding failed, or nil (also when `deliver` stopped it).
-    func decode(_ input: UnsafeRawBufferPointer, deliver: (UnsafeRawBufferPointer) -> Bool) -> String? {
-        feed(input, stage: 0, deliver: deliver)
+    func decode(_ input: UnsafeRawBufferPointer, deliver: (UnsafeRawBufferPointer) -> Bool) -> DecodingProblem? {
+        if case .failed(let problem) = feed(input, stage: 0, deliver: deliver) { problem } else { nil }
+    }
+
+    /// How a stage's input went: decoded, stopped by the consumer, or refused.
+    private enum Fed {
+        case fed, stopped
+        case failed(DecodingProblem)
     }
 
     private func feed(
         _ input: UnsafeRawBufferPointer, stage: Int,
         deliver: (UnsafeRawBufferPointer) -> Bool
-    ) -> String? {
-        guard stage < stages.count else { return deliver(input) ? nil : Self.stopped }
-        var problem: String?
+    ) -> Fed {
+        guard stage < stages.count else { return deliver(input) ? .fed : .stopped }
+        var later = Fed.fed
         let failure = stages[stage].inflate(input) { piece in
-            problem = feed(piece, stage: stage + 1, deliver: deliver)
-            return problem == nil
+            later = feed(piece, stage: stage + 1, deliver: deliver)
+            if case .fed = later { return true } else { return false }
         }
         // The later stage's problem (or its stop) came first in the body: it is the answer
         // whatever the earlier stage found after it, as when the body comes in smaller pieces.
-        if let problem { return problem == Self.stopped ? nil : problem }
-        return failure
+        switch later {
+        case .failed: return later
+        case .stopped: return .fed
+        case .fed: return failure.map { .failed($0) } ?? .fed
+        }
     }
 
-    private static let stopped = ""
-
     /// At the body's end: why the streams are incomplete, or nil.
-    func finish() -> String? {
+    func finish() -> DecodingProblem? {
         stages.lazy.compactMap { $0.incompleteness }.first
     }
 }
@@ -98,6 +106,8 @@ private final class Inflater {
     }
 
     private var name: String { format == .gzip ? "gzip" : "deflate" }
+    private var cannotStart: DecodingProblem { .cannotStart(coding: name) }
+    private var dataAfterEnd: DecodingProblem { .dataAfterEnd(coding: name) }
 
     private func start() -> Bool {
         if isInitialized { inflateEnd(&stream) }
@@ -108,19 +118,19 @@ private final class Inflater {
     }
 
     /// Inflates all of `input`, handing output to `deliver` a buffer at a time.
-    func inflate(_ input: UnsafeRawBufferPointer, deliver: (UnsafeRawBufferPointer) -> Bool) -> String? {
+    func inflate(_ input: UnsafeRawBufferPointer, deliver: (UnsafeRawBufferPointer) -> Bool) -> DecodingProblem? {
         guard input.count > 0 else { return nil }
         if format == .deflate && !isInitialized {
             let taken = min(2 - deflateHead.count, input.count)
             deflateHead += input.prefix(taken)
             guard deflateHead.count == 2 else { return nil }
             isRawDeflate = !Self.isZlibHeader(deflateHead[0], deflateHead[1])
-            guard start() else { return "cannot start decoding \(name)" }
+            guard start() else { return cannotStart }
             // One call for the two bytes and the rest: a consumer that says stop is then obeyed.
             let joined = deflateHead + input[taken...]
             return joined.withUnsafeBytes { inflateStarted($0, deliver: deliver) }
         }
-        if !isInitialized && !start() { return "cannot start decoding \(name)" }
+        if !isInitialized && !start() { return cannotStart }
         return inflateStarted(input, deliver: deliver)
     }
 
@@ -130,7 +140,9 @@ private final class Inflater {
         first & 0x0F == 8 && first >> 4 <= 7 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
     }
 
-    private func inflateStarted(_ input: UnsafeRawBufferPointer, deliver: (UnsafeRawBufferPointer) -> Bool) -> String? {
+    private func inflateStarted(
+        _ input: UnsafeRawBufferPointer, deliver: (UnsafeRawBufferPointer) -> Bool
+    ) -> DecodingProblem? {
         guard let base = input.baseAddress, input.count > 0 else { return nil }
         var next = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: UInt8.self))
         var left = input.count
@@ -140,13 +152,13 @@ private final class Inflater {
             if atStreamEnd {
                 guard left > 0 else { break }
                 // Only gzip has several members; anything else after the end is not the body.
-                guard format == .gzip, inflateReset(&stream) == Z_OK else { return "data after the end of the \(name) stream" }
+                guard format == .gzip, inflateReset(&stream) == Z_OK else { return dataAfterEnd }
                 atStreamEnd = false
                 magicSeen = 0
             }
             var offset = 0
             while magicSeen < Self.gzipMagic.count, offset < left {
-                guard next[offset] == Self.gzipMagic[magicSeen] else { return "data after the end of the \(name) stream" }
+                guard next[offset] == Self.gzipMagic[magicSeen] else { return dataAfterEnd }
                 magicSeen += 1
                 offset += 1
             }
@@ -167,7 +179,7 @@ private final class Inflater {
                 // What zlib decoded before the error goes out first: otherwise the output
                 // would depend on where the network split the body (found by fuzzing).
                 if produced > 0 { _ = deliver(UnsafeRawBufferPointer(start: buffer, count: produced)) }
-                return "the body is not valid \(name)"
+                return .notValid(coding: name)
             }
             consumedAny = consumedAny || consumed > 0
             outputFull = produced == Self.capacity
@@ -186,7 +198,7 @@ private final class Inflater {
     }
 
     /// Why the body ended before its stream did; nil when complete (or nothing came at all).
-    var incompleteness: String? {
-        (consumedAny || !deflateHead.isEmpty) && !atStreamEnd ? "the \(name) stream is truncated" : nil
+    var incompleteness: DecodingProblem? {
+        (consumedAny || !deflateHead.isEmpty) && !atStreamEnd ? .truncated(coding: name) : nil
     }
 }

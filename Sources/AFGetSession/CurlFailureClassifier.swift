@@ -149,12 +149,3 @@ enum CurlFailureClassifier {
         }
     }
 }
-
-extension TransferFailure {
-    /// This failure, a refused connection on first contact: not transient, and saying why.
-    func refusedOnFirstContact() -> TransferFailure {
-        TransferFailure(
-            kind, "\(message) (connection refused; not retried before the server has answered once: --retry-refused retries it)",
-            transient: false, requestUnsent: true, reason: reason)
-    }
-}

@@ -300,7 +300,7 @@ final class CurlLoop {
             tunnelStatus: context.easy.info(CURLINFO_HTTP_CONNECTCODE),
             ftpReply: ["ftp", "ftps"].contains(context.request.url.scheme) ? context.easy.info(CURLINFO_RESPONSE_CODE) : 0,
             body: context.progress.expected.map { (context.progress.received, $0) })
-        return refusedOnFirstContact(context, result) ? failure.refusedOnFirstContact() : failure
+        return refusedOnFirstContact(context, result) ? failure.noting(.refusedOnFirstContact, transient: false) : failure
     }
 
     /// A connection of the transfer's own that offered only HTTP/1.1 over TLS ended before a

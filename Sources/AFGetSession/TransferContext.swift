@@ -371,14 +371,14 @@ final class TransferContext {
     /// Why a body that libcurl received in full is still not whole: its coded stream ended early.
     func bodyEndFailure() -> TransferFailure? {
         guard consumer != nil, let problem = decoder?.finish() else { return nil }
-        return TransferFailure(.response(.undecodable(said: problem)), discardsData: true)
+        return TransferFailure(.response(.undecodable(problem)), discardsData: true)
     }
 
     /// A Content-Length that cannot be used, too many stacked content encodings, or a body
     /// announced larger than `--max-size`.
     private func limitFailure() -> TransferFailure? {
         if let problem = head.contentLengthProblem {
-            return TransferFailure(.response(.unusableLength(said: problem)), discardsData: true)
+            return TransferFailure(.response(problem), discardsData: true)
         }
         let limits = options.limits
         let encodings = head.contentEncodings
@@ -413,7 +413,7 @@ final class TransferContext {
             return take(received) || consumerHasEnough ? takenOfLastPiece : 0
         }
         if let problem = decoder.decode(received, deliver: take) {
-            abortReason = TransferFailure(.response(.undecodable(said: problem)), discardsData: true)
+            abortReason = TransferFailure(.response(.undecodable(problem)), discardsData: true)
         }
         return abortReason == nil && !wasStopped && !consumerHasEnough ? count : 0
     }

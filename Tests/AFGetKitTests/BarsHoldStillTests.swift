@@ -82,7 +82,7 @@ final class BarsHoldStillTests: XCTestCase {
         XCTAssertTrue(at38.lines.contains("u.iso: continuing at 25%"), "\(at38.lines)")
 
         // Done, skipped and failed lines too; the cause is never cut.
-        let failure = ItemFailure(item: info.url, TransferFailure(.httpStatus, "HTTP 404 Not Found"))
+        let failure = ItemFailure(item: info.url, TransferFailure(.response(.httpStatus(404, phrase: "Not Found"))))
         let at50 = try drawn(columns: 50) { renderer in
             renderer.handle(.started(info, total: 4 << 30, offset: nil))
             renderer.handle(.done(info, bytes: 4 << 30, transferred: 3 << 30, seconds: 61, sha256: nil))

@@ -138,17 +138,28 @@ final class ConnectionFailureTests: XCTestCase {
                 .headersTooLarge(lines: 100, lineBytes: 8192, bytes: 65536),
                 "response headers exceed afget's limits (100 lines, 8 KiB per line, 64 KiB in all)", "headers-too-large", 7
             ),
+            (.malformedContentLength("x"), "malformed Content-Length \"x\"", "unusable-length", 7),
             (
-                .unusableLength(said: "Content-Length: x is not a length"), "Content-Length: x is not a length",
-                "unusable-length", 7
+                .conflictingContentLengths(["3", "5"]), "conflicting Content-Length values: 3, 5", "unusable-length", 7
             ),
-            (.notTheWholeFile(said: "a partial answer"), "a partial answer", "not-the-whole-file", 7),
+            (
+                .notTheWholeFile(.noContentRange),
+                "a partial answer (206) to a request for the whole file: 206 response without Content-Range",
+                "not-the-whole-file", 7
+            ),
+            (
+                .notTheWholeFile(.wholeFileWithContentRange("bytes 0-9/10")),
+                "an inconsistent response: a 200 (the whole file) with Content-Range \"bytes 0-9/10\"", "not-the-whole-file", 7
+            ),
             (.unknownEncoding("br"), "the body is encoded as br, which afget does not decode", "unknown-encoding", 7),
             (
                 .tooManyEncodings(count: 6, limit: 5), "6 content encodings stacked (afget decodes at most 5)",
                 "too-many-encodings", 7
             ),
-            (.undecodable(said: "the body is not valid gzip"), "the body is not valid gzip", "undecodable", 7),
+            (.undecodable(.notValid(coding: "gzip")), "the body is not valid gzip", "undecodable", 7),
+            (.undecodable(.truncated(coding: "deflate")), "the deflate stream is truncated", "undecodable", 7),
+            (.undecodable(.dataAfterEnd(coding: "deflate")), "data after the end of the deflate stream", "undecodable", 7),
+            (.undecodable(.cannotStart(coding: "gzip")), "cannot start decoding gzip", "undecodable", 7),
             (.tooLarge(limit: 10), "the body is larger than --max-size (10 bytes)", "too-large", 7),
             (.bodyOverLimit(limit: 10), "response body larger than 10 bytes", "body-over-limit", 7),
             (.bodyShort(received: 600, expected: 1000), "the body ended early: 600 of 1000 bytes", "body-short", 4),

@@ -108,7 +108,8 @@ final class DownloadJobStepTests: XCTestCase {
     func testAStopEndsTheItemInEveryWait() throws {
         let (waiting, _) = try job("a.bin")
         let first = try awaited(waiting.begin())
-        let reset = TransferFailure(.network, "Connection reset by peer", transient: true)
+        let reset = TransferFailure(
+            .connection(.curl(code: 56, said: "Connection reset by peer", failureClass: .network)), transient: true)
         guard case .waitToRetry(let seconds, hostAsked: false) = waiting.handle(.failed(first, reset, TransferProgress())) else {
             return XCTFail("a transient failure is retried")
         }
@@ -132,8 +133,7 @@ final class DownloadJobStepTests: XCTestCase {
     /// counting no attempt, as many times as the driver parks it up to `mostHostPlaceWaits`;
     /// then, or with `--retry 0`, the refusal is a failed attempt as before.
     func testATurnedAwayItemWaitsForAPlaceAtItsHost() throws {
-        let refused = TransferFailure(
-            .network, "the server turned the connection away (FTP 421)", transient: true, reason: .connection(.turnedAway))
+        let refused = TransferFailure(.connection(.turnedAway), transient: true)
         let (job, _) = try job()
         var task = try awaited(job.begin())
         for wait in 1...DownloadJob.mostHostPlaceWaits {
@@ -159,7 +159,8 @@ final class DownloadJobStepTests: XCTestCase {
     func testARetryPostsANewAttempt() throws {
         let (job, _) = try job()
         let first = try awaited(job.begin())
-        let reset = TransferFailure(.network, "Connection reset by peer", transient: true)
+        let reset = TransferFailure(
+            .connection(.curl(code: 56, said: "Connection reset by peer", failureClass: .network)), transient: true)
         guard case .waitToRetry = job.handle(.failed(first, reset, TransferProgress())) else { return XCTFail() }
         let second = try awaited(job.retryDue(stoppedBy: nil))
         XCTAssertNotEqual(second, first)

@@ -20,7 +20,8 @@ final class DownloadMachineTests: XCTestCase {
         DownloadMachine(rules: rules, validators: validators, expectedTotal: total)
     }
 
-    private static let reset = TransferFailure(.network, "Connection reset by peer", transient: true)
+    private static let reset = TransferFailure(
+        .connection(.curl(code: 56, said: "Connection reset by peer", failureClass: .network)), transient: true)
     private static let changedReason = ResumeFailure.entityTagChanged(from: "\"v1\"", to: "\"v2\"")
     private static let changed = TransferFailure(.resume(changedReason))
 
@@ -160,9 +161,9 @@ final class DownloadMachineTests: XCTestCase {
         var machine = machine()
         XCTAssertEqual(machine.attemptFailed(Self.reset, reached: 700), .retry(Self.reset, retryAfter: nil))
         XCTAssertEqual(machine.offset, 700)
-        let tls = TransferFailure(.tls, "certificate verify failed")
+        let tls = TransferFailure(.connection(.tls(host: "h", said: "certificate verify failed", curlCode: 60)))
         XCTAssertEqual(machine.attemptFailed(tls, reached: 700), .fail(tls))
-        let full = TransferFailure(.localFile, "cannot write f: No space left on device", systemErrorCode: ENOSPC)
+        let full = fileFailure(.write, "f", errno: ENOSPC)
         XCTAssertEqual(machine.attemptFailed(full, reached: 700), .fail(full))
     }
 
@@ -294,7 +295,7 @@ final class DownloadMachineTests: XCTestCase {
     /// nothing: one connection fetches the file from where the attempt asked, and nothing is
     /// split again. Another version of the file is not the split's matter: it starts over.
     func testAFirstRangeAnsweredWithAnotherRangeFallsBackToOneConnection() {
-        let other = TransferFailure(.resumeConflict, "Content-Range \"bytes 0-99/1000\" is not the range asked for (bytes 0-399)")
+        let other = TransferFailure(.resume(.notTheRangeAsked(contentRange: "bytes 0-99/1000", first: 0, last: 399)))
         var machine = machine(Self.split)
         XCTAssertEqual(machine.firstRangeFailed(other, from: 0), .fallBack(because: other.message, segmentsBegan: false))
         XCTAssertEqual(machine.offset, 0)

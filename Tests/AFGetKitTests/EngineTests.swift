@@ -50,7 +50,8 @@ final class EngineTests: XCTestCase {
 
     func testTheRetryLoopCountsAttemptsAndSaysSoWhenItGivesUp() async {
         var loop = retryLoop(maxRetries: 2)
-        let dropped = TransferFailure(.network, "connection dropped", transient: true)
+        let dropped = TransferFailure(
+            .connection(.curl(code: 56, said: "connection dropped", failureClass: .network)), transient: true)
         let problem = try! XCTUnwrap(RetryLoop.transientProblem(response: nil, failure: dropped, sentCredentials: false))
         for _ in 0..<2 {
             guard case .retry = await loop.next(after: problem, item: item) else { return XCTFail("retries left") }
@@ -70,7 +71,7 @@ final class EngineTests: XCTestCase {
                 failure: nil, sentCredentials: false))
         XCTAssertNil(
             RetryLoop.transientProblem(
-                response: nil, failure: TransferFailure(.localFile, "disk full"),
+                response: nil, failure: TransferFailure(.file(.cannot(.write, path: "f", errno: ENOSPC))),
                 sentCredentials: false))
     }
 
@@ -79,7 +80,9 @@ final class EngineTests: XCTestCase {
         var loop = RetryLoop(
             policy: RetryPolicy(maxRetries: 5, baseDelay: 30), cancellation: cancellation,
             renderer: SharedRenderer(QuietRenderer(showsRetries: false)))
-        let problem = RetryLoop.Problem(failure: TransferFailure(.network, "reset", transient: true), retryAfter: nil)
+        let problem = RetryLoop.Problem(
+            failure: TransferFailure(.connection(.curl(code: 56, said: "reset", failureClass: .network)), transient: true),
+            retryAfter: nil)
         Task {
             try await Task.sleep(for: .milliseconds(50))
             cancellation.stop(.signal(SIGTERM))

@@ -51,7 +51,8 @@ final class ExchangeAttemptTests: XCTestCase {
     /// The last event ends the attempt: a failure as it is, a cancel as "canceled".
     func testTheTasksLastEventEndsTheAttempt() {
         var attempt = ExchangeAttempt(info: info, sending: false, verbose: false)
-        let reset = TransferFailure(.network, "Connection reset by peer", transient: true)
+        let reset = TransferFailure(
+            .connection(.curl(code: 56, said: "Connection reset by peer", failureClass: .network)), transient: true)
         XCTAssertEqual(attempt.take(.failed(task, reset, TransferProgress()), at: 1).ending?.failure, reset)
         XCTAssertEqual(attempt.take(.canceled(task, nil, TransferProgress()), at: 2).ending?.failure?.message, "canceled")
         XCTAssertNil(attempt.take(.suspended(task), at: 3).ending)

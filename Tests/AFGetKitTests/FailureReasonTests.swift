@@ -79,13 +79,11 @@ final class FailureReasonTests: XCTestCase {
             (.file(.cannot(.write, path: "f", errno: ENOSPC)), 3),
         ]
         for row in rows {
-            XCTAssertEqual(TransferFailure(row.reason, "words").exitCode, row.exit, "\(row.reason)")
-            // Made with another class, the reason still decides.
-            XCTAssertEqual(TransferFailure(.internalError, "words", reason: row.reason).exitCode, row.exit, "\(row.reason)")
+            XCTAssertEqual(TransferFailure(row.reason).exitCode, row.exit, "\(row.reason)")
         }
-        XCTAssertEqual(TransferFailure(.tls, "no reason").exitCode, 5, "without a reason the class decides")
-        XCTAssertEqual(TransferFailure(.internalError, "full", systemErrorCode: ENOSPC).reason.code, "no-space")
-        XCTAssertEqual(TransferFailure(.internalError, "full", systemErrorCode: ENOSPC).exitCode, 3)
+        let full = fileFailure(.write, "f", errno: ENOSPC)
+        XCTAssertEqual(full.reason.code, "no-space", "known from its errno")
+        XCTAssertEqual(full.exitCode, 3)
         let refused = ResponseHead(status: 401, headers: []).failure(sentCredentials: true)
         XCTAssertEqual(refused.reason.code, "credentials-refused")
         XCTAssertEqual(refused.exitCode, 6)

@@ -199,8 +199,8 @@ final class FuzzFindingTests: XCTestCase {
                     return true
                 }
             }
-            if let problem { return (output, problem) }
+            if let problem { return (output, problem.words) }
         }
-        return (output, decoder.finish())
+        return (output, decoder.finish()?.words)
     }
 }

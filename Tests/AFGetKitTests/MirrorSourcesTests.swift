@@ -171,14 +171,17 @@ final class MirrorSourcesTests: XCTestCase {
 
     /// Only what a source can be blamed for drops it.
     func testWhichFailuresDropASource() {
-        let rows: [(FailureClass, Bool)] = [
-            (.network, true), (.tls, true), (.authentication, true), (.protocolViolation, true), (.httpStatus, true),
-            (.resumeConflict, true), (.localFile, false), (.usage, false), (.internalError, false),
-            (.checksumMismatch, false), (.destinationExists, false), (.destinationBusy, false),
+        let rows: [(FailureReason, Bool)] = [
+            (.connection(.connectFailed(said: "refused")), true), (.connection(.tls(host: "h", said: "x", curlCode: 60)), true),
+            (.response(.credentialsRefused(status: 401, phrase: "")), true), (.response(.tooLarge(limit: 1)), true),
+            (.response(.httpStatus(404, phrase: "")), true), (.resume(.ignoresRanges), true),
+            (.file(.system(errno: EIO)), false), (.input(.notUTF8), false), (.stop(.canceled), false),
+            (.checksum(.notInSums(sumsFile: "SUMS")), false), (.file(.exists(path: "f")), false),
+            (.file(.lockedByAnother(path: "f")), false),
         ]
-        XCTAssertEqual(rows.count, FailureClass.allCases.count)
-        for (kind, drops) in rows {
-            XCTAssertEqual(MirrorSources.isSourceFailure(TransferFailure(kind, "x")), drops, "\(kind)")
+        XCTAssertEqual(Set(rows.map(\.0.failureClass)), Set(FailureClass.allCases), "a row for every class")
+        for (reason, drops) in rows {
+            XCTAssertEqual(MirrorSources.isSourceFailure(TransferFailure(reason)), drops, "\(reason)")
         }
     }
 }

@@ -66,7 +66,7 @@ final class ProgressFormattingTests: XCTestCase {
         var totals = BatchTotals()
         totals.record(.expecting(items: 4))
         let items = (0..<3).map { ItemInfo(id: $0, url: "http://h/\($0)", path: "\($0).bin") }
-        let badLine = ItemFailure(item: "l.txt:4", TransferFailure(.usage, "malformed URL"))
+        let badLine = ItemFailure(item: "l.txt:4", TransferFailure(.input(.notUTF8)))
         totals.record(.failed(ItemInfo(id: -1, url: "", path: "l.txt:4"), badLine))
         items.forEach { totals.record(.queued($0)) }
         totals.record(.started(items[0], total: 2048, offset: nil))

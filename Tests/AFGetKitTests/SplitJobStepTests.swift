@@ -87,7 +87,7 @@ extension DownloadJobStepTests {
     /// segments stop, and one connection goes on from the bytes held without a gap.
     func testAServerThatIgnoresRangesFallsBackToOneConnectionFromTheGaplessPrefix() throws {
         let (job, _, first, posted) = try splitJob("ignores.bin")
-        let whole = TransferFailure(.resumeConflict, "the server sent the whole file (200) to a range")
+        let whole = TransferFailure(.resume(.ignoresRanges))
         _ = job.handle(.progress(first, progress(4096)))
         _ = job.handle(.failed(posted[0], whole, TransferProgress()))
         _ = job.handle(.canceled(first, nil, progress(4096)))
@@ -104,7 +104,8 @@ extension DownloadJobStepTests {
     /// task has ended, with every segment recorded for the next run.
     func testASegmentRetriesAloneAndAStopDuringItsWaitKeepsTheSegments() throws {
         let (job, environment, first, posted) = try splitJob("retry.bin")
-        let reset = TransferFailure(.network, "Connection reset by peer", transient: true)
+        let reset = TransferFailure(
+            .connection(.curl(code: 56, said: "Connection reset by peer", failureClass: .network)), transient: true)
         guard case .segments(let stealing, let waits) = job.handle(.failed(posted[1], reset, TransferProgress())),
             waits.map(\.segment) == [Self.segmentStarts[1]], let wait = waits.first, wait.seconds > 0
         else { return XCTFail("the failed segment waits, alone") }

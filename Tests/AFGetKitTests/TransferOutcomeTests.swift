@@ -5,10 +5,11 @@ import XCTest
 /// How a finished transfer ends, one row per rule of precedence, without a socket: what was
 /// known of it, and the outcome.
 final class TransferOutcomeTests: XCTestCase {
-    private static let limit = TransferFailure(.protocolViolation, "the body is larger than --max-size (10 bytes)")
-    private static let disk = TransferFailure(.localFile, "cannot write x.bin: No space left on device")
-    private static let reset = TransferFailure(.network, "Connection reset by peer", transient: true)
-    private static let truncated = TransferFailure(.protocolViolation, "the gzip body ended early", discardsData: true)
+    private static let limit = TransferFailure(.response(.tooLarge(limit: 10)))
+    private static let disk = fileFailure(.write, "x.bin", errno: ENOSPC)
+    private static let reset = TransferFailure(
+        .connection(.curl(code: 56, said: "Connection reset by peer", failureClass: .network)), transient: true)
+    private static let truncated = TransferFailure(.response(.undecodable(.truncated(coding: "gzip"))), discardsData: true)
 
     private func ending(_ change: (inout TransferEnding) -> Void) -> TransferEnding {
         var ending = TransferEnding()

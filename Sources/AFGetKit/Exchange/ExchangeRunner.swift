@@ -60,20 +60,11 @@ public final class ExchangeRunner: Sendable {
             guard request.body.isRepeatable else {
                 // What was read of standard input went out with this attempt: a second one
                 // would send the rest alone, a body with its start missing.
-                result.failure = result.failure.map {
-                    TransferFailure(
-                        $0.kind, "\($0.message) (not sent again: standard input is read once, as it is sent)",
-                        systemErrorCode: $0.systemErrorCode)
-                }
+                result.failure = result.failure.map { $0.noting(.notSentAgainStandardInput, transient: false) }
                 return result
             }
             guard mayRepeat(request, after: response, failure) else {
-                result.failure = result.failure.map {
-                    TransferFailure(
-                        $0.kind,
-                        "\($0.message) (not sent again: the server may have acted on this \(request.method); --retry N repeats it)"
-                    )
-                }
+                result.failure = result.failure.map { $0.noting(.notSentAgain(method: request.method), transient: false) }
                 return result
             }
             switch await retries.next(after: problem, item: info) {

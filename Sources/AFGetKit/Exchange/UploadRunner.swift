@@ -83,7 +83,7 @@ public struct UploadRunner: Sendable {
             return .stopped(dataKept: false)
         }
         if let judged = result.failure ?? ResponseSerializer().validate(response.head, sentCredentials: sendsCredentials) {
-            return failed(TransferFailure(judged.kind, "\(info.url): \(judged.message)"))
+            return failed(judged.noting(.at(info.url), transient: false))
         }
         let sent = response.progress.sent
         renderer.handle(.done(info, bytes: sent, transferred: sent, seconds: result.seconds, sha256: nil))

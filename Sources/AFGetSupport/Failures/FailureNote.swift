@@ -16,6 +16,12 @@ public indirect enum FailureNote: Sendable, Equatable {
     case couldNotBeKept(because: TransferFailure)
     /// The disk filled: what was kept, for a run once there is room.
     case keptUntilRoom(bytes: Int64, path: String)
+    /// A refused connection to a server that never answered yet, which is not retried.
+    case refusedOnFirstContact
+    /// A request that is not sent again: its body was standard input, read once as it was sent,
+    /// or the server may have acted on it (a POST).
+    case notSentAgainStandardInput
+    case notSentAgain(method: String)
     /// A transient failure that outlasted every attempt.
     case afterAttempts(Int)
     /// A list entry that is left out, and the URL it named.
@@ -39,6 +45,11 @@ public indirect enum FailureNote: Sendable, Equatable {
             "\(words); it could not be kept (\(failure.message)), so the next run downloads it again"
         case .keptUntilRoom(let bytes, let path):
             "\(words); \(Formatting.bytes(bytes)) kept in \(path): run the same command again once there is room"
+        case .refusedOnFirstContact:
+            "\(words) (connection refused; not retried before the server has answered once: --retry-refused retries it)"
+        case .notSentAgainStandardInput: "\(words) (not sent again: standard input is read once, as it is sent)"
+        case .notSentAgain(let method):
+            "\(words) (not sent again: the server may have acted on this \(method); --retry N repeats it)"
         case .afterAttempts(let count): "\(words) (after \(count) attempts)"
         case .notUsing(let url): "\(words); not using \(url)"
         case .notDownloading(let url): "\(words); not downloading \(url)"

@@ -22,8 +22,6 @@ public enum FailureReason: Sendable, Equatable {
     case checksum(ChecksumFailure)
     /// afget stopped the work itself.
     case stop(StopFailure)
-    /// Words said where the failure happened, while the sites move to reasons of their own.
-    case said(FailureClass, errno: Int32?)
 
     /// The class every failure of this reason has, and so its exit status.
     public var failureClass: FailureClass {
@@ -35,7 +33,6 @@ public enum FailureReason: Sendable, Equatable {
         case .resume: .resumeConflict
         case .checksum(let reason): reason.failureClass
         case .stop: .internalError
-        case .said(let kind, let code): code == ENOSPC || code == EDQUOT ? .localFile : kind
         }
     }
 
@@ -49,13 +46,13 @@ public enum FailureReason: Sendable, Equatable {
         case .resume(let reason): reason.code
         case .checksum(let reason): reason.code
         case .stop: nil
-        case .said: isOutOfSpace ? "no-space" : nil
         }
     }
 
     /// The reason's data, as JSON fields beside its code.
     public var fields: [(name: String, value: Int64)] {
         switch self {
+        case .connection(let reason): reason.fields
         case .response(let reason): reason.fields
         default: []
         }
@@ -71,7 +68,6 @@ public enum FailureReason: Sendable, Equatable {
         case .resume(let reason): reason.words
         case .checksum(let reason): reason.words
         case .stop(let reason): reason.words
-        case .said: ""
         }
     }
 
@@ -79,7 +75,6 @@ public enum FailureReason: Sendable, Equatable {
     public var systemErrorCode: Int32? {
         switch self {
         case .file(let reason): reason.systemErrorCode
-        case .said(_, let code): code
         default: nil
         }
     }

@@ -33,16 +33,17 @@ public enum ResponseFailure: Sendable, Equatable {
     case headerLineTooLong(limit: Int)
     /// The response head is over afget's limits: lines, bytes per line, bytes in all.
     case headersTooLarge(lines: Int, lineBytes: Int, bytes: Int)
-    /// A Content-Length afget cannot use, as `ResponseHead` says why.
-    case unusableLength(said: String)
-    /// A 206 or 200 that contradicts a request for the whole file, as `FileBody` says why.
-    case notTheWholeFile(said: String)
+    /// A Content-Length that is not a decimal count, or values that disagree (RFC 9112 §6.3).
+    case malformedContentLength(String)
+    case conflictingContentLengths([String])
+    /// A 206 or 200 that contradicts a request for the whole file: how it does.
+    case notTheWholeFile(ResumeFailure)
     /// A content coding afget does not decode.
     case unknownEncoding(String)
     /// More content codings stacked than afget decodes.
     case tooManyEncodings(count: Int, limit: Int)
-    /// A body its content coding cannot decode, as the decoder says.
-    case undecodable(said: String)
+    /// A body its content coding cannot decode.
+    case undecodable(DecodingProblem)
     /// The body passed `--max-size` (bytes).
     case tooLarge(limit: Int64)
     /// A response body kept in memory passed its limit (bytes).
@@ -97,7 +98,7 @@ public enum ResponseFailure: Sendable, Equatable {
         case .notHTTP: "not-http"
         case .headerLineTooLong: "header-line-too-long"
         case .headersTooLarge: "headers-too-large"
-        case .unusableLength: "unusable-length"
+        case .malformedContentLength, .conflictingContentLengths: "unusable-length"
         case .notTheWholeFile: "not-the-whole-file"
         case .unknownEncoding: "unknown-encoding"
         case .tooManyEncodings: "too-many-encodings"
@@ -166,8 +167,12 @@ public enum ResponseFailure: Sendable, Equatable {
         case .headersTooLarge(let lines, let lineBytes, let bytes):
             "response headers exceed afget's limits "
                 + "(\(lines) lines, \(lineBytes / 1024) KiB per line, \(bytes / 1024) KiB in all)"
-        case .unusableLength(let said), .notTheWholeFile(let said), .undecodable(let said):
-            said
+        case .malformedContentLength(let text): "malformed Content-Length \"\(text)\""
+        case .conflictingContentLengths(let values): "conflicting Content-Length values: \(values.joined(separator: ", "))"
+        case .notTheWholeFile(.wholeFileWithContentRange(let range)):
+            ResumeFailure.wholeFileWithContentRange(range).words
+        case .notTheWholeFile(let problem): "a partial answer (206) to a request for the whole file: \(problem.words)"
+        case .undecodable(let problem): problem.words
         case .unknownEncoding(let coding):
             "the body is encoded as \(coding), which afget does not decode"
         case .tooManyEncodings(let count, let limit):
@@ -195,5 +200,24 @@ public enum ResponseFailure: Sendable, Equatable {
     /// "HTTP 404 Not Found", or "HTTP 404" without a reason phrase (HTTP/2 has none).
     private static func statusLine(_ status: Int, _ phrase: String) -> String {
         "HTTP \(status)\(phrase.isEmpty ? "" : " " + phrase)"
+    }
+}
+
+/// Why a coded body cannot be decoded (`--compressed`).
+public enum DecodingProblem: Sendable, Equatable {
+    case cannotStart(coding: String)
+    /// Bytes after the coded stream ended (gzip's members aside).
+    case dataAfterEnd(coding: String)
+    case notValid(coding: String)
+    /// The body ended before its coded stream did.
+    case truncated(coding: String)
+
+    public var words: String {
+        switch self {
+        case .cannotStart(let coding): "cannot start decoding \(coding)"
+        case .dataAfterEnd(let coding): "data after the end of the \(coding) stream"
+        case .notValid(let coding): "the body is not valid \(coding)"
+        case .truncated(let coding): "the \(coding) stream is truncated"
+        }
     }
 }

@@ -15,41 +15,18 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
     /// Not a byte of the request went out (no connection was made): sending it again cannot
     /// repeat anything, even for a POST.
     public let requestUnsent: Bool
-    /// Words said where the failure happened, while the sites move to reasons of their own.
-    private let said: String?
 
     /// A failure whose reason says what it is, and so its class, exit status and words.
     public init(_ reason: FailureReason, transient: Bool = false, discardsData: Bool = false, requestUnsent: Bool = false) {
-        self.init(reason, notes: [], transient: transient, discardsData: discardsData, requestUnsent: requestUnsent, said: nil)
+        self.init(reason, notes: [], transient: transient, discardsData: discardsData, requestUnsent: requestUnsent)
     }
 
-    private init(
-        _ reason: FailureReason, notes: [FailureNote], transient: Bool, discardsData: Bool, requestUnsent: Bool,
-        said: String?
-    ) {
+    private init(_ reason: FailureReason, notes: [FailureNote], transient: Bool, discardsData: Bool, requestUnsent: Bool) {
         self.reason = reason
         self.notes = notes
         isTransient = transient
         self.discardsData = discardsData
         self.requestUnsent = requestUnsent
-        self.said = said
-    }
-
-    public init(
-        _ kind: FailureClass, _ message: String, transient: Bool = false, discardsData: Bool = false,
-        systemErrorCode: Int32? = nil, requestUnsent: Bool = false, reason: FailureReason? = nil
-    ) {
-        self.init(
-            reason ?? .said(kind, errno: systemErrorCode), notes: [], transient: transient, discardsData: discardsData,
-            requestUnsent: requestUnsent, said: message)
-    }
-
-    public init(
-        _ reason: FailureReason, _ message: String, transient: Bool = false, discardsData: Bool = false,
-        requestUnsent: Bool = false
-    ) {
-        self.init(
-            reason, notes: [], transient: transient, discardsData: discardsData, requestUnsent: requestUnsent, said: message)
     }
 
     /// The same failure with `note` said of it too; a note may say it is no longer worth
@@ -57,24 +34,17 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
     public func noting(_ note: FailureNote, transient: Bool? = nil) -> TransferFailure {
         TransferFailure(
             reason, notes: notes + [note], transient: transient ?? isTransient, discardsData: discardsData,
-            requestUnsent: requestUnsent, said: said)
+            requestUnsent: requestUnsent)
     }
 
     /// The same failure, not worth another attempt (already retried where it happened).
     public var settled: TransferFailure {
-        TransferFailure(reason, notes: notes, transient: false, discardsData: false, requestUnsent: false, said: said)
-    }
-
-    /// The same failure told in other words (more said of it, or where it leaves the data).
-    public func reworded(_ message: String, transient: Bool? = nil) -> TransferFailure {
-        TransferFailure(
-            reason, notes: [], transient: transient ?? isTransient, discardsData: discardsData,
-            requestUnsent: requestUnsent, said: message)
+        TransferFailure(reason, notes: notes, transient: false, discardsData: false, requestUnsent: false)
     }
 
     /// The failure in words, without the item: its reason's words with its notes around them.
     public var message: String {
-        notes.reduce(said ?? reason.words) { words, note in note.around(words) }
+        notes.reduce(reason.words) { words, note in note.around(words) }
     }
 
     public var kind: FailureClass { reason.failureClass }

@@ -68,7 +68,7 @@ struct FileBody: ResponseBodyHandler {
             }
         } else {
             if let problem = Self.problemWithWholeFile(head) {
-                return .refuse(TransferFailure(.response(.notTheWholeFile(said: problem)), discardsData: true))
+                return .refuse(TransferFailure(.response(.notTheWholeFile(problem)), discardsData: true))
             }
             guard head.isSuccess else { return .pass }
         }
@@ -82,12 +82,12 @@ struct FileBody: ResponseBodyHandler {
     /// A 206 to a request for the whole file must hold the whole file (bytes 5-7 of 10 written
     /// as the file would be a "complete" file of the wrong bytes), and a 200 is the whole file,
     /// so one that carries Content-Range contradicts itself.
-    private static func problemWithWholeFile(_ head: ResponseHead) -> String? {
+    private static func problemWithWholeFile(_ head: ResponseHead) -> ResumeFailure? {
         if head.status == 206, let problem = ResumeExpectation.wholeFile.problem(with206: head) {
-            return "a partial answer (206) to a request for the whole file: \(problem.words)"
+            return problem
         }
         if head.status == 200, let range = head.value(of: "Content-Range") {
-            return "an inconsistent response: a 200 (the whole file) with Content-Range \"\(range)\""
+            return .wholeFileWithContentRange(range)
         }
         return nil
     }
