@@ -24,10 +24,10 @@ enum HumanMessages {
             skippedLine(info, reason: reason)
         case .failed(_, let itemFailure):
             failureLine(itemFailure)
-        case .retrying(let info, let attempt, let delay, let reason):
-            retryingLine(info, attempt: attempt, delay: delay, reason: reason)
+        case .retrying(let info, let attempt, let delay, let failure):
+            retryingLine(info, attempt: attempt, delay: delay, failure: failure)
         case .restarting(let info, let reason):
-            MessageLine(restarting(info, reason: reason))
+            MessageLine(restarting(info, because: reason))
         case .sourceDropped(let info, let source, let reason):
             sourceDroppedLine(info, source: source, reason: reason)
         case .notice(let text):
@@ -118,20 +118,20 @@ enum HumanMessages {
         return line
     }
 
-    static func retrying(_ info: ItemInfo, attempt: Int, delay: Double, reason: String) -> String {
-        retryingLine(info, attempt: attempt, delay: delay, reason: reason).text
+    static func retrying(_ info: ItemInfo, attempt: Int, delay: Double, failure: TransferFailure) -> String {
+        retryingLine(info, attempt: attempt, delay: delay, failure: failure).text
     }
 
-    private static func retryingLine(_ info: ItemInfo, attempt: Int, delay: Double, reason: String) -> MessageLine {
+    private static func retryingLine(_ info: ItemInfo, attempt: Int, delay: Double, failure: TransferFailure) -> MessageLine {
         var line = MessageLine("afget: ")
         line.addURL(info.url)
-        line.add(": \(reason); retrying in \(Formatting.elapsed(delay))")
+        line.add(": \(failure.message); retrying in \(Formatting.elapsed(delay))")
         line.addDetail(" (attempt \(attempt + 1))", dropOrder: 1)
         return line
     }
 
-    static func restarting(_ info: ItemInfo, reason: String) -> String {
-        "afget: \(info.path): cannot continue (\(reason)); starting over"
+    static func restarting(_ info: ItemInfo, because reason: ResumeFailure) -> String {
+        "afget: \(info.path): cannot continue (\(reason.words)); starting over"
     }
 
     static func interrupted(dataKept: Bool) -> String {

@@ -36,9 +36,9 @@ public enum ItemEvent: Sendable, Equatable {
     case done(ItemInfo, bytes: Int64, transferred: Int64, seconds: Double, sha256: String?)
     case skipped(ItemInfo, reason: String)
     /// Attempt `attempt` failed transiently; the next starts after `delay` seconds.
-    case retrying(ItemInfo, attempt: Int, delay: Double, reason: String)
+    case retrying(ItemInfo, attempt: Int, delay: Double, failure: TransferFailure)
     /// A continue was impossible; the download starts again from zero.
-    case restarting(ItemInfo, reason: String)
+    case restarting(ItemInfo, because: ResumeFailure)
     case failed(ItemInfo, ItemFailure)
     /// One of an item's sources (a mirror, or its first URL) was dropped; the others go on.
     case sourceDropped(ItemInfo, source: String, reason: String)

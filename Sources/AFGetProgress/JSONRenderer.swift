@@ -39,17 +39,15 @@ public final class JSONRenderer: ProgressRenderer {
             describe(&line, "failed", info)
             line.add("exit", Int(failure.exitCode))
             line.add("class", failure.failure.kind.rawValue)
-            if let reason = failure.failure.reason.code {
-                line.add("reason", reason)
-                for field in failure.failure.reason.fields { line.add(field.name, field.value) }
-            }
+            describe(&line, failure.failure.reason)
             line.add("message", failure.failure.message)
             errors.writeLine(HumanMessages.failure(failure))
-        case .retrying(let info, let attempt, let delay, let reason):
+        case .retrying(let info, let attempt, let delay, let failure):
             describe(&line, "retry", info)
             line.add("attempt", attempt + 1)
             line.add("delay", delay)
-            line.add("error", reason)
+            describe(&line, failure.reason)
+            line.add("error", failure.message)
         case .sourceDropped(let info, let source, let reason):
             errors.writeLine(HumanMessages.sourceDropped(info, source: source, reason: reason))
             describe(&line, "source-dropped", info)
@@ -59,7 +57,7 @@ public final class JSONRenderer: ProgressRenderer {
             describe(&line, "sources", info)
             line.addRaw("sources", ServedSource.json(sources))
         case .restarting(let info, let reason):
-            errors.writeLine(HumanMessages.restarting(info, reason: reason))
+            errors.writeLine(HumanMessages.restarting(info, because: reason))
             return
         case .notice(let text):
             errors.writeLine(text)
@@ -76,6 +74,13 @@ public final class JSONRenderer: ProgressRenderer {
     }
 
     public func finish() {}
+
+    /// A failure's code and data, for a script to act on without reading its words.
+    private func describe(_ line: inout JSONLine, _ reason: FailureReason) {
+        guard let code = reason.code else { return }
+        line.add("reason", code)
+        for field in reason.fields { line.add(field.name, field.value) }
+    }
 
     private func describe(_ line: inout JSONLine, _ event: String, _ info: ItemInfo) {
         line.add("event", event)

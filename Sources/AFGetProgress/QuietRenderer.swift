@@ -37,8 +37,8 @@ public final class QuietRenderer: ProgressRenderer {
             errors.writeLine(text)
         case .sourceDropped(let info, let source, let reason):
             errors.writeLine(HumanMessages.sourceDropped(info, source: source, reason: reason))
-        case .retrying(let info, let attempt, let delay, let reason) where showsRetries:
-            errors.writeLine(HumanMessages.retrying(info, attempt: attempt, delay: delay, reason: reason))
+        case .retrying(let info, let attempt, let delay, let failure) where showsRetries:
+            errors.writeLine(HumanMessages.retrying(info, attempt: attempt, delay: delay, failure: failure))
         case .interrupted(_, let dataKept):
             errors.writeLine(HumanMessages.interrupted(dataKept: dataKept))
             saidSomething = true

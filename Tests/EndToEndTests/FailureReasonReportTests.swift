@@ -32,4 +32,24 @@ final class FailureReasonReportTests: ServerTestCase {
         XCTAssertEqual(errors[2]["expected"] as? Int, 3000)
         XCTAssertEqual(errors.map { $0["exit"] as? Int }, [8, 7, 4, 10], "the class still decides the exit status")
     }
+
+    /// A retry's JSON event carries its failure's code and data, as the failure's own event
+    /// does: a script sees why an item is retried without reading the words.
+    func testARetryEventCarriesItsReasonAndData() throws {
+        let result = try Afget.run(
+            ["--progress", "json", "--retry", "1", "--retry-delay", "0", "-o", "x.bin", server.url("/status/503")],
+            in: directory)
+
+        XCTAssertEqual(result.status, 8, result.stderr)
+        let events = result.stdoutText.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let retry = try XCTUnwrap(events.first { $0["event"] as? String == "retry" }, result.stdoutText)
+        XCTAssertEqual(retry["reason"] as? String, "http-status")
+        XCTAssertEqual(retry["status"] as? Int, 503)
+        XCTAssertEqual(retry["error"] as? String, "HTTP 503 Service Unavailable")
+        let failed = try XCTUnwrap(events.first { $0["event"] as? String == "failed" }, result.stdoutText)
+        XCTAssertEqual(failed["reason"] as? String, "http-status")
+        XCTAssertEqual(failed["status"] as? Int, 503)
+    }
 }

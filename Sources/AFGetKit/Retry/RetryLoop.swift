@@ -92,7 +92,7 @@ struct RetryLoop: Sendable {
             return .giveUp(.waitTooLong(TransferFailure(.response(refusal))))
         case .retry(var delay):
             if let deadline { delay = min(delay, max(0, deadline - monotonicSeconds())) }
-            renderer.handle(.retrying(info, attempt: failedAttempts, delay: delay, reason: problem.failure.message))
+            renderer.handle(.retrying(info, attempt: failedAttempts, delay: delay, failure: problem.failure))
             return .wait(seconds: delay)
         }
     }

@@ -214,7 +214,7 @@ extension DownloadJob {
         state.speed.add(bytes: 0, at: monotonicSeconds())
         record.httpStatus = httpStatus(of: head)  // also for a body cut short or stopped by a signal
         if head.status == 200 && state.offset > 0 {
-            renderer.handle(.restarting(info, reason: ResumeExpectation.reasonForFullResponse(head, recorded: validators).words))
+            renderer.handle(.restarting(info, because: ResumeExpectation.reasonForFullResponse(head, recorded: validators)))
             state.base = 0
             partCut(to: 0)
         }

@@ -395,7 +395,7 @@ final class DownloadJob {
     /// false when the part cannot be truncated.
     private func startOver(because reason: ResumeFailure) -> Bool {
         guard let part = download.part else { return false }
-        renderer.handle(.restarting(info, reason: reason.words))
+        renderer.handle(.restarting(info, because: reason))
         store?.remove()
         machine.startedOver()
         do {
