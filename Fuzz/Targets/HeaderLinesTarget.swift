@@ -1,4 +1,5 @@
 import AFGetRequest
+import AFGetSupport
 @testable import AFGetSession
 
 /// A response's header block as libcurl hands it over, a line at a time (`HeaderLine`), put

@@ -10,7 +10,7 @@ extension ResponseHead {
     }
 
     /// What the response says in place of the file, as `failure(sentCredentials:)` tells it.
-    public func refusal(sentCredentials: Bool) -> ResponseFailure {
+    func refusal(sentCredentials: Bool) -> ResponseFailure {
         if sentCredentials && (status == 401 || status == 407) {
             return .credentialsRefused(status: status, phrase: reason)
         }

@@ -14,7 +14,10 @@ final class InputFailureTests: XCTestCase {
             (.optionWithoutURL, "option line without a URL before it", "list-option-without-url"),
             (.optionNotKeyValue("out"), "option \"out\" is not key=value", "list-option-not-key-value"),
             (.directoryEmpty, "dir= is empty", "list-dir-empty"),
-            (.unknownOption("split"), "unknown option \"split\" (out, dir, checksum, header)", "list-option-unknown"),
+            (
+                .unknownOption("split", known: ["out", "dir", "checksum", "header"]),
+                "unknown option \"split\" (out, dir, checksum, header)", "list-option-unknown"
+            ),
             (.optionBesideURL("out=a"), "out=a goes on its own line below the URL, indented", "list-option-beside-url"),
             (
                 .notRelative(key: "out", path: "../a"),
@@ -80,7 +83,7 @@ final class InputFailureTests: XCTestCase {
                     + "download; choose another name with -o or out=",
                 "working-file-name"
             ),
-            (.notResumeData, "not a directory or a .afresume file", "not-resume-data"),
+            (.notResumeData(suffix: ".afresume"), "not a directory or a .afresume file", "not-resume-data"),
             (
                 .replacementURLNeedsOneResumeFile(found: 2), "applies to exactly one resume file (found 2)",
                 "url-needs-one-resume-file"
@@ -89,7 +92,10 @@ final class InputFailureTests: XCTestCase {
             (.documentTooLarge(limit: 64 << 20), "larger than 64 MiB: not a Metalink document", "metalink-too-large"),
             (.documentEmpty, "empty: not a Metalink document", "metalink-empty"),
             (.notWellFormedXML("EndTag: '</' not found"), "not well-formed XML: EndTag: '</' not found", "metalink-not-xml"),
-            (.notMetalink4, "not a Metalink v4 document (no <metalink> of urn:ietf:params:xml:ns:metalink)", "not-metalink"),
+            (
+                .notMetalink4(namespace: "urn:ietf:params:xml:ns:metalink"),
+                "not a Metalink v4 document (no <metalink> of urn:ietf:params:xml:ns:metalink)", "not-metalink"
+            ),
             (.describesNoFile, "describes no file", "metalink-no-file"),
             (.fileWithoutName, "a <file> without a name", "metalink-file-without-name"),
             (.elementTwice("size"), "<size> given twice", "metalink-element-twice"),
@@ -274,7 +280,8 @@ final class InputFailureTests: XCTestCase {
         XCTAssertEqual(
             list.problems.map(\.failure.reason),
             [
-                .input(.optionWithoutURL), .input(.directoryEmpty), .input(.unknownOption("split")),
+                .input(.optionWithoutURL), .input(.directoryEmpty),
+                .input(.unknownOption("split", known: ["out", "dir", "checksum", "header"])),
                 .input(.optionBesideURL("out=c")),
             ])
         XCTAssertEqual(list.problems[1].failure.notes, [.notDownloading(url: "http://h/a.bin")])

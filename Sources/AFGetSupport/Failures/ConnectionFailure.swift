@@ -145,7 +145,7 @@ public enum ConnectionFailure: Sendable, Equatable {
     }
 
     /// How the host failed, in a few words, for the give-up notice and the summary.
-    public var hostFailureWords: String {
+    var hostFailureWords: String {
         switch self {
         case .hostNotFound: "the host name did not resolve"
         case .connectFailed: "no connection could be made"

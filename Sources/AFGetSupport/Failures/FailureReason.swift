@@ -45,7 +45,7 @@ public enum FailureReason: Sendable, Equatable {
         case .file(let reason): isOutOfSpace ? "no-space" : reason.code
         case .resume(let reason): reason.code
         case .checksum(let reason): reason.code
-        case .stop: nil
+        case .stop: "internal"
         }
     }
 

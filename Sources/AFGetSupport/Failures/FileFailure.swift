@@ -64,7 +64,7 @@ public enum FileFailure: Sendable, Equatable {
         case .notRegular, .existsNotRegular: "not-a-file"
         case .isDirectory: "is-a-directory"
         case .fileInTheWay: "file-in-the-way"
-        case .noRoom: "no-room"
+        case .noRoom: "no-space"
         case .tooLargeForFileSystem: "too-large-for-file-system"
         case .nameTooLong: "name-too-long"
         case .nameNotUTF8: "name-not-utf8"
@@ -145,5 +145,16 @@ public enum FileAction: String, Sendable {
     case readTheNetrcFile = "read the netrc file"
     case writeTheCookieJar = "write the cookie jar"
 
-    var code: String { String(rawValue.map { $0 == " " ? "-" : $0 }) }
+    /// As the report's code says it: "cannot-" and this.
+    var code: String {
+        switch self {
+        case .createDirectory: "create-directory"
+        case .setModeOf: "set-mode"
+        case .writeTheReport: "write-report"
+        case .readTheSSHKey: "read-ssh-key"
+        case .readTheNetrcFile: "read-netrc"
+        case .writeTheCookieJar: "write-cookie-jar"
+        default: rawValue
+        }
+    }
 }

@@ -15,7 +15,7 @@ public enum InputFailure: Sendable, Equatable {
     /// `dir=` with nothing after it.
     case directoryEmpty
     /// An option key a URL's line does not take.
-    case unknownOption(String)
+    case unknownOption(String, known: [String])
     /// `out=x` (say) written on the URL's line instead of below it.
     case optionBesideURL(String)
     /// `out=` (or a Metalink `<file>`'s name) that is absolute, climbs with `..` or names a directory.
@@ -52,7 +52,7 @@ public enum InputFailure: Sendable, Equatable {
     /// A file name afget's own working files end in (.afpart, .afresume, .aftmp).
     case workingFileName(String)
     /// An argument of `afget continue` that is neither a directory nor a resume file.
-    case notResumeData
+    case notResumeData(suffix: String)
     /// `--url` with other than one resume file (how many there were).
     case replacementURLNeedsOneResumeFile(found: Int)
 
@@ -63,7 +63,7 @@ public enum InputFailure: Sendable, Equatable {
     case documentEmpty
     /// libxml2's words for why the document is not XML.
     case notWellFormedXML(String)
-    case notMetalink4
+    case notMetalink4(namespace: String)
     case describesNoFile
     case fileWithoutName
     /// An element (`size`, `pieces`) given twice in one `<file>`.
@@ -253,7 +253,7 @@ public enum InputFailure: Sendable, Equatable {
         case .optionWithoutURL: "option line without a URL before it"
         case .optionNotKeyValue(let option): "option \"\(option)\" is not key=value"
         case .directoryEmpty: "dir= is empty"
-        case .unknownOption(let key): "unknown option \"\(key)\" (out, dir, checksum, header)"
+        case .unknownOption(let key, let known): "unknown option \"\(key)\" (\(known.joined(separator: ", ")))"
         case .optionBesideURL(let option): "\(option) goes on its own line below the URL, indented"
         case .notRelative(let key, let path):
             "\(key)=\(path) must be a relative file name, without .. and not ending in / or ."
@@ -279,13 +279,13 @@ public enum InputFailure: Sendable, Equatable {
         case .workingFileName(let name):
             "\(name): a name ending in .afpart, .afresume or .aftmp would be taken for afget's own files of another "
                 + "download; choose another name with -o or out="
-        case .notResumeData: "not a directory or a .afresume file"
+        case .notResumeData(let suffix): "not a directory or a \(suffix) file"
         case .replacementURLNeedsOneResumeFile(let found): "applies to exactly one resume file (found \(found))"
 
         case .documentTooLarge(let limit): "larger than \(limit >> 20) MiB: not a Metalink document"
         case .documentEmpty: "empty: not a Metalink document"
         case .notWellFormedXML(let said): "not well-formed XML: \(said)"
-        case .notMetalink4: "not a Metalink v4 document (no <metalink> of urn:ietf:params:xml:ns:metalink)"
+        case .notMetalink4(let namespace): "not a Metalink v4 document (no <metalink> of \(namespace))"
         case .describesNoFile: "describes no file"
         case .fileWithoutName: "a <file> without a name"
         case .elementTwice(let element): "<\(element)> given twice"

@@ -53,7 +53,7 @@ public indirect enum ResumeFailure: Sendable, Equatable {
 
     /// Another version of the file: the part holds the old one, and the download starts over
     /// (not a server that mishandles ranges).
-    public var isEntityChange: Bool {
+    var isEntityChange: Bool {
         switch self {
         case .entityTagChanged, .lastModifiedChanged, .otherRepresentation, .lengthChanged, .nowShorter: true
         default: false
@@ -115,7 +115,7 @@ public enum ForeignPartRefusal: Sendable, Equatable {
     case tailDiffers(bytes: Int)
     case noValidator
 
-    public var words: String {
+    var words: String {
         switch self {
         case .rangesDoNotWork: "the server sent the whole file when asked for its end, so ranges do not work there"
         case .largerThanTheServersFile(let size, let total):

@@ -204,7 +204,7 @@ public struct InputList: Sendable {
         case "header":
             entry.headers.append(try HTTPHeader.parse(value))
         default:
-            throw TransferFailure(.input(.unknownOption(key)))
+            throw TransferFailure(.input(.unknownOption(key, known: optionKeys)))
         }
     }
 

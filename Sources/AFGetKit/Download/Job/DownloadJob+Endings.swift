@@ -176,8 +176,8 @@ extension DownloadJob {
         return checksum.mismatch(with: checksumDigest)
     }
 
-    /// The failure of a file of `size` bytes whose checksum did not match (`mismatch`, then
-    /// `note`). It keeps the part file and resume data (counting the whole file), so running
+    /// The failure of a file of `size` bytes whose checksum did not match (`mismatch`, and what
+    /// the search for the source at fault `found`). It keeps the part file and resume data (counting the whole file), so running
     /// again with the right checksum finishes without downloading again.
     func checksumFailure(_ mismatch: DigestMismatch, size: Int64, found: SourceFinding? = nil) -> TransferFailure {
         if let failure = keepWholePart(size) { return failure }

@@ -1,4 +1,3 @@
-import AFGetProgress
 import AFGetSupport
 
 /// The words of what a download tells people beside its progress and its ending: said once
@@ -56,6 +55,4 @@ enum DownloadNotices {
     static func pieceAgain(_ path: String, _ mismatch: PieceCheck.Mismatch) -> String {
         "afget: \(path): \(pieceDidNotMatch(mismatch)); fetching it again from a source that did not serve it"
     }
-
-    /// A document's piece hashes that cannot be the pieces of the file the server has.
 }

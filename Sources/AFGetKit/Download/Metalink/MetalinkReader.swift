@@ -39,7 +39,7 @@ public enum MetalinkReader {
         }
         defer { xmlFreeDoc(document) }
         guard let root = xmlDocGetRootElement(document), Element(root).isMetalink(named: "metalink") else {
-            throw refusal(name, line: 1, .notMetalink4)
+            throw refusal(name, line: 1, .notMetalink4(namespace: namespace))
         }
         var files: [MetalinkFile] = []
         for element in Element(root).children where element.isMetalink(named: "file") {

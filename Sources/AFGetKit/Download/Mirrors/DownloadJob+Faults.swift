@@ -63,6 +63,4 @@ extension DownloadJob {
         let found = SourceFinding.refetchFailed(suspect: suspect, because: reason)
         return end(fail(TransferFailure(.checksum(.mismatch(finding.mismatch, found: found, keptIn: download.part?.path)))))
     }
-
-    /// No source gave bytes that match: said after the mismatch, with how many were suspected.
 }

@@ -37,7 +37,7 @@ public enum ResumeDiscovery {
                 found.failures.append(ItemFailure(item: path, TransferFailure(.file(.noSuchPath))))
             } else {
                 found.failures.append(
-                    ItemFailure(item: path, TransferFailure(.input(.notResumeData))))
+                    ItemFailure(item: path, TransferFailure(.input(.notResumeData(suffix: ResumeStore.suffix)))))
             }
         }
         if replacementURL != nil && resumeFiles.count != 1 {
