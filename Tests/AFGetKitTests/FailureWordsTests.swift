@@ -307,6 +307,27 @@ final class FailureWordsTests: XCTestCase {
                     + "so the next run downloads it again"
             ),
             (
+                full.noting(.alreadyWritten(bytes: 300, to: "standard output", why: .coded(["gzip", "br"]))),
+                "cannot write f.afpart: No space left on device; 300 bytes already went to standard output, and the rest "
+                    + "cannot be asked for safely (its body is gzip, br-coded, which a range cannot continue), so it is not "
+                    + "tried again (that would write them twice)"
+            ),
+            (
+                full.noting(.alreadyWritten(bytes: 1, to: "p", why: .noModificationTime)),
+                "cannot write f.afpart: No space left on device; 1 bytes already went to p, and the rest cannot be asked for "
+                    + "safely (the server gave no modification time), so it is not tried again (that would write them twice)"
+            ),
+            (
+                full.noting(.alreadyWritten(bytes: 1, to: "p", why: .scpHasNoRanges)),
+                "cannot write f.afpart: No space left on device; 1 bytes already went to p, and the rest cannot be asked for "
+                    + "safely (SCP cannot fetch part of a file (sftp:// can)), so it is not tried again (that would write them twice)"
+            ),
+            (
+                full.noting(.keptForTheNextRun(path: "f.afpart", .downloadsAgainWithoutValidator)),
+                "cannot write f.afpart: No space left on device; the data is kept in f.afpart; the server sent no ETag or "
+                    + "Last-Modified, so the next run downloads it again"
+            ),
+            (
                 TransferFailure(.resume(.ignoresRanges)).noting(.startOverWithRestart),
                 "the server ignores ranges (it sent the whole file); use --restart to start over"
             ),

@@ -9,7 +9,7 @@ public indirect enum FailureNote: Sendable, Equatable {
     case startOverWithRestart
     case startOverWithTheFirstCommand
     /// A stream's bytes already went out, and the rest cannot be asked for safely (`why`).
-    case alreadyWritten(bytes: Int64, to: String, why: String)
+    case alreadyWritten(bytes: Int64, to: String, why: Uncontinuable)
     /// A whole file that could not be moved into place is kept for the next run (`NextRun`).
     case keptForTheNextRun(path: String, NextRun)
     /// A whole file without a name (a directory that refuses new ones) could not be kept.
@@ -38,7 +38,7 @@ public indirect enum FailureNote: Sendable, Equatable {
         case .startOverWithRestart: "\(words); use --restart to start over"
         case .startOverWithTheFirstCommand: "\(words); run the command that started it again with --restart to start over"
         case .alreadyWritten(let bytes, let stream, let why):
-            "\(words); \(bytes) bytes already went to \(stream), and the rest cannot be asked for safely (\(why)), "
+            "\(words); \(bytes) bytes already went to \(stream), and the rest cannot be asked for safely (\(why.words)), "
                 + "so it is not tried again (that would write them twice)"
         case .keptForTheNextRun(let path, let next): "\(words); the data is kept in \(path); \(next.words)"
         case .couldNotBeKept(let failure):
@@ -69,11 +69,33 @@ public enum NextRun: Sendable, Equatable {
 
     var words: String {
         switch self {
-        case .downloadsAgainWithoutValidator: "the server sent no ETag or Last-Modified, so the next run downloads it again"
+        case .downloadsAgainWithoutValidator: "\(Uncontinuable.noValidator.words), so the next run downloads it again"
         case .continues: "run the same command again to continue it"
         case .downloadsAgainWithoutResumeData(let failure):
             "its resume data could not be written (\(failure.message)), so the next run downloads it again"
         case .movesIntoPlace: "run the same command again to move it into place"
+        }
+    }
+}
+
+/// Why a download cannot be continued from where its data reaches: nothing ties a range to the
+/// same file, or a range cannot be asked for at all.
+public enum Uncontinuable: Sendable, Equatable {
+    /// An HTTP server that sent no ETag or Last-Modified.
+    case noValidator
+    /// An FTP or SFTP server that gave no modification time.
+    case noModificationTime
+    /// SCP fetches whole files only.
+    case scpHasNoRanges
+    /// A coded body: decoded bytes are no range of anything.
+    case coded([String])
+
+    public var words: String {
+        switch self {
+        case .noValidator: "the server sent no ETag or Last-Modified"
+        case .noModificationTime: "the server gave no modification time"
+        case .scpHasNoRanges: "SCP cannot fetch part of a file (sftp:// can)"
+        case .coded(let codings): "its body is \(codings.joined(separator: ", "))-coded, which a range cannot continue"
         }
     }
 }

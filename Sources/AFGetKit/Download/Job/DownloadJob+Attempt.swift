@@ -267,8 +267,7 @@ extension DownloadJob {
             // plain file, others ignore the range), and decoded bytes are no range of anything:
             // no resume data, so a later run starts over.
             validators = EntityValidators()
-            whyNotContinuable =
-                "its body is \(head.contentEncodings.joined(separator: ", "))-coded, which a range cannot continue"
+            whyNotContinuable = .coded(head.contentEncodings)
             expectedTotal = settings.transfer.decompresses ? nil : head.contentLength.map { base + $0 }
             return
         }
@@ -287,11 +286,11 @@ extension DownloadJob {
     }
 
     /// Why a file whose server gave nothing to check a continue against cannot be continued.
-    private static func withoutValidators(_ scheme: String) -> String {
+    private static func withoutValidators(_ scheme: String) -> Uncontinuable {
         switch scheme {
-        case "scp": "SCP cannot fetch part of a file (sftp:// can)"
-        case "ftp", "ftps", "sftp": "the server gave no modification time"
-        default: "the server sent no ETag or Last-Modified"
+        case "scp": .scpHasNoRanges
+        case "ftp", "ftps", "sftp": .noModificationTime
+        default: .noValidator
         }
     }
 

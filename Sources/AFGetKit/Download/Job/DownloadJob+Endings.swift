@@ -236,7 +236,7 @@ extension DownloadJob {
                 message += "; \(Formatting.bytes(kept)) kept in \(part.path) for the next run"
             } else {
                 // No resume data is written without a validator: the next run starts over.
-                let reason = "\(info.path) cannot be continued (\(whyNotContinuable)); the next run starts it over"
+                let reason = "\(info.path) cannot be continued (\(whyNotContinuable.words)); the next run starts it over"
                 renderer.handle(.notice("afget: \(reason)"))
                 message += "; \(reason)"
             }

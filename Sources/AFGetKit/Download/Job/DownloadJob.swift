@@ -76,7 +76,7 @@ final class DownloadJob {
     /// The file's pieces checked against their hashes (Metalink), once its length is known.
     var pieces: PieceCheck?
     /// Why the body now arriving writes no resume data, said when it is interrupted.
-    var whyNotContinuable: String {
+    var whyNotContinuable: Uncontinuable {
         get { machine.whyNotContinuable }
         set { machine.whyNotContinuable = newValue }
     }

@@ -33,7 +33,7 @@ struct DownloadMachine {
     var validators: EntityValidators
     var expectedTotal: Int64?
     /// Why the body now arriving cannot be continued, said when it must be.
-    var whyNotContinuable = "the server sent no ETag or Last-Modified"
+    var whyNotContinuable = Uncontinuable.noValidator
     /// Where the file's data reaches: the next attempt asks from here.
     private(set) var offset: Int64
     private(set) var restartsSoFar = 0
