@@ -50,7 +50,7 @@ enum HeaderLinesTarget: FuzzTarget {
             expect(head.contentLengthProblem == nil, "a length and a problem at once")
             expect(lengthHeaders.allSatisfy { $0.value.contains(String(length)) }, "a length no header gave")
         } else if !lengthHeaders.isEmpty {
-            let problem = head.contentLengthProblem.map { TransferFailure(.response($0)).message } ?? ""
+            let problem = head.contentLengthProblem.map { FailureReason.response($0).words } ?? ""
             expect(problem.contains("Content-Length"), "unusable Content-Length without a cause naming it")
         }
         for coding in head.contentEncodings {

@@ -99,7 +99,7 @@ struct DownloadCommand: AsyncParsableCommand {
                 throw ExitCode(cancellation.exitStatus ?? FailureClass.internalError.exitCode)
             }
             if let conflict = check.conflict { throw UsageFailure(message: "\(conflict)") }
-            if let clash = check.reportClash { throw UsageFailure(message: TransferFailure(.input(clash)).message) }
+            if let clash = check.reportClash { throw UsageFailure(message: FailureReason.input(clash).words) }
             say(check.notices)
             firstPass = check
         }

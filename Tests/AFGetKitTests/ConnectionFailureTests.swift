@@ -83,12 +83,7 @@ final class ConnectionFailureTests: XCTestCase {
             (.curl(code: 56, said: "Recv failure", failureClass: .network), "Recv failure", "curl-error", 4),
             (.curl(code: 16, said: "HTTP/2 error", failureClass: .protocolViolation), "HTTP/2 error", "curl-error", 7),
         ]
-        for row in rows {
-            let failure = TransferFailure(.connection(row.reason))
-            XCTAssertEqual(failure.message, row.words, "\(row.reason)")
-            XCTAssertEqual(failure.reason.code, row.code, "\(row.reason)")
-            XCTAssertEqual(failure.exitCode, row.exit, "\(row.reason)")
-        }
+        for row in rows { assertReason(.connection(row.reason), says: row.words, code: row.code, exits: row.exit) }
     }
 
     func testEveryResponseFailureHasItsWordsCodeAndExitStatus() {
@@ -180,12 +175,7 @@ final class ConnectionFailureTests: XCTestCase {
             (.fileExists(said: "553"), "the server already has a file of that name (553)", "file-exists", 8),
             (.loginRefused(said: "530"), "the server refused the login (530)", "login-refused", 6),
         ]
-        for row in rows {
-            let failure = TransferFailure(.response(row.reason))
-            XCTAssertEqual(failure.message, row.words, "\(row.reason)")
-            XCTAssertEqual(failure.reason.code, row.code, "\(row.reason)")
-            XCTAssertEqual(failure.exitCode, row.exit, "\(row.reason)")
-        }
+        for row in rows { assertReason(.response(row.reason), says: row.words, code: row.code, exits: row.exit) }
     }
 
     /// The data beside the code, for the report's JSON.

@@ -347,11 +347,6 @@ final class FailureWordsTests: XCTestCase {
     }
 
     private func check(_ rows: [Row]) {
-        for row in rows {
-            let failure = TransferFailure(row.reason)
-            XCTAssertEqual(failure.message, row.words, "\(row.reason)")
-            XCTAssertEqual(row.reason.code, row.code, "\(row.reason)")
-            XCTAssertEqual(failure.exitCode, row.exit, "\(row.reason)")
-        }
+        for row in rows { assertReason(row.reason, says: row.words, code: row.code, exits: row.exit) }
     }
 }

@@ -139,6 +139,6 @@ final class HeaderTests: XCTestCase {
 
     /// A Content-Length problem as the item's failure says it.
     private func said(_ problem: ResponseFailure?) -> String? {
-        problem.map { TransferFailure(.response($0)).message }
+        problem.map { FailureReason.response($0).words }
     }
 }

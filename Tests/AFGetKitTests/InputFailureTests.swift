@@ -264,10 +264,7 @@ final class InputFailureTests: XCTestCase {
             (.notCertificates(path: "c.der"), "c.der does not hold X.509 certificates (PEM or DER)", "not-certificates"),
         ]
         for row in rows {
-            let failure = TransferFailure(.input(row.reason))
-            XCTAssertEqual(failure.message, row.words, "\(row.reason)")
-            XCTAssertEqual(row.reason.code, row.code, "\(row.reason)")
-            XCTAssertEqual(failure.exitCode, FailureClass.usage.exitCode, "\(row.reason)")
+            assertReason(.input(row.reason), says: row.words, code: row.code, exits: FailureClass.usage.exitCode)
         }
     }
 
