@@ -178,6 +178,54 @@ final class TmuxBarTests: ServerTestCase {
         try assertABadPieceIsSaidOnce(files: 8)
     }
 
+    /// A file answered 503 once is retried, with one line above its bar naming it (its URL,
+    /// shortened in the middle) and the cause, whole; beside seven more, one answered 404 fails
+    /// with one line: at every width each line is said once, the others are done, and no frame
+    /// is left. The cause and the wait ("HTTP 503 Service Unavailable; retrying in 0.0 s") are
+    /// longer than a 50-column row can hold beside "afget: " and a URL: that line wraps there.
+    func testARetryIsSaidOnceAboveTheBarOfOneFile() throws {
+        try assertRetriesAndFailuresAreSaidOnce(files: 1)
+    }
+
+    func testARetryAndAFailureAreSaidOnceAboveTheBarsOfEightFiles() throws {
+        try assertRetriesAndFailuresAreSaidOnce(files: 8)
+    }
+
+    private func assertRetriesAndFailuresAreSaidOnce(files count: Int) throws {
+        let runs = try runAtEveryWidth(rows: 16) { columns in
+            (0..<count).map { index in
+                let path =
+                    switch index {
+                    case 0: "/flaky/w\(columns)/n\(count)/busy.bin?size=400000&fail=1&mode=503&chunk=40000&ms=50"
+                    case 1: "/status/404"
+                    default: "/file/w\(columns)/n\(count)/f\(index).bin?size=400000&chunk=40000&ms=50"
+                    }
+                return shellWord(server.url(path))
+            }.joined(separator: " ")
+        } arguments: { _ in
+            "-j 8 --retry 2 --retry-delay 0"
+        }
+        for (columns, run) in runs {
+            XCTAssertEqual(run.status, count == 1 ? 0 : 8, "\(columns): \(run.final)")
+            let joined = try tmux.capture("w\(columns)", history: true, joined: true)
+            let retries = joined.filter { $0.hasPrefix("afget: ") && $0.contains("retrying in") }
+            XCTAssertEqual(retries.count, 1, "\(columns): \(joined)")
+            XCTAssertTrue(
+                retries.allSatisfy {
+                    $0.hasPrefix("afget: http:") && $0.contains("ms=50: HTTP 503 Service Unavailable; retrying in 0.0 s")
+                },
+                "\(columns): the item and the cause: \(retries)")
+            XCTAssertEqual(joined.filter { $0.contains(": done, ") }.count, count == 1 ? 1 : 7, "\(columns): \(joined)")
+            if count > 1 {
+                let failures = joined.filter { $0.hasPrefix("afget: ") && $0.hasSuffix(": HTTP 404 Not Found") }
+                XCTAssertEqual(failures.count, 1, "\(columns): \(joined)")
+                XCTAssertTrue(joined.contains { $0.contains("7 downloaded, 0 skipped, 1 failed") }, "\(columns): \(joined)")
+            }
+            assertFits(run, columns: columns, causesMayWrap: columns < 80)
+            assertNothingLeft(run, columns: columns)
+        }
+    }
+
     private func assertABadPieceIsSaidOnce(files count: Int) throws {
         let size = 1_000_000
         let pieces = stride(from: 0, to: size, by: 262_144).map { start in
@@ -318,17 +366,21 @@ final class TmuxBarTests: ServerTestCase {
     }
 
     /// No line of the live block reaches the window's last column, and at 50 columns and wider
-    /// no line printed above the bars wrapped (the summary, said last under them, may; so may
-    /// a line at 38 columns whose item's name alone nearly fills it).
-    private func assertFits(_ run: Run, columns: Int, file: StaticString = #filePath, line: UInt = #line) {
+    /// no line printed above the bars wrapped (the summary and its failures, said last under
+    /// them, may; so may a line at 38 columns whose item's name alone nearly fills it, and, with
+    /// `causesMayWrap`, one whose cause alone is longer than the row, never cut).
+    private func assertFits(
+        _ run: Run, columns: Int, causesMayWrap: Bool = false, file: StaticString = #filePath, line: UInt = #line
+    ) {
         for frame in run.frames {
             for text in frame where isItemRow(text) || text.hasPrefix("[") {
                 XCTAssertLessThanOrEqual(
                     TerminalScreen.columns(of: text), columns - 1, "\(columns): \(text)", file: file, line: line)
             }
         }
-        guard columns >= 50, let joined = try? tmux.capture("w\(columns)", history: true, joined: true) else { return }
-        for text in joined where !text.contains(" downloaded, ") {
+        guard columns >= 50, !causesMayWrap, let joined = try? tmux.capture("w\(columns)", history: true, joined: true)
+        else { return }
+        for text in joined where !text.contains(" downloaded, ") && !text.hasPrefix("  ") {
             XCTAssertLessThanOrEqual(
                 TerminalScreen.columns(of: text), columns - 1, "\(columns): wrapped: \(text)", file: file, line: line)
         }
