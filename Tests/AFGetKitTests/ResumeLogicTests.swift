@@ -91,6 +91,54 @@ final class ResumeExpectationTests: XCTestCase {
         XCTAssertEqual(expectation.verdict(for: head(206, [range, ("Content-Encoding", "identity")])), .append)
     }
 
+    /// A weak ETag, or one with bytes outside visible ASCII, never goes in If-Range, so a server
+    /// ignoring If-Range is only caught by comparing it: weakly (RFC 9110 §8.8.3.2, the opaque
+    /// tags' bytes, `W/` or not), byte for byte (not as canonically equivalent characters).
+    func testEveryEntityTagIsComparedWhetherOrNotItMayBeSent() {
+        let modified = "Wed, 21 Oct 2015 07:28:00 GMT"
+        let rows: [(recorded: String, answered: String, same: Bool)] = [
+            ("W/\"a-1\"", "W/\"b-2\"", false),
+            ("W/\"a-1\"", "W/\"a-1\"", true),
+            ("W/\"a-1\"", "\"a-1\"", true),
+            ("\"a-\u{E9}\"", "\"b-\u{E9}\"", false),
+            ("\"a-\u{E9}\"", "\"a-\u{E9}\"", true),
+            ("\"a-\u{E9}\"", "\"a-e\u{301}\"", false),
+            ("\"a\u{01}\"", "\"a\u{02}\"", false),
+        ]
+        for row in rows {
+            var expecting = expectation
+            expecting.recorded = EntityValidators(entityTag: row.recorded, lastModified: modified)
+            XCTAssertEqual(expecting.recorded.ifRange, modified, "\(row.recorded) is never sent")
+            let answer = head(
+                206, [("Content-Range", "bytes 100-999/1000"), ("ETag", row.answered), ("Last-Modified", modified)])
+            XCTAssertEqual(
+                expecting.verdict(for: answer),
+                row.same ? .append : .changed(.entityTagChanged(from: row.recorded, to: row.answered)),
+                "\(row.recorded) then \(row.answered)")
+        }
+    }
+
+    /// A Last-Modified within a second of the response's Date may not go in If-Range (the
+    /// strong ETag does), but another one on a 206 is still another version.
+    func testALastModifiedTooRecentToSendIsStillCompared() {
+        let first = EntityValidators(
+            of: head(
+                200,
+                [
+                    ("ETag", "\"v1\""), ("Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT"),
+                    ("Date", "Wed, 21 Oct 2015 07:28:00 GMT"),
+                ]))
+        XCTAssertEqual(first.ifRange, "\"v1\"")
+        XCTAssertFalse(first.lastModifiedIsStrong)
+        var expecting = expectation
+        expecting.recorded = first
+        let later = "Thu, 22 Oct 2015 07:28:00 GMT"
+        XCTAssertEqual(
+            expecting.verdict(
+                for: head(206, [("Content-Range", "bytes 100-999/1000"), ("ETag", "\"v1\""), ("Last-Modified", later)])),
+            .changed(.lastModifiedChanged(from: "Wed, 21 Oct 2015 07:28:00 GMT", to: later)))
+    }
+
     /// A 200 is the whole file: one that also carries Content-Range is never written.
     func testA200WithContentRangeIsRefused() {
         guard case .refuse(let reason) = expectation.verdict(for: head(200, [("Content-Range", "bytes 100-999/1000")])) else {
@@ -139,6 +187,25 @@ final class ResumeDataTests: XCTestCase {
         odd.destination = "dl/" + awkward
         odd.tempFileName = awkward + ".afpart"
         XCTAssertEqual(try ResumeData(propertyList: odd.propertyList()), odd)
+    }
+
+    /// Validators that may not be sent are kept to be compared: a weak or non-ASCII ETag apart
+    /// from the strong one NSURLSession's key names, percent-escaped; a Last-Modified too recent
+    /// for If-Range marked so.
+    func testValidatorsThatAreOnlyComparedRoundTrip() throws {
+        for tag in ["W/\"a-1\"", "\"a-\u{E9}\"", "\"a%\u{01}\"", "W/\"a-e\u{301}\""] {
+            var kept = sample
+            kept.entityTag = tag
+            kept.lastModifiedIsStrong = false
+            let text = String(decoding: kept.propertyList(), as: UTF8.self)
+            XCTAssertFalse(text.contains("NSURLSessionResumeEntityTag"), text)
+            XCTAssertTrue(text.contains("<key>AFGetComparedEntityTag</key>"), text)
+            XCTAssertTrue(text.contains("<key>AFGetLastModifiedIsWeak</key>"), text)
+            let read = try ResumeData(propertyList: kept.propertyList())
+            XCTAssertEqual(read, kept)
+            XCTAssertTrue(Array(read.entityTag!.utf8) == Array(tag.utf8), tag)
+            XCTAssertEqual(read.validators.ifRange, nil)
+        }
     }
 
     /// The request's own headers come back for `afget resume`; none that may hold a secret is

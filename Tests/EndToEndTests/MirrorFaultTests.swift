@@ -43,6 +43,43 @@ final class MirrorFaultTests: TwoServerTestCase {
         }
     }
 
+    /// A stale mirror listed first serves another file of the same length with another
+    /// Last-Modified. With the checksum known before the first byte, the hash decides what the
+    /// file is: the good source was dropped as "the file changed on the server", the checksum
+    /// failed (exit 10), and every run after repeated it. With one connection and with segments.
+    func testAStaleFirstSourceDoesNotDecideTheFileWhenTheChecksumIsKnown() throws {
+        let size = 1_500_000
+        for (name, split) in [("one.bin", [String]()), ("split.bin", Self.split)] {
+            let stale = server.url("/file/\(name)?size=\(size)&v=1&lmversion=1&chunk=50000&ms=5")
+            let good = second.url("/file/\(name)?size=\(size)&chunk=50000&ms=5")
+            let list = "\(stale)\t\(good)\n  checksum=sha-256=\(TestPayload.sha256(count: size))\n"
+            try Data(list.utf8).write(to: directory.appendingPathComponent("list.txt"))
+            let result = try Afget.run(["--progress", "line"] + split + ["-i", "list.txt"], in: directory)
+            XCTAssertEqual(result.status, 0, "\(split): \(result.stderr)")
+            XCTAssertEqual(sha(name), TestPayload.sha256(count: size), "\(split)")
+            XCTAssertEqual(droppedForItsBytes(result.stderr, stale), 1, "\(split): \(result.stderr)")
+            XCTAssertFalse(result.stderr.contains("changed on the server"), result.stderr)
+            XCTAssertFalse(exists(directory.appendingPathComponent("\(name).afpart")))
+        }
+    }
+
+    /// Without a checksum the first answer fixes the file; a source serving another version is
+    /// dropped saying which source it disagrees with, not that the file changed on a server.
+    func testASourceThatDisagreesWithTheFirstIsDroppedNamingIt() throws {
+        let size = 1_500_000
+        let first = server.url("/file/d.bin?size=\(size)&v=1&lmversion=1&chunk=50000&ms=5")
+        let other = second.url("/file/d.bin?size=\(size)&chunk=50000&ms=5")
+        let result = try Afget.run(["--progress", "line"] + Self.split + ["--mirror", other, first], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha("d.bin"), TestPayload.sha256(count: size, version: 1), "one version, the first source's")
+        XCTAssertTrue(
+            result.stderr.contains(
+                "dropping source \(other) (it serves another version of the file than \(first) "
+                    + "(Last-Modified \(Route.lastModified) where that gave \(Route.lastModified(version: 1))))"),
+            result.stderr)
+        XCTAssertFalse(result.stderr.contains("changed on the server"), result.stderr)
+    }
+
     /// The second source serves other bytes: found and dropped the same way.
     func testABadSecondSourceIsFoundAndTheFileEndsExact() throws {
         let size = 1_500_000

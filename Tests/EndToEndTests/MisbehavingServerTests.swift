@@ -84,6 +84,81 @@ final class MisbehavingServerTests: ServerTestCase {
         XCTAssertEqual(listing(directory), ["k.bin"])
     }
 
+    /// A weak ETag (or one with a non-ASCII byte) cannot go in If-Range, so a continue sends
+    /// Last-Modified, which a server ignoring If-Range never checks. The 206's other ETag, with
+    /// the same Last-Modified, gives the change away: appending was exit 0 with two versions
+    /// spliced. Each tag is compared as the server wrote it, weakly.
+    func testA206WithAnotherWeakOrNonASCIIEntityTagIsNeverSpliced() throws {
+        let tags: [(name: String, query: String, tag: (Int) -> String)] = [
+            ("weak.bin", "&weak=1", { "W/" + Route.etag(size: self.size, version: $0) }),
+            ("utf8.bin", "&etag8=1", { Route.etag(size: self.size, version: $0, nonASCII: true) }),
+        ]
+        for (name, query, tag) in tags {
+            let url = server.url("/flaky/\(name)?size=\(size)&fail=1&mode=drop\(query)")
+            try leaveHalfADownload(of: url, named: name, size: size)
+            server.change(name, ["v": "1", "ranges": "always"])
+            let before = server.log.all.count
+            let result = try Afget.run(["--progress", "line", "--retry-delay", "0", url], in: directory)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let file = directory.appendingPathComponent(name)
+            XCTAssertEqual(sha256Hex(ofFile: file.path), TestPayload.sha256(count: size, version: 1), name)
+            let continued = server.log.all.dropFirst(before).first { $0.header("Range") != nil }
+            XCTAssertEqual(continued?.header("If-Range"), Route.lastModified, "\(name): the tag is never sent")
+            XCTAssertTrue(
+                result.stderr.contains("the file changed on the server (ETag \(tag(0)) became \(tag(1)))"), result.stderr)
+            XCTAssertFalse(exists(directory.appendingPathComponent(name + ".afpart")), name)
+        }
+    }
+
+    /// The same within one run: the connection drops, the file changes behind a weak ETag, and
+    /// the retry's 206 (If-Range ignored) is of the new version.
+    func testARetryIsNotSplicedWhenAWeakEntityTagChanges() throws {
+        let (process, stdout, _) = try Afget.start(
+            [
+                "--progress", "json", "--retry-delay", "0",
+                server.url("/file/w.bin?size=\(size)&weak=1&holdafter=\(size / 2)"),
+            ], in: directory)
+        defer { if process.isRunning { process.terminate() } }
+        waitUntil("half the file received") {
+            ((try? String(contentsOf: stdout, encoding: .utf8)) ?? "").contains("\"bytes\":\(size / 2),")
+        }
+        server.change("w.bin", ["v": "1", "ranges": "always", "holdafter": "0"])
+        server.decide("w.bin", .dropped)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        let file = directory.appendingPathComponent("w.bin")
+        XCTAssertEqual(sha256Hex(ofFile: file.path), TestPayload.sha256(count: size, version: 1))
+        let ranges = server.log.all.map { $0.header("Range") }
+        XCTAssertEqual(ranges, [nil, "bytes=\(size / 2)-", nil], "continued, refused unwritten, started over")
+        XCTAssertEqual(listing(directory), ["w.bin"])
+    }
+
+    /// With `-s`, every segment compares the weak ETag too: a changed file behind an ignored
+    /// If-Range was taken into the segments without a notice.
+    func testASplitDownloadOfAFileWithAChangedWeakEntityTagStartsOver() throws {
+        let size = 6_000_000
+        let arguments = [
+            "--progress", "line", "-s", "3", "--min-split-size", "256K",
+            server.url("/file/k.bin?size=\(size)&chunk=30000&ms=50&weak=1"),
+        ]
+        let (process, _, _) = try Afget.start(arguments, in: directory)
+        let resumeData = directory.appendingPathComponent("k.bin.afresume")
+        waitUntil("resume data with segments and bytes") {
+            let text = (try? String(contentsOf: resumeData, encoding: .utf8)) ?? ""
+            return text.contains("AFGetSegments") && (checkpointedBytes(resumeData) ?? 0) > 0
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        server.change("k.bin", ["v": "1", "ranges": "always", "chunk": "1000000", "ms": "1"])
+        let result = try Afget.run(arguments, in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(
+            sha256Hex(ofFile: directory.appendingPathComponent("k.bin").path), TestPayload.sha256(count: size, version: 1))
+        XCTAssertTrue(result.stderr.contains("the file changed on the server (ETag W/"), result.stderr)
+        XCTAssertEqual(listing(directory), ["k.bin"])
+    }
+
     /// A 200 is the whole file: a part sent as a 200 with Content-Range was kept as the file.
     func testA200CarryingContentRangeFallsBackToOneCleanFullRequest() throws {
         try leaveHalfADownload()

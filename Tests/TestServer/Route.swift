@@ -7,7 +7,7 @@ import Foundation
 ///   responses at once are answered 503, as nginx's limit_conn does), `v=K` (a changed file: other bytes, other ETag),
 ///   `ranges=ignore` (always 200), `ranges=wrong` (206 starting one byte late),
 ///   `ranges=always` (206 even when If-Range does not match), `noetag=1`, `nolm=1`, `weak=1`
-///   (a weak ETag), `claim=M` (announce M bytes, send N, close), `chunk=K&ms=T` (drip the body
+///   (a weak ETag), `etag8=1` (an ETag with a non-ASCII character), `claim=M` (announce M bytes, send N, close), `chunk=K&ms=T` (drip the body
 ///   in chunks of K bytes every T milliseconds; with `fastfrom=X`, bytes from X on at once),
 ///   `slowfrom=X` (bytes before X at once, the rest dripped), `nolength=1` (no Content-Length: chunked, length unknown until the end),
 ///   `cd=VALUE` (`Content-Disposition: VALUE`), `length2=V` (a second Content-Length header, V as given),
@@ -67,7 +67,9 @@ public enum Route {
         httpDate.string(from: Date(timeIntervalSince1970: TimeInterval(lastModifiedEpoch + version * 86_400)))
     }
 
-    public static func etag(size: Int, version: Int = 0) -> String { "\"payload-\(size)-v\(version)\"" }
+    public static func etag(size: Int, version: Int = 0, nonASCII: Bool = false) -> String {
+        "\"payload-\(size)-v\(version)\(nonASCII ? "-\u{E9}" : "")\""
+    }
 }
 
 /// A parsed request target: path segments and query items.

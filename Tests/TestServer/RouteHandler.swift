@@ -255,9 +255,9 @@ final class RouteHandler: ChannelInboundHandler {
         let version = target.int("v", default: 0)
         // `flip=K`: byte K of the file is sent inverted (a mirror that corrupts one piece).
         let flip = target.query["flip"].flatMap { Int($0) }
-        let etag =
-            target.query["weak"] == "1"
-            ? "W/" + Route.etag(size: size, version: version) : Route.etag(size: size, version: version)
+        // `etag8=1`: a strong ETag holding a non-ASCII character, as RFC 9110's obs-text allows.
+        let tag = Route.etag(size: size, version: version, nonASCII: target.query["etag8"] == "1")
+        let etag = target.query["weak"] == "1" ? "W/" + tag : tag
         var headers: HTTPHeaders = ["Content-Type": "application/octet-stream", "Accept-Ranges": "bytes"]
         if target.query["noetag"] != "1" { headers.add(name: "ETag", value: etag) }
         // `lmversion=1`: a changed file also has a later Last-Modified, as on a real server.

@@ -11,6 +11,9 @@ public indirect enum ResumeFailure: Sendable, Equatable {
     case lengthChanged(from: Int64, to: Int64)
     /// An FTP or SFTP file now shorter than what is asked of it (`askedPart`: a split's range).
     case nowShorter(than: Int64, askedPart: Bool)
+    /// Another source of the file serves another version than `source`, whose answer fixed it
+    /// (`because`: its Last-Modified or length, as that source's change would be worded).
+    case otherVersionThan(source: String, because: ResumeFailure)
 
     // MARK: A range answered wrongly
 
@@ -55,12 +58,17 @@ public indirect enum ResumeFailure: Sendable, Equatable {
     /// (not a server that mishandles ranges).
     var isEntityChange: Bool {
         switch self {
-        case .entityTagChanged, .lastModifiedChanged, .otherRepresentation, .lengthChanged, .nowShorter: true
+        case .entityTagChanged, .lastModifiedChanged, .otherRepresentation, .lengthChanged, .nowShorter,
+            .otherVersionThan:
+            true
         default: false
         }
     }
 
-    var code: String { isEntityChange ? "entity-changed" : "cannot-continue" }
+    var code: String {
+        if case .otherVersionThan = self { return "other-version" }
+        return isEntityChange ? "entity-changed" : "cannot-continue"
+    }
 
     public var words: String {
         switch self {
@@ -72,6 +80,11 @@ public indirect enum ResumeFailure: Sendable, Equatable {
         case .nowShorter(let offset, let askedPart):
             "the file changed on the server (it is now shorter than the \(offset) bytes "
                 + "\(askedPart ? "where a part of it was asked for" : "already here"))"
+        case .otherVersionThan(let source, .lastModifiedChanged(let there, let here)):
+            "it serves another version of the file than \(source) (Last-Modified \(here) where that gave \(there))"
+        case .otherVersionThan(let source, .lengthChanged(let there, let here)):
+            "it serves another version of the file than \(source) (\(here) bytes where that gave \(there))"
+        case .otherVersionThan(let source, let change): "it serves another version of the file than \(source): \(change.words)"
         case .wholeFileWithContentRange(let range):
             "an inconsistent response: a 200 (the whole file) with Content-Range \"\(range)\""
         case .noContentRange: "206 response without Content-Range"

@@ -174,7 +174,8 @@ extension DownloadJob {
             request = request.ranged(from: offset, to: range?.end, ifRange: expected.ifRange)
             resume = ResumeExpectation(
                 offset: offset, end: range?.end, expectedTotal: expectedTotal, recorded: expected,
-                restartsOnFullResponse: false, takesTheSameFileWhole: offset == 0 && range == nil)
+                restartsOnFullResponse: false, takesTheSameFileWhole: offset == 0 && range == nil,
+                fixedBy: sources.fixedBy(comparing: source))
         }
         let ifRange = offset > 0 ? validators.ifRange : nil
         if resume == nil && (ifRange != nil || range != nil) {
@@ -271,7 +272,9 @@ extension DownloadJob {
             expectedTotal = settings.transfer.decompresses ? nil : head.contentLength.map { base + $0 }
             return
         }
-        validators = EntityValidators(of: head)
+        // A 206 continues the version recorded (its verdict said so): what it leaves out is
+        // still that version's and still compared.
+        validators = head.status == 206 ? EntityValidators(of: head).keeping(validators) : EntityValidators(of: head)
         whyNotContinuable = Self.withoutValidators(download.request.url.scheme)
         if head.status == 206, let total = head.value(of: "Content-Range").flatMap(ContentRange.init)?.total {
             expectedTotal = total

@@ -11,6 +11,10 @@ import AFGetSupport
 /// validators). Another source's answer is used only when it gives the same length
 /// (Content-Range's total) and, where both give one, the same Last-Modified; its ETag is its
 /// own (servers make them differently) and only has to stay what that source first said.
+/// With a checksum known before the first byte the hash decides what the file is, not the
+/// first answer: a source whose Last-Modified differs from the first one's is a candidate too,
+/// held only to its own validators and the length, and the fault search after a failed
+/// checksum finds whose bytes match (a stale mirror listed first does not decide the file).
 struct MirrorSources {
     struct Source {
         /// As messages and reports show it: without a password.
@@ -34,8 +38,12 @@ struct MirrorSources {
     /// others: no connection goes to it meanwhile.
     var setAside: Int?
 
-    init(_ requests: [HTTPRequest]) {
+    /// The file's checksum is known before its first byte: it, not the first answer, decides.
+    let hashDecides: Bool
+
+    init(_ requests: [HTTPRequest], hashDecides: Bool = false) {
         sources = requests.map { Source(url: removingPassword(from: $0.url.absoluteString), request: $0) }
+        self.hashDecides = hashDecides
     }
 
     /// More than one source: what they served is reported.
@@ -95,11 +103,21 @@ struct MirrorSources {
 
     /// What `index`'s answer must agree with, the entity's validators being `entity`: the
     /// entity's own for the source that fixed it; for another, its own ETag (once it gave one)
-    /// and the entity's Last-Modified (else its own). Its `ifRange` is the request's If-Range.
+    /// and the entity's Last-Modified (else, or when the hash decides, its own). Its `ifRange`
+    /// is the request's If-Range.
     func expected(of index: Int, entity: EntityValidators) -> EntityValidators {
         guard isMirror(index) else { return entity }
         let own = sources[index].validators
-        return EntityValidators(entityTag: own?.entityTag, lastModified: entity.lastModified ?? own?.lastModified)
+        let modifiedBy = entity.lastModified == nil || hashDecides ? own : entity
+        return EntityValidators(
+            entityTag: own?.entityTag, lastModified: modifiedBy?.lastModified,
+            lastModifiedIsStrong: modifiedBy?.lastModifiedIsStrong ?? true)
+    }
+
+    /// The source whose answer fixed the entity, when `index`'s answers are compared with it:
+    /// a difference is then a disagreement between two sources, not a change on one server.
+    func fixedBy(comparing index: Int) -> String? {
+        isMirror(index) ? entitySource.map { sources[$0].url } : nil
     }
 
     /// `index` answered with a body that passed its checks: its own validators are kept the first time.

@@ -1,4 +1,5 @@
 import AFGetRequest
+import AFGetSupport
 import CurlCore
 import FoundationEssentials
 
@@ -11,9 +12,12 @@ public struct ResumeData: Sendable, Equatable {
 
     public var url: String
     public var bytesReceived: Int64
+    /// The ETag as the server wrote it, strong or not (`EntityValidators`).
     public var entityTag: String?
     /// The Last-Modified value, as the server wrote it.
     public var lastModified: String?
+    /// Whether `lastModified` may go in `If-Range` (else it is only compared).
+    public var lastModifiedIsStrong = true
     /// The part file's name (no directory).
     public var tempFileName: String
     public var version = ResumeData.currentVersion
@@ -47,6 +51,7 @@ public struct ResumeData: Sendable, Equatable {
         self.bytesReceived = bytesReceived
         entityTag = validators.entityTag
         lastModified = validators.lastModified
+        lastModifiedIsStrong = validators.lastModifiedIsStrong
         self.tempFileName = tempFileName
         self.destination = destination
         self.expectedLength = expectedLength
@@ -60,13 +65,17 @@ public struct ResumeData: Sendable, Equatable {
     }
 
     public var validators: EntityValidators {
-        EntityValidators(entityTag: entityTag, lastModified: lastModified)
+        EntityValidators(entityTag: entityTag, lastModified: lastModified, lastModifiedIsStrong: lastModifiedIsStrong)
     }
 
     enum Key {
         static let url = "NSURLSessionDownloadURL"
         static let bytesReceived = "NSURLSessionResumeBytesReceived"
         static let entityTag = "NSURLSessionResumeEntityTag"
+        /// An ETag that is weak or not plain ASCII, so never sent: percent-escaped, compared.
+        static let comparedEntityTag = "AFGetComparedEntityTag"
+        /// The Last-Modified is too close to the response's Date to go in If-Range.
+        static let lastModifiedIsWeak = "AFGetLastModifiedIsWeak"
         static let serverDate = "NSURLSessionResumeServerDownloadDate"
         static let tempFileName = "NSURLSessionResumeInfoTempFileName"
         static let version = "NSURLSessionResumeInfoVersion"
@@ -89,8 +98,13 @@ public struct ResumeData: Sendable, Equatable {
             .init(Key.version, integer(version)),
             .init(Key.destination, .string(destination)),
         ]
-        if let entityTag { members.append(.init(Key.entityTag, .string(entityTag))) }
+        if let entityTag, EntityValidators.isStrongEntityTag(entityTag) {
+            members.append(.init(Key.entityTag, .string(entityTag)))
+        } else if let entityTag {
+            members.append(.init(Key.comparedEntityTag, .string(Self.escaped(entityTag))))
+        }
         if let lastModified { members.append(.init(Key.serverDate, .string(lastModified))) }
+        if lastModified != nil && !lastModifiedIsStrong { members.append(.init(Key.lastModifiedIsWeak, .bool(true))) }
         if let expectedLength { members.append(.init(Key.expectedLength, integer(expectedLength))) }
         if !segments.isEmpty {
             members.append(
@@ -174,7 +188,18 @@ public struct ResumeData: Sendable, Equatable {
         }
         destination = try string(Key.destination)!
         entityTag = try string(Key.entityTag, required: false)
+        if entityTag == nil, let escaped = try string(Key.comparedEntityTag, required: false) {
+            guard let bytes = percentDecodedBytes(escaped.utf8), let tag = String(validating: bytes, as: UTF8.self) else {
+                throw ResumeDataError("\(Key.comparedEntityTag) is not a percent-escaped ETag")
+            }
+            entityTag = tag
+        }
         lastModified = try string(Key.serverDate, required: false)
+        switch dictionary[Key.lastModifiedIsWeak] {
+        case nil: lastModifiedIsStrong = true
+        case .bool(let weak): lastModifiedIsStrong = !weak
+        default: throw ResumeDataError("\(Key.lastModifiedIsWeak) is not a boolean")
+        }
         expectedLength = try integer(Key.expectedLength, required: false)
         if let expectedLength, bytesReceived > expectedLength {
             throw ResumeDataError("claims \(bytesReceived) bytes of a \(expectedLength)-byte file")
@@ -188,6 +213,20 @@ public struct ResumeData: Sendable, Equatable {
         }
         sources = try Self.sources(dictionary[Key.sources])
         sourceRanges = try Self.sourceRanges(dictionary[Key.sourceRanges], length: expectedLength)
+    }
+
+    /// `tag`'s bytes, those outside visible ASCII and `%` escaped: a property list cannot hold
+    /// every control character, and the tag must come back byte for byte.
+    private static func escaped(_ tag: String) -> String {
+        var text = ""
+        for byte in tag.utf8 {
+            if (0x21...0x7E).contains(byte) && byte != UInt8(ascii: "%") {
+                text.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                text += (byte < 0x10 ? "%0" : "%") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return text
     }
 
     /// Whether afget downloads from `url`: http, https, or a remote file's scheme.

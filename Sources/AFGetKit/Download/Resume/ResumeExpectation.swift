@@ -20,11 +20,15 @@ public struct ResumeExpectation: Sendable, Equatable {
     /// A 200 to a request from byte 0 is taken when it is the same file: `expectedTotal` bytes
     /// long, its validators agreeing (another source of the file, which has no ranges).
     public var takesTheSameFileWhole: Bool
+    /// Another source of the file, whose answer fixed the length and Last-Modified `recorded`
+    /// holds: a difference in those is this source disagreeing with that one.
+    public var fixedBy: String?
 
     public init(
         offset: Int64, end: Int64? = nil, expectedTotal: Int64?, recorded: EntityValidators, restartsOnFullResponse: Bool,
-        takesTheSameFileWhole: Bool = false
+        takesTheSameFileWhole: Bool = false, fixedBy: String? = nil
     ) {
+        self.fixedBy = fixedBy
         self.offset = offset
         self.end = end
         self.expectedTotal = expectedTotal
@@ -56,7 +60,7 @@ public struct ResumeExpectation: Sendable, Equatable {
     public func verdict(for head: ResponseHead) -> Verdict {
         switch head.status {
         case 206:
-            if let change = recorded.change(in: head) ?? lengthChange(in: head) { return .changed(change) }
+            if let change = recorded.change(in: head) ?? lengthChange(in: head) { return .changed(disagreement(change)) }
             if let problem = problem(with206: head) { return .refuse(problem) }
             return .append
         case 200:
@@ -65,11 +69,21 @@ public struct ResumeExpectation: Sendable, Equatable {
                 return .refuse(.wholeFileWithContentRange(range))
             }
             if restartsOnFullResponse { return .restart }
-            if let change = recorded.change(in: head) { return .changed(change) }
+            if let change = recorded.change(in: head) { return .changed(disagreement(change)) }
             if takesTheSameFileWhole, offset == 0, let expectedTotal, head.contentLength == expectedTotal { return .restart }
             return .refuse(Self.reasonForFullResponse(head, recorded: recorded))
         default:
             return .ignore
+        }
+    }
+
+    /// `change` as a disagreement with the source that fixed the file, when it is one: the
+    /// ETag compared is always this source's own, so a new one is a change on this server.
+    private func disagreement(_ change: ResumeFailure) -> ResumeFailure {
+        switch change {
+        case .lastModifiedChanged, .lengthChanged:
+            fixedBy.map { .otherVersionThan(source: $0, because: change) } ?? change
+        default: change
         }
     }
 
@@ -117,7 +131,7 @@ extension EntityValidators {
     /// nothing either way. A part always holds an unencoded body (a coded one is never
     /// continued), so any content coding is another representation.
     func change(in head: ResponseHead) -> ResumeFailure? {
-        if let entityTag, let current = head.value(of: "ETag"), current != entityTag {
+        if let entityTag, let current = head.value(of: "ETag"), !Self.sameEntityTag(entityTag, current) {
             return .entityTagChanged(from: entityTag, to: current)
         }
         if let lastModified, let current = head.value(of: "Last-Modified"), !Self.sameDate(lastModified, current) {

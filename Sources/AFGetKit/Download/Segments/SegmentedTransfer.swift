@@ -224,7 +224,7 @@ final class SegmentedTransfer {
             from: segment.position, to: requestEnd, ifRange: expected.ifRange)
         let expectation = ResumeExpectation(
             offset: segment.position, end: requestEnd, expectedTotal: context.total,
-            recorded: expected, restartsOnFullResponse: false)
+            recorded: expected, restartsOnFullResponse: false, fixedBy: sources.fixedBy(comparing: source))
         let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)
         let task = manager.downloadTask(
             with: request, to: target, resume: expectation, segment: live,
