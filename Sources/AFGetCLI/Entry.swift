@@ -53,9 +53,10 @@ public enum Entry {
         if arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
             // `afget --help` shows the default command's options too: that is what people look
             // for, and what a usage error's "see afget --help" points to. `afget help` is the same
-            // page (ArgumentParser's lists only the commands).
-            OutputStream.standardOutput.writeLine(
-                AFGetCommand.helpMessage() + "\n\n" + AFGetCommand.helpMessage(for: DownloadCommand.self))
+            // page (ArgumentParser's lists only the commands). Pages of many lines are written as
+            // they are: `writeLine` is one line for people.
+            OutputStream.standardOutput.write(
+                AFGetCommand.helpMessage() + "\n\n" + AFGetCommand.helpMessage(for: DownloadCommand.self) + "\n")
             return 0
         }
         // Before the config file is read: the completion script does not depend on it.
@@ -87,7 +88,7 @@ public enum Entry {
             command = try AFGetCommand.parseAsRoot(configured?.merged() ?? arguments)
         } catch {
             if AFGetCommand.exitCode(for: error) == .success {
-                OutputStream.standardOutput.writeLine(successText(for: error))
+                OutputStream.standardOutput.write(successText(for: error) + "\n")
                 return 0
             }
             let message = Self.firstLine(of: error)
@@ -125,7 +126,7 @@ public enum Entry {
             return failure.exitCode
         } catch {
             if AFGetCommand.exitCode(for: error) == .success {
-                OutputStream.standardOutput.writeLine(successText(for: error))
+                OutputStream.standardOutput.write(successText(for: error) + "\n")
                 return 0
             }
             OutputStream.standardError.writeLine("afget: internal error: \(error) (please report it)")
@@ -145,7 +146,7 @@ public enum Entry {
                 OutputStream.standardError.writeLine("afget: \(message) (see afget --help)")
                 return FailureClass.usage.exitCode
             }
-            OutputStream.standardOutput.writeLine(CompletionRoot.script(generated: CompletionRoot.fullMessage(for: error)))
+            OutputStream.standardOutput.write(CompletionRoot.script(generated: CompletionRoot.fullMessage(for: error)) + "\n")
             return 0
         }
         return FailureClass.usage.exitCode
@@ -165,7 +166,8 @@ public enum Entry {
         AFGetCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
     }
 
-    /// What help or `--version` prints; the version with the libraries afget runs on.
+    /// What help or `--version` prints (written as it is: `writeLine` is one line for people);
+    /// the version with the libraries afget runs on.
     private static func successText(for error: Error) -> String {
         let text = AFGetCommand.fullMessage(for: error)
         return text == AFGetVersion.current ? AFGetVersion.withLibraries : text

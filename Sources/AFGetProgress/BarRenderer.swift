@@ -57,7 +57,7 @@ public final class BarRenderer: ProgressRenderer {
             bars.removeAll()
             stream.write(region.clear(in: measure()))
             if isBatch {
-                stream.writeLine(HumanMessages.summary(summary))
+                stream.writeLines(HumanMessages.summary(summary))
             } else if let unchecked = HumanMessages.notInSums(summary) {
                 stream.writeLine("afget: \(unchecked)")
             }

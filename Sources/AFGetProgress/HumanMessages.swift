@@ -139,14 +139,14 @@ enum HumanMessages {
     }
 
     /// The summary line, then the failed items (the first ten, and how many more).
-    static func summary(_ summary: RunSummary) -> String {
+    static func summary(_ summary: RunSummary) -> [String] {
         var lines = [summaryLine(summary)]
         lines += summary.hosts.map { "  \(hostNote($0))" }
         lines += summary.firstFailures.map { "  \($0)" }
         if summary.failed > summary.firstFailures.count {
             lines.append("  and \(summary.failed - summary.firstFailures.count) more: see --report")
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     /// "https://example.org:443: asked to wait (Retry-After) once, 12 items held back".

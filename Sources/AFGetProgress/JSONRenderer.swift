@@ -70,7 +70,8 @@ public final class JSONRenderer: ProgressRenderer {
             line.add("event", "summary")
             summary.describe(in: &line)
         }
-        stream.writeLine(line.text)
+        // For scripts, exactly: its strings are escaped, none cleaned.
+        stream.write(line.text + "\n")
     }
 
     public func finish() {}

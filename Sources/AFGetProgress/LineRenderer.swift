@@ -44,7 +44,7 @@ public final class LineRenderer: ProgressRenderer {
             stream.writeLine(status(info, bytes: bytes, total: total, speed: speed))
         case .summary(let summary):
             if isBatch {
-                stream.writeLine(HumanMessages.summary(summary))
+                stream.writeLines(HumanMessages.summary(summary))
             } else if let unchecked = HumanMessages.notInSums(summary) {
                 stream.writeLine("afget: \(unchecked)")
             }

@@ -1,15 +1,25 @@
+import AFGetSupport
+
 /// A line for people, kept in pieces so that above the bars it can be fitted to one row of the
 /// terminal: a line that wraps there takes two or three rows for one event, and a batch's
 /// notices push the bars about. A URL is shortened in its middle ("http://host/…/file.iso"),
 /// then details the line can do without are left out, the least useful first; the item's name
 /// and the cause are never cut, so a line that cannot fit without cutting them wraps. In a log
-/// the line is whole (`text`).
+/// the line is whole (`text`). Every piece is cleaned as it is added (`TerminalText.clean`), before
+/// any width is measured: above the bars a line is written with the renderer's own cursor moves,
+/// not through `OutputStream.writeLine`.
 struct MessageLine: Equatable {
     struct Piece: Equatable {
-        var text: String
+        let text: String
         var isURL = false
         /// When the piece is left out: pieces of order 1 first, then 2, …; nil for never.
         var dropOrder: Int?
+
+        init(text: String, isURL: Bool = false, dropOrder: Int? = nil) {
+            self.text = TerminalText.clean(text)
+            self.isURL = isURL
+            self.dropOrder = dropOrder
+        }
     }
 
     /// A URL the line can do without is left out rather than shortened below this: a shorter

@@ -86,7 +86,7 @@ extension TaskEvent {
         case .verbose(_, let line):
             line
         case .redirected(_, _, let target) where verbose:
-            "* following redirect to \(TerminalText.clean(removingPassword(from: target)))"
+            "* following redirect to \(removingPassword(from: target))"
         default:
             nil
         }

@@ -279,7 +279,7 @@ final class TransferContext {
 
         switch line {
         case .status(let version, let code, let reason):
-            head = ResponseHead(version: version, status: code, reason: TerminalText.clean(reason))
+            head = ResponseHead(version: version, status: code, reason: reason)
             head.reserveCapacity(16)  // one allocation for a usual response's fields
         case .end:
             // The end of a header block; interim (1xx) responses are followed by the real one.
@@ -518,7 +518,7 @@ final class TransferContext {
                 type == CURLINFO_TEXT
                 ? options.proxy.withoutCredentials(String(line))
                 : HeaderMasking.mask(String(line), outgoing: type == CURLINFO_HEADER_OUT)
-            emit(.verbose(id, prefix + TerminalText.clean(shown)))
+            emit(.verbose(id, prefix + shown))
         }
     }
 

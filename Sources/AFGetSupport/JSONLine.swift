@@ -37,7 +37,9 @@ public struct JSONLine {
 
     public var text: String { "{" + fields.joined(separator: ",") + "}" }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    /// A JSON string literal: quotes, backslashes and control characters escaped, and every
+    /// other character a terminal could obey (C1 controls, bidirectional marks) too, so that
+    /// JSON on a terminal carries the text exactly without steering it.
     public static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -47,7 +49,7 @@ public struct JSONLine {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            case _ where TerminalText.isUnsafe(scalar):
                 let hex = String(scalar.value, radix: 16)
                 result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default:

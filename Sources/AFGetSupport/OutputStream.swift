@@ -51,8 +51,17 @@ public struct OutputStream: Sendable {
         return nil
     }
 
+    /// A line for people: what in it could steer a terminal, a line break too, is shown as text
+    /// (`TerminalText.clean`), whoever wrote it, so outside text it quotes cannot. Data, JSON and
+    /// help for scripts and the bar renderer's own cursor moves go through `write` as they are.
     public func writeLine(_ line: String) {
-        write(line + "\n")
+        writeLines([line])
+    }
+
+    /// Lines for people written at once (a summary and its failed items), each as `writeLine`
+    /// writes one.
+    public func writeLines(_ lines: [String]) {
+        write(lines.map { TerminalText.clean($0) + "\n" }.joined())
     }
 }
 

@@ -1,15 +1,36 @@
-/// Text that came from a server (a status reason, a header value, a file name) made safe to
-/// print for people: control characters (escape sequences among them) and the bidirectional
-/// overrides that make text read as something else are dropped, so a hostile server cannot
-/// move the cursor, recolour the terminal or disguise a name.
+/// The one sanitizer of text for people. Whatever a line quotes from outside (a server's status
+/// reason, header or message, a URL, a list's line, a file's name, an argument), the human
+/// renderers write it through `clean` (`OutputStream.writeLine`, `MessageLine`, the bars' names),
+/// so a hostile server cannot move the cursor, recolour the terminal, set its title or disguise
+/// a name. What could steer a terminal is shown instead of obeyed: control characters (escape
+/// sequences among them) as `\x1B`, the bidirectional overrides that make text read as something
+/// else as `\u202E`; a tab is a space. The cause a line names stays readable: `malformed
+/// Content-Length "12\x1B[2J"`, not a cleared screen, nor "12" as if it were a count.
+/// JSON is not cleaned: it carries the text exactly, escaped (`JSONLine.quoted`).
 public enum TerminalText {
+    /// `text` with every character that could steer a terminal shown as text: one line, as a
+    /// line break is shown too.
     public static func clean(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
-        return String(
-            String.UnicodeScalarView(
-                text.unicodeScalars.compactMap { scalar in
-                    scalar == "\t" ? " " : (isUnsafe(scalar) ? nil : scalar)
-                }))
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "\t" {
+                shown += " "
+            } else if isUnsafe(scalar) {
+                shown += visible(scalar)
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+
+    /// `\x1B` for a control character, `\u202E` for a bidirectional mark.
+    private static func visible(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return scalar.value <= 0xFF
+            ? "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
+            : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 
     /// A C0 control character or DEL: what neither an HTTP field value (but tab) nor XML resume

@@ -23,6 +23,12 @@ public struct CurlURL: Sendable, Equatable {
     /// A space, never valid in a URL, is taken as `%20`, as browsers and wget do: URLs are
     /// copied from pages with their spaces.
     public init(_ string: String) throws(ParseError) {
+        // libcurl reads a C string, which a NUL ends: "http://h/a\0.x" would be taken for
+        // http://h/a. Refused in libcurl's words for input it refuses, as every other control
+        // byte is refused by its parser.
+        guard !string.utf8.contains(0) else {
+            throw .malformed(String(cString: curl_url_strerror(CURLUE_MALFORMED_INPUT)))
+        }
         CurlRuntime.initialize()
         guard let handle = curl_url() else { fatalError("curl_url failed: out of memory") }
         defer { curl_url_cleanup(handle) }

@@ -97,7 +97,7 @@ final class ConnectionFailureTests: XCTestCase {
             ),
             (
                 .redirectNotFollowed(status: 302, phrase: "Found", location: "/b\u{1B}"),
-                "HTTP 302 Found: redirect to \(TerminalText.clean("/b\u{1B}")) not followed (--no-follow)",
+                "HTTP 302 Found: redirect to /b\u{1B} not followed (--no-follow)",
                 "redirect-not-followed", 7
             ),
             (

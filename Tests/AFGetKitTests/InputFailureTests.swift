@@ -69,12 +69,12 @@ final class InputFailureTests: XCTestCase {
             ),
             (
                 .pathHasControlCharacter(path: "a\u{1}b", byte: 1),
-                "ab: the path contains a control character (0x01), which resume data cannot record; choose another name",
+                "a\u{1}b: the path contains a control character (0x01), which resume data cannot record; choose another name",
                 "path-control-character"
             ),
             (
                 .pathHasControlCharacter(path: "a\u{1B}b", byte: 0x1B),
-                "ab: the path contains a control character (0x1B), which resume data cannot record; choose another name",
+                "a\u{1B}b: the path contains a control character (0x1B), which resume data cannot record; choose another name",
                 "path-control-character"
             ),
             (
@@ -141,7 +141,7 @@ final class InputFailureTests: XCTestCase {
             ),
             (.noNameAfterHash, "no file name after the hash", "sums-no-name"),
             (
-                .tagUnknown("CRC32\u{7}"), "\"CRC32\" is not an algorithm afget checks (MD5, SHA1, SHA256, SHA512)",
+                .tagUnknown("CRC32\u{7}"), "\"CRC32\u{7}\" is not an algorithm afget checks (MD5, SHA1, SHA256, SHA512)",
                 "sums-tag-unknown"
             ),
             (.taggedLineMalformed(tag: "MD5"), "expected \"MD5 (NAME) = HASH\"", "sums-tagged-line-malformed"),

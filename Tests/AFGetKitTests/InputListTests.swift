@@ -151,6 +151,19 @@ final class InputListTests: XCTestCase {
         XCTAssertEqual("\(list.problems[1])", "list:4: the line is not valid UTF-8; not downloading http://h/no.bin")
     }
 
+    /// A byte a URL cannot hold refuses its line by number, its options with it; a NUL too,
+    /// which libcurl (reading C strings) took for the URL's end: "http://h/a\0.x" was http://h/a.
+    func testALineWithAByteAURLCannotHoldIsRefused() {
+        let rows: [(byte: UInt8, said: String)] = [
+            (0x00, "Malformed input to a URL function"), (0x01, "Bad path"), (0x1B, "Bad path"), (0x7F, "Bad path"),
+        ]
+        for (byte, said) in rows {
+            let list = parse(Array("http://h/a".utf8) + [byte] + Array(".x\n  out=o.bin\nhttp://h/b.bin\n".utf8))
+            XCTAssertEqual(list.entries.map(\.url), ["http://h/b.bin"], "\(byte)")
+            XCTAssertEqual(list.problems.map(\.description), ["list:1: malformed URL: \(said)"], "\(byte)")
+        }
+    }
+
     /// Without its checksum= an item would arrive unverified, so a bad option line drops its item,
     /// and the item's other option lines go unreported with it.
     func testABadOptionLineTakesItsItemWithIt() {

@@ -58,8 +58,11 @@ final class ServerTextTests: XCTestCase {
         }
     }
 
-    func testTerminalTextDropsControlsAndBidiMarks() {
-        XCTAssertEqual(TerminalText.clean("ok\u{1B}[31mred\u{07}\u{9B}\u{202E}\tend"), "ok[31mred end")
+    /// What could steer a terminal is shown as text, so the line still says what came.
+    func testTerminalTextShowsControlsAndBidiMarks() {
+        XCTAssertEqual(
+            TerminalText.clean("ok\u{1B}[31mred\u{07}\u{9B}\u{202E}\u{0}\tend\r\n"),
+            #"ok\x1B[31mred\x07\x9B\u202E\x00 end\x0D\x0A"#)
         XCTAssertEqual(TerminalText.clean("plain text é 😀"), "plain text é 😀")
     }
 }

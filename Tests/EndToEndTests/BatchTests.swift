@@ -293,6 +293,23 @@ final class BatchTests: ServerTestCase {
         try assertTheSummaryListsTheFirstTen(of: missing, in: result)
     }
 
+    /// A NUL in a URL's line refuses the line with its number, as any other control byte
+    /// does: the URL was cut at the NUL (libcurl reads C strings), fetched, and counted as
+    /// downloaded under the whole line's URL.
+    func testALineWithANulIsRefusedWithItsNumber() throws {
+        try writeList(
+            [server.url("/file/nul1\u{0}.x"), server.url("/file/soh\u{01}.x"), server.url("/file/ok.bin?size=100")]
+                .joined(separator: "\n"))
+        let result = try Afget.run(["-q", "-i", "urls.txt", "--report", "report.json"], in: directory)
+        XCTAssertEqual(result.status, 2, result.stderr)
+        for refusal in ["urls.txt:1: malformed URL: Malformed input to a URL function", "urls.txt:2: malformed URL: Bad path"] {
+            XCTAssertTrue(result.stderrLines.contains("afget: " + refusal), result.stderr.debugDescription)
+        }
+        XCTAssertEqual(server.log.all.map(\.uri), ["/file/ok.bin?size=100"], "nothing fetched for the refused lines")
+        XCTAssertEqual(listing(directory).sorted(), ["ok.bin", "report.json", "urls.txt"])
+        XCTAssertEqual(try reportItems().map { $0["outcome"] as? String }, ["failed", "failed", "downloaded"])
+    }
+
     /// The summary ends with the failed items, the first ten in list order whatever order they
     /// failed in (four at once), and how many more the report has: on a terminal their lines
     /// have long scrolled away.

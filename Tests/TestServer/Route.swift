@@ -6,7 +6,8 @@ import Foundation
 ///   `Range: bytes=A-` or `bytes=A-B`, and `If-Range`. Options: `maxconn=K` (more than K
 ///   responses at once are answered 503, as nginx's limit_conn does), `v=K` (a changed file: other bytes, other ETag),
 ///   `ranges=ignore` (always 200), `ranges=wrong` (206 starting one byte late),
-///   `ranges=always` (206 even when If-Range does not match), `noetag=1`, `nolm=1`, `weak=1`
+///   `ranges=always` (206 even when If-Range does not match), `crange=VALUE` (a 206's Content-Range
+///   given as VALUE), `noetag=1`, `nolm=1`, `weak=1`
 ///   (a weak ETag), `etag8=1` (an ETag with a non-ASCII character), `claim=M` (announce M bytes, send N, close), `chunk=K&ms=T` (drip the body
 ///   in chunks of K bytes every T milliseconds; with `fastfrom=X`, bytes from X on at once),
 ///   `slowfrom=X` (bytes before X at once, the rest dripped), `nolength=1` (no Content-Length: chunked, length unknown until the end),

@@ -311,7 +311,8 @@ final class RouteHandler: ChannelInboundHandler {
                     return
                 }
                 start = ranges == "wrong" ? first + 1 : first
-                headers.add(name: "Content-Range", value: "bytes \(start)-\(end - 1)/\(size)")
+                // `crange=VALUE`: the 206 says VALUE, whatever it holds.
+                headers.add(name: "Content-Range", value: target.query["crange"] ?? "bytes \(start)-\(end - 1)/\(size)")
                 if target.query["gzip206"] == "1" {
                     // A gzip-coded part of the file, chunked, where the request asked for identity (Caddy).
                     headers.add(name: "Content-Encoding", value: "gzip")

@@ -27,12 +27,11 @@ public struct ResponsePrinter: Sendable {
         var output: [UInt8] = []
         if includesHead {
             let head = response.head
-            var text = "\(head.version) \(head.status)\(head.reason.isEmpty ? "" : " " + head.reason)\n"
-            for header in head.headers {
-                // Headers are the server's text: on a terminal, without control characters.
-                let line = "\(header.name): \(header.value)"
-                text += (toTerminal ? TerminalText.clean(line) : line) + "\n"
-            }
+            // The reason and headers are the server's text: on a terminal, cleaned as every line
+            // for people is; in a pipe, as they came.
+            var lines = ["\(head.version) \(head.status)\(head.reason.isEmpty ? "" : " " + head.reason)"]
+            lines += head.headers.map { header in "\(header.name): \(header.value)" }
+            let text = lines.map { (toTerminal ? TerminalText.clean($0) : $0) + "\n" }.joined()
             output += Array((text + "\n").utf8)
         }
         let pretty = formatting == .pretty || (formatting == .auto && toTerminal && Self.isJSON(response.head))

@@ -273,7 +273,7 @@ public enum InputFailure: Sendable, Equatable {
         case .reportIsDownload(let report, let item): "--report \(report) is where \(item) is downloaded; name another file"
         case .reportIsThisItem(let report): "--report \(report) is where this item would be downloaded; name another file"
         case .pathHasControlCharacter(let path, let byte):
-            "\(TerminalText.clean(path)): the path contains a control character "
+            "\(path): the path contains a control character "
                 + "(0x\(byte < 0x10 ? "0" : "")\(String(byte, radix: 16, uppercase: true))), which resume data cannot record; "
                 + "choose another name"
         case .workingFileName(let name):
@@ -309,7 +309,7 @@ public enum InputFailure: Sendable, Equatable {
         case .noSeparatorAfterHash: "expected two spaces, or a space and *, between the hash and the name"
         case .noNameAfterHash: "no file name after the hash"
         case .tagUnknown(let tag):
-            "\"\(TerminalText.clean(String(tag.prefix(20))))\" is not an algorithm afget checks (MD5, SHA1, SHA256, SHA512)"
+            "\"\(tag.prefix(20))\" is not an algorithm afget checks (MD5, SHA1, SHA256, SHA512)"
         case .taggedLineMalformed(let tag): "expected \"\(tag) (NAME) = HASH\""
         case .noNameInParentheses: "no file name between the parentheses"
         case .taggedHashLength(let tag, let digits): "a \(tag) hash must be \(digits) hex digits"

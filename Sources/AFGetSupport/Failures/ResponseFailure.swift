@@ -141,7 +141,7 @@ public enum ResponseFailure: Sendable, Equatable {
         case .credentialsRefused(let status, let phrase):
             "\(Self.statusLine(status, phrase)): the credentials were refused"
         case .redirectNotFollowed(let status, let phrase, let location):
-            "\(Self.statusLine(status, phrase)): redirect to \(TerminalText.clean(location)) not followed (--no-follow)"
+            "\(Self.statusLine(status, phrase)): redirect to \(location) not followed (--no-follow)"
         case .redirectWithoutLocation(let status, let phrase):
             "\(Self.statusLine(status, phrase)): a redirect without a Location to follow"
         case .unexpectedStatus(let status, let phrase):

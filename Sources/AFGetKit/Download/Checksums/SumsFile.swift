@@ -93,9 +93,9 @@ public struct SumsFile: Sendable {
         Array(path.split(separator: UInt8(ascii: "/")).last ?? [])
     }
 
-    /// A name for messages: control characters and bidi marks dropped.
+    /// A name for messages (the renderers show its control characters as text).
     static func shown(_ path: [UInt8]) -> String {
-        TerminalText.clean(String(decoding: path, as: UTF8.self))
+        String(decoding: path, as: UTF8.self)
     }
 
     private static func strength(_ algorithm: DigestAlgorithm) -> Int {

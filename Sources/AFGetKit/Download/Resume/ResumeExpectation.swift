@@ -138,7 +138,7 @@ extension EntityValidators {
             return .lastModifiedChanged(from: lastModified, to: current)
         }
         if head.isEncoded {
-            return .otherRepresentation(codings: TerminalText.clean(head.contentEncodings.joined(separator: ", ")))
+            return .otherRepresentation(codings: head.contentEncodings.joined(separator: ", "))
         }
         return nil
     }
