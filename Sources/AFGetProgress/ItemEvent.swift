@@ -179,9 +179,17 @@ public protocol ProgressRenderer: AnyObject {
     func writeOutput(_ bytes: [UInt8], of item: ItemInfo, to output: OutputStream) -> Int32?
     /// Leaves the terminal clean: called once, at the end of the run.
     func finish()
+    /// Holds what it writes until `releaseWrites`: the driver answers a pass's events between
+    /// the two, and what they say goes out at once (`PassOutput`).
+    func holdWrites()
+    func releaseWrites()
 }
 
 extension ProgressRenderer {
+    /// Renderers that draw frames of their own write as they draw.
+    public func holdWrites() {}
+    public func releaseWrites() {}
+
     /// Most renderers show every event.
     public var interest: @Sendable (ItemEvent) -> Bool { { _ in true } }
 

@@ -5,6 +5,7 @@ import AFGetSupport
 public final class JSONRenderer: ProgressRenderer {
     private let stream: OutputStream
     private let errors: OutputStream
+    private let output = PassOutput()
 
     public init(stream: OutputStream, errors: OutputStream = .standardError) {
         self.stream = stream
@@ -41,7 +42,7 @@ public final class JSONRenderer: ProgressRenderer {
             line.add("class", failure.failure.kind.rawValue)
             describe(&line, failure.failure.reason)
             line.add("message", failure.failure.message)
-            errors.writeLine(HumanMessages.failure(failure))
+            output.writeLine(to: errors, HumanMessages.failure(failure))
         case .retrying(let info, let attempt, let delay, let failure):
             describe(&line, "retry", info)
             line.add("attempt", attempt + 1)
@@ -49,7 +50,7 @@ public final class JSONRenderer: ProgressRenderer {
             describe(&line, failure.reason)
             line.add("error", failure.message)
         case .sourceDropped(let info, let source, let reason):
-            errors.writeLine(HumanMessages.sourceDropped(info, source: source, reason: reason))
+            output.writeLine(to: errors, HumanMessages.sourceDropped(info, source: source, reason: reason))
             describe(&line, "source-dropped", info)
             line.add("source", source)
             line.add("reason", reason)
@@ -57,13 +58,13 @@ public final class JSONRenderer: ProgressRenderer {
             describe(&line, "sources", info)
             line.addRaw("sources", ServedSource.json(sources))
         case .restarting(let info, let reason):
-            errors.writeLine(HumanMessages.restarting(info, because: reason))
+            output.writeLine(to: errors, HumanMessages.restarting(info, because: reason))
             return
         case .notice(let text):
-            errors.writeLine(text)
+            output.writeLine(to: errors, text)
             return
         case .interrupted(let status, let dataKept):
-            errors.writeLine(HumanMessages.interrupted(dataKept: dataKept))
+            output.writeLine(to: errors, HumanMessages.interrupted(dataKept: dataKept))
             line.add("event", "interrupted")
             line.add("exit", Int(status))
         case .summary(let summary):
@@ -71,10 +72,14 @@ public final class JSONRenderer: ProgressRenderer {
             summary.describe(in: &line)
         }
         // For scripts, exactly: its strings are escaped, none cleaned.
-        stream.write(line.text + "\n")
+        output.write(line.text + "\n", to: stream)
     }
 
-    public func finish() {}
+    public func holdWrites() { output.hold() }
+
+    public func releaseWrites() { output.release() }
+
+    public func finish() { output.release() }
 
     /// A failure's code and data, for a script to act on without reading its words.
     private func describe(_ line: inout JSONLine, _ reason: FailureReason) {

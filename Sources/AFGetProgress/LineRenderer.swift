@@ -10,6 +10,7 @@ public final class LineRenderer: ProgressRenderer {
     private var lastStatusAt: [Int: Double] = [:]
     private var totals = BatchTotals()
     private var lastTotalAt: Double?
+    private let output = PassOutput()
 
     public init(stream: OutputStream = .standardError, statusInterval: Double = 5, showsSummary: Bool) {
         self.stream = stream
@@ -21,19 +22,19 @@ public final class LineRenderer: ProgressRenderer {
         totals.record(event)
         if let line = HumanMessages.line(for: event, inBatch: isBatch) {
             if let ended = event.endedItem { lastStatusAt[ended.id] = nil }
-            stream.writeLine(line)
+            output.writeLine(to: stream, line)
             return
         }
         switch event {
         case .started(let info, let total, let offset):
             guard !isBatch else { return }
-            stream.writeLine(HumanMessages.started(info, total: total, offset: offset))
+            output.writeLine(to: stream, HumanMessages.started(info, total: total, offset: offset))
             lastStatusAt[info.id] = monotonicSeconds()
         case .progress(let info, let bytes, let total, let speed):
             let now = monotonicSeconds()
             if isBatch {
                 guard now - (lastTotalAt ?? now) >= statusInterval || lastTotalAt == nil else { return }
-                if lastTotalAt != nil { stream.writeLine("afget: " + totals.line) }
+                if lastTotalAt != nil { output.writeLine(to: stream, "afget: " + totals.line) }
                 lastTotalAt = now
                 return
             }
@@ -41,19 +42,23 @@ public final class LineRenderer: ProgressRenderer {
             // The whole body is in: the done line follows.
             if let total, bytes >= total { return }
             lastStatusAt[info.id] = now
-            stream.writeLine(status(info, bytes: bytes, total: total, speed: speed))
+            output.writeLine(to: stream, status(info, bytes: bytes, total: total, speed: speed))
         case .summary(let summary):
             if isBatch {
-                stream.writeLines(HumanMessages.summary(summary))
+                output.writeLines(to: stream, HumanMessages.summary(summary))
             } else if let unchecked = HumanMessages.notInSums(summary) {
-                stream.writeLine("afget: \(unchecked)")
+                output.writeLine(to: stream, "afget: \(unchecked)")
             }
         default:
             break
         }
     }
 
-    public func finish() {}
+    public func holdWrites() { output.hold() }
+
+    public func releaseWrites() { output.release() }
+
+    public func finish() { output.release() }
 
     private func status(_ info: ItemInfo, bytes: Int64, total: Int64?, speed: Double) -> String {
         var parts = [Formatting.bytes(bytes)]

@@ -10,6 +10,7 @@ public final class QuietRenderer: ProgressRenderer {
     private let showsRetries: Bool
     private let showsSummary: Bool
     private var saidSomething = false
+    private let output = PassOutput()
 
     public init(errors: OutputStream = .standardError, showsRetries: Bool = false, showsSummary: Bool = false) {
         self.errors = errors
@@ -31,25 +32,29 @@ public final class QuietRenderer: ProgressRenderer {
     public func handle(_ event: ItemEvent) {
         switch event {
         case .failed(_, let failure):
-            errors.writeLine(HumanMessages.failure(failure))
+            output.writeLine(to: errors, HumanMessages.failure(failure))
             saidSomething = true
         case .notice(let text):
-            errors.writeLine(text)
+            output.writeLine(to: errors, text)
         case .sourceDropped(let info, let source, let reason):
-            errors.writeLine(HumanMessages.sourceDropped(info, source: source, reason: reason))
+            output.writeLine(to: errors, HumanMessages.sourceDropped(info, source: source, reason: reason))
         case .retrying(let info, let attempt, let delay, let failure) where showsRetries:
-            errors.writeLine(HumanMessages.retrying(info, attempt: attempt, delay: delay, failure: failure))
+            output.writeLine(to: errors, HumanMessages.retrying(info, attempt: attempt, delay: delay, failure: failure))
         case .interrupted(_, let dataKept):
-            errors.writeLine(HumanMessages.interrupted(dataKept: dataKept))
+            output.writeLine(to: errors, HumanMessages.interrupted(dataKept: dataKept))
             saidSomething = true
         case .summary(let summary)
         where showsSummary && saidSomething && summary.downloaded + summary.skipped + summary.interrupted + summary.busy > 0:
             // The line alone: the failures it would list were each shown as they happened.
-            errors.writeLine(HumanMessages.summaryLine(summary))
+            output.writeLine(to: errors, HumanMessages.summaryLine(summary))
         default:
             break
         }
     }
 
-    public func finish() {}
+    public func holdWrites() { output.hold() }
+
+    public func releaseWrites() { output.release() }
+
+    public func finish() { output.release() }
 }

@@ -25,6 +25,16 @@ public final class SharedRenderer: Sendable {
         renderer.withLock { $0.writeOutput(bytes, of: item, to: output) }
     }
 
+    /// What the renderer writes from now until `releaseWrites` goes out together: the driver
+    /// holds it while it answers one pass's events.
+    public func holdWrites() {
+        renderer.withLock { $0.holdWrites() }
+    }
+
+    public func releaseWrites() {
+        renderer.withLock { $0.releaseWrites() }
+    }
+
     public func finish() {
         renderer.withLock { $0.finish() }
     }

@@ -61,7 +61,12 @@ public struct OutputStream: Sendable {
     /// Lines for people written at once (a summary and its failed items), each as `writeLine`
     /// writes one.
     public func writeLines(_ lines: [String]) {
-        write(lines.map { TerminalText.clean($0) + "\n" }.joined())
+        write(Self.linesForPeople(lines))
+    }
+
+    /// `lines` as `writeLines` writes them: each cleaned, each ended.
+    public static func linesForPeople(_ lines: [String]) -> String {
+        lines.map { TerminalText.clean($0) + "\n" }.joined()
     }
 }
 

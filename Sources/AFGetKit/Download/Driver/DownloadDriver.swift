@@ -77,10 +77,14 @@ final class DownloadDriver {
                 guard mayTakeMore || setAsideWaiting || !admission.isIdle, let batch = await events.nextBatch() else {
                     break
                 }
+                // A pass's answers say what they say with one write (a batch of 404s otherwise
+                // makes a system call per failed item).
+                renderer.holdWrites()
                 for event in batch { await handle(event) }
                 await givePlaces()
                 await startSetAside()
                 if mayTakeMore { mayTakeMore = await takeItems(self) }
+                renderer.releaseWrites()
             }
         }
         return hosts.takeSetAside()
