@@ -62,8 +62,8 @@ public final class JSONRenderer: ProgressRenderer {
         case .notice(let text):
             errors.writeLine(text)
             return
-        case .interrupted(let status, let dataKept):
-            errors.writeLine(HumanMessages.interrupted(dataKept: dataKept))
+        case .interrupted(let status, let kept):
+            errors.writeLine(HumanMessages.interrupted(kept))
             line.add("event", "interrupted")
             line.add("exit", Int(status))
         case .summary(let summary):

@@ -39,8 +39,8 @@ public final class QuietRenderer: ProgressRenderer {
             errors.writeLine(HumanMessages.sourceDropped(info, source: source, reason: reason))
         case .retrying(let info, let attempt, let delay, let failure) where showsRetries:
             errors.writeLine(HumanMessages.retrying(info, attempt: attempt, delay: delay, failure: failure))
-        case .interrupted(_, let dataKept):
-            errors.writeLine(HumanMessages.interrupted(dataKept: dataKept))
+        case .interrupted(_, let kept):
+            errors.writeLine(HumanMessages.interrupted(kept))
             saidSomething = true
         case .summary(let summary)
         where showsSummary && saidSomething && summary.downloaded + summary.skipped + summary.interrupted + summary.busy > 0:
