@@ -190,6 +190,33 @@ final class HostScheduleTests: XCTestCase {
             schedule.notes, [HostNote(host: "A", holds: 0, itemsHeld: 0, givenUp: .unreachable, notTried: 2)])
     }
 
+    /// Items that started before their host was given up and ended untried because of it —
+    /// waiting at the `-j` gate, connecting, or waiting to retry — count as not tried, beside
+    /// the ones set aside and those arriving later; what ended otherwise does not.
+    func testItemsEndedUntriedByTheGivingUpCountAsNotTried() {
+        let rows: [(endingsAfter: [Schedule.Ending], notTried: Int)] = [
+            ([], 1),
+            ([.failed(.notTried)], 2),
+            ([.failed(.notTried), .failed(.notTried), .failed(.notTriedAgain)], 4),
+            ([.failed(.connectTimedOut), .failed(.notTried)], 2),
+            ([.succeeded, .other, .failed(.serverError)], 1),
+        ]
+        for (index, row) in rows.enumerated() {
+            var schedule = Schedule(rules: HostRules())
+            for number in 0..<(3 + row.endingsAfter.count) {
+                XCTAssertEqual(schedule.arrive("a\(number)", host: "A", now: 0), .start, "row \(index)")
+            }
+            for _ in 0..<3 { _ = schedule.ended(host: "A", .failed(.connectTimedOut)) }
+            XCTAssertNotNil(schedule.givenUp("A"), "row \(index)")
+            for ending in row.endingsAfter { XCTAssertNil(schedule.ended(host: "A", ending), "row \(index)") }
+            XCTAssertEqual(schedule.arrive("late", host: "A", now: 0), .notTried(.connectTimedOut), "row \(index)")
+            XCTAssertEqual(
+                schedule.notes,
+                [HostNote(host: "A", holds: 0, itemsHeld: 0, givenUp: .connectTimedOut, notTried: row.notTried)],
+                "row \(index)")
+        }
+    }
+
     func testWithoutGivingUpEveryItemIsTried() {
         var schedule = Schedule(rules: HostRules(giveUpAfter: nil))
         for number in 0..<10 {
@@ -215,4 +242,7 @@ extension FailureReason {
     fileprivate static let unknownHost = FailureReason.connection(.hostNotFound(said: "Could not resolve host: a"))
     fileprivate static let connectTimedOut = FailureReason.connection(.connectTimeout(said: "Connection timed out"))
     fileprivate static let serverError = FailureReason.response(.httpStatus(500, phrase: "Internal Server Error"))
+    /// An item ended untried by its host's giving up, before its first attempt or after one.
+    fileprivate static let notTried = FailureReason.connection(.hostGivenUp(host: "A", after: connectTimedOut, again: false))
+    fileprivate static let notTriedAgain = FailureReason.connection(.hostGivenUp(host: "A", after: connectTimedOut, again: true))
 }

@@ -276,7 +276,6 @@ extension DownloadDriver {
                 if let stop {
                     await perform(job.retryDue(stoppedBy: stop), of: key)
                 } else if let givenUp {
-                    hosts.countNotTried(host)
                     await perform(job.retryAbandoned(HostMessages.notTried(host, reason: givenUp, again: true)), of: key)
                 } else {
                     if let takes = hosts.limitToSay(host) { renderer.handle(.notice(HostMessages.takes(host, takes))) }
@@ -315,7 +314,6 @@ extension DownloadDriver {
     /// given up; nil when it tries again now.
     private func hostRules(for job: DownloadJob, of host: String, key: Int) -> JobStep? {
         if let reason = hosts.givenUp(host) {
-            hosts.countNotTried(host)
             return job.retryAbandoned(HostMessages.notTried(host, reason: reason, again: true))
         }
         let now = monotonicSeconds()
@@ -333,8 +331,11 @@ extension DownloadDriver {
     }
 
     /// `host` failed its items the same way too many times in a row: one notice, and the items
-    /// set aside for it fail untried.
+    /// set aside for it fail untried, as do those already admitted whose requests have not
+    /// reached it (the curl thread's, `TaskManager.giveUp`): waiting at the `-j` gate, or
+    /// connecting to a host that does not answer.
     private func gaveUp(_ host: String, _ givingUp: HostSchedule<DownloadItem>.GivingUp) {
+        environment.manager.giveUp(origin: host, failing: HostMessages.notTried(host, reason: givingUp.reason, again: false))
         renderer.handle(.notice(HostMessages.givenUp(host, givingUp.reason, inARow: givingUp.inARow)))
         for item in givingUp.untried {
             let failure = ItemFailure(item: item.shownURL, HostMessages.notTried(host, reason: givingUp.reason, again: false))

@@ -202,6 +202,9 @@ struct HostSchedule<Item> {
         guard var state = hosts[host] else { return nil }
         defer { hosts[host] = state }
         state.running -= 1
+        // Started before the host was given up, and ended by it untried: waiting to retry,
+        // waiting at the `-j` gate, or still connecting.
+        if case .failed(.connection(.hostGivenUp)) = ending { state.notTried += 1 }
         guard state.givenUp == nil else { return nil }
         switch ending {
         case .failed(let reason) where reason.isHostDown:
@@ -225,11 +228,6 @@ struct HostSchedule<Item> {
     /// Whether `host` was given up (its item in a retry's wait ends instead of trying again).
     func givenUp(_ host: String) -> FailureReason? {
         hosts[host]?.givenUp
-    }
-
-    /// An item of a given-up host that was waiting to retry ends untried.
-    mutating func countNotTried(_ host: String) {
-        hosts[host]?.notTried += 1
     }
 
     /// What the summary says of the hosts held back or given up, in host order.

@@ -240,6 +240,12 @@ final class DownloadJob {
         case .stopped:
             return end(stopped())
         case .failed(let failure, let reached):
+            if case .connection(.hostGivenUp(let host, let after, _)) = failure.reason {
+                // The batch gave up on the host before this request reached it
+                // (`TaskManager.giveUp`): the item ends untried, its data as it was, and is
+                // said as one whose retry falls due then (`retryAbandoned`).
+                return end(fail(HostMessages.notTried(host, reason: after, again: retries.failedAttempts > 0)))
+            }
             return perform(machine.attemptFailed(failure, reached: reached))
         case .completed(let response, let reached):
             let size: Int64
