@@ -90,6 +90,8 @@ final class HostScheduleTests: XCTestCase {
         XCTAssertEqual(schedule.heldUntil("A", now: 3), 12)
         XCTAssertEqual(schedule.arrive("a2", host: "A", now: 3), .setAside)
         XCTAssertEqual(schedule.arrive("b1", host: "B", now: 3), .start, "another host is not held")
+        XCTAssertTrue(schedule.hasSetAside("A"))
+        XCTAssertFalse(schedule.hasSetAside("B"))
         XCTAssertEqual(schedule.nextHoldEnd(after: 3), 12)
         XCTAssertNil(schedule.nextReady(now: 11.9))
         XCTAssertEqual(schedule.nextReady(now: 12)?.item, "a2")
@@ -97,6 +99,26 @@ final class HostScheduleTests: XCTestCase {
         XCTAssertTrue(schedule.hold("A", until: 20, now: 13), "a hold after the last one ended is new")
         XCTAssertEqual(
             schedule.notes, [HostNote(host: "A", holds: 2, itemsHeld: 1, givenUp: nil, notTried: 0)])
+    }
+
+    /// A hold that came with an item's last answer (`sayNow: false`) is counted at once but told
+    /// only when it first keeps an item waiting, with the time left; one that nothing waited for
+    /// is never told.
+    func testAHoldFromAnItemsLastAnswerIsToldOnceItKeepsAnItemWaiting() {
+        var schedule = Schedule(rules: HostRules())
+        XCTAssertEqual(schedule.arrive("a1", host: "A", now: 0), .start)
+        XCTAssertNil(schedule.ended(host: "A", .failed(.serverError)))
+        XCTAssertFalse(schedule.hold("A", until: 10, now: 0, sayNow: false), "not told as its item ends")
+        XCTAssertNil(schedule.holdToSay("B", now: 1))
+        XCTAssertEqual(schedule.arrive("a2", host: "A", now: 4), .setAside)
+        XCTAssertEqual(schedule.holdToSay("A", now: 4), 6, "told as a2 waits for it, with the time left")
+        XCTAssertNil(schedule.holdToSay("A", now: 5), "once")
+        XCTAssertEqual(schedule.nextReady(now: 10)?.item, "a2")
+        XCTAssertTrue(schedule.hold("A", until: 20, now: 12), "a new hold is told at once")
+        XCTAssertNil(schedule.holdToSay("A", now: 13))
+        XCTAssertFalse(schedule.hold("A", until: 30, now: 25, sayNow: false))
+        XCTAssertNil(schedule.holdToSay("A", now: 31), "over before anything waited for it: never told")
+        XCTAssertEqual(schedule.notes, [HostNote(host: "A", holds: 3, itemsHeld: 1, givenUp: nil, notTried: 0)])
     }
 
     func testAHostIsGivenUpAfterItsItemsFailTheSameWayInARow() {

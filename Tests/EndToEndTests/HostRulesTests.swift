@@ -188,6 +188,27 @@ final class HostRulesTests: ServerTestCase {
         XCTAssertLessThanOrEqual(Set(responses.map(\.connection)).count, 2, "connections nginx saw")
     }
 
+    /// A host that answers 429 with Retry-After to every attempt of an item: each answer is a
+    /// wait the host asked for, the last one too (the item gives up there, but the host's other
+    /// items still wait as asked), so the summary counts as many as the server sent.
+    func testEveryRetryAfterTheHostSentIsCounted() throws {
+        let result = try Afget.run(
+            [
+                "--progress", "line", "--retry", "2", "-d", "out",
+                server.url("/flaky/a.bin?size=1000&fail=3&mode=429&retryafter=1"),
+                server.url("/file/b.bin?size=1000"),
+            ], in: directory)
+
+        XCTAssertEqual(result.status, 8, result.stderr)
+        XCTAssertEqual(server.log.all.filter { $0.uri.hasPrefix("/flaky/a.bin") }.count, 3, "three 429s")
+        XCTAssertTrue(
+            result.stderrLines.contains { $0.hasPrefix("  \(server.url("")): asked to wait (Retry-After) 3 times,") },
+            result.stderr)
+        // The last answer ended its item and nothing else of the host was left to wait for it:
+        // no notice promises that its items wait.
+        XCTAssertEqual(result.stderrLines.filter { $0.contains("asked to wait 1 s") }.count, 2, result.stderr)
+    }
+
     func testARateLimitResetIsTakenAsTheServersWait() throws {
         let result = try Afget.run(
             ["--progress", "line", "-d", "out", server.url("/flaky/r.bin?size=1000&fail=1&mode=429&ratelimit=2")],

@@ -90,11 +90,14 @@ final class DownloadDriver {
     func start(_ item: DownloadItem) async {
         renderer.handle(.queued(item.plannedInfo))
         let host = item.hostKey
-        switch hosts.arrive(item, host: host, now: monotonicSeconds()) {
+        let now = monotonicSeconds()
+        switch hosts.arrive(item, host: host, now: now) {
         case .start:
             await begin(item, host: host)
         case .setAside:
-            break
+            // Held (or paused), it looks again when that ends; else an item of the host ends first.
+            sayHold(of: host, now: now)
+            lookAgain(at: host, now: now)
         case .notTried(let reason):
             notTried(item, host: host, reason: reason)
         }
@@ -194,6 +197,11 @@ final class DownloadDriver {
             if isTransferring { transferring.insert(key) } else { transferring.remove(key) }
             hosts.transferring(entry.host, isTransferring)
         }
+        if let seconds = entry.job.takeHostWait() {
+            var itemEnded = false
+            if case .ended = step { itemEnded = true }
+            hostAsked(entry.host, toWait: seconds, itemEnded: itemEnded)
+        }
         switch step {
         case .awaitingTask(let task):
             jobOfTask[task] = key
@@ -207,8 +215,7 @@ final class DownloadDriver {
             }
         case .waiting:
             break
-        case .waitToRetry(let seconds, let hostAsked):
-            if hostAsked { self.hostAsked(entry.host, toWait: seconds) }
+        case .waitToRetry(let seconds):
             waitThenRetry(key, seconds: seconds)
         case .waitForHostPlace:
             let now = monotonicSeconds()
@@ -286,8 +293,8 @@ extension DownloadDriver {
         }
     }
 
-    /// `host`'s waiting items wait for a pause or a hold to end (not only for a place): the
-    /// driver looks again then, whatever else happens meanwhile.
+    /// `host`'s waiting items (set aside, or waiting for a place) wait for a pause or a hold to
+    /// end (not only for a place): the driver looks again then, whatever else happens meanwhile.
     private func lookAgain(at host: String, now: Double) {
         guard let until = hosts.waitingUntil(host, now: now), until > lookAgainAt[host] ?? 0 else { return }
         lookAgainAt[host] = until
@@ -298,16 +305,22 @@ extension DownloadDriver {
     }
 
     /// A server answered with Retry-After: every item of its host waits as long (one notice).
-    private func hostAsked(_ host: String, toWait seconds: Double) {
+    /// `itemEnded`: the answer ended its item (its failure line says it), so the hold is told
+    /// once it keeps another item waiting.
+    private func hostAsked(_ host: String, toWait seconds: Double, itemEnded: Bool) {
         let now = monotonicSeconds()
-        if hosts.hold(host, until: now + seconds, now: now) {
+        if hosts.hold(host, until: now + seconds, now: now, sayNow: !itemEnded || hosts.hasSetAside(host)) {
             renderer.handle(.notice(HostMessages.held(host, seconds: seconds)))
         }
-        // Look again when the hold ends, for the items set aside meanwhile.
-        waits.append { [events, environment] in
-            _ = await environment.cancellation.wait(seconds: seconds)
-            events.send(.checkAgain)
-        }
+        // Items set aside for the host look again when the hold ends (those set aside later
+        // arrange it as they arrive); a hold no item waits for keeps nothing waiting, so an
+        // item's last 429 does not keep the run going.
+        if hosts.hasSetAside(host) { lookAgain(at: host, now: now) }
+    }
+
+    /// A hold not told as it began, as it first keeps an item waiting.
+    private func sayHold(of host: String, now: Double) {
+        if let seconds = hosts.holdToSay(host, now: now) { renderer.handle(.notice(HostMessages.held(host, seconds: seconds))) }
     }
 
     /// Whether a job whose retry is due waits longer for its host, or ends because the host was
@@ -318,6 +331,7 @@ extension DownloadDriver {
         }
         let now = monotonicSeconds()
         guard let until = hosts.heldUntil(host, now: now) else { return nil }
+        sayHold(of: host, now: now)
         waitThenRetry(key, seconds: until - now)
         return .waiting
     }
