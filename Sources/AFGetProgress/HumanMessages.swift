@@ -34,9 +34,9 @@ enum HumanMessages {
             // afget's own notices may have their URLs shortened; `-v` lines (headers, "* …")
             // were asked for as they are.
             text.hasPrefix("afget: ") ? MessageLine.words(text) : MessageLine(text)
-        case .interrupted(_, let dataKept):
+        case .interrupted(_, let kept):
             // Said last, once the bars are gone, and its advice is the point: whole.
-            MessageLine(interrupted(dataKept: dataKept))
+            MessageLine(interrupted(kept))
         case .expecting, .queued, .started, .progress, .summary, .sourcesServed:
             nil
         }
@@ -134,8 +134,14 @@ enum HumanMessages {
         "afget: \(info.path): cannot continue (\(reason.words)); starting over"
     }
 
-    static func interrupted(dataKept: Bool) -> String {
-        "afget: interrupted\(dataKept ? "; resume data saved" : ""). Run the same command again to continue."
+    /// The run's last line after a signal: what running the same command again does with what
+    /// was kept, and nothing it cannot do.
+    static func interrupted(_ kept: KeptForNextRun) -> String {
+        switch kept {
+        case .continues: "afget: interrupted; resume data saved. Run the same command again to continue."
+        case .startsOver: "afget: interrupted; what arrived cannot be continued: running the same command again starts it over."
+        case .nothing: "afget: interrupted before any data arrived: nothing to continue."
+        }
     }
 
     /// The summary line, then the failed items (the first ten, and how many more).

@@ -46,9 +46,8 @@ public enum ItemEvent: Sendable, Equatable {
     case sourcesServed(ItemInfo, [ServedSource])
     /// A line people asked for (a `--verbose` header line): shown whatever the progress style.
     case notice(String)
-    /// The run was stopped by a signal; `dataKept` when some item kept received bytes (and
-    /// resume data) for the next run.
-    case interrupted(exitStatus: Int32, dataKept: Bool)
+    /// The run was stopped by a signal; `kept`: what its stopped items left for the next run.
+    case interrupted(exitStatus: Int32, kept: KeptForNextRun)
     case summary(RunSummary)
 }
 

@@ -63,8 +63,8 @@ public final class JSONRenderer: ProgressRenderer {
         case .notice(let text):
             output.writeLine(to: errors, text)
             return
-        case .interrupted(let status, let dataKept):
-            output.writeLine(to: errors, HumanMessages.interrupted(dataKept: dataKept))
+        case .interrupted(let status, let kept):
+            output.writeLine(to: errors, HumanMessages.interrupted(kept))
             line.add("event", "interrupted")
             line.add("exit", Int(status))
         case .summary(let summary):

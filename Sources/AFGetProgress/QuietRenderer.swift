@@ -40,8 +40,8 @@ public final class QuietRenderer: ProgressRenderer {
             output.writeLine(to: errors, HumanMessages.sourceDropped(info, source: source, reason: reason))
         case .retrying(let info, let attempt, let delay, let failure) where showsRetries:
             output.writeLine(to: errors, HumanMessages.retrying(info, attempt: attempt, delay: delay, failure: failure))
-        case .interrupted(_, let dataKept):
-            output.writeLine(to: errors, HumanMessages.interrupted(dataKept: dataKept))
+        case .interrupted(_, let kept):
+            output.writeLine(to: errors, HumanMessages.interrupted(kept))
             saidSomething = true
         case .summary(let summary)
         where showsSummary && saidSomething && summary.downloaded + summary.skipped + summary.interrupted + summary.busy > 0:

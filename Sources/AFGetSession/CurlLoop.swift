@@ -23,6 +23,8 @@ final class CurlLoop {
     private var originsWithoutHTTP1: Set<String> = []
     /// Until when (monotonic seconds) the tasks of an origin wait at their gates (Retry-After).
     private var originHolds: [String: Double] = [:]
+    /// Origins given up by the batch, and the failure their tasks end with instead of starting.
+    private var originsGivenUp: [String: TransferFailure] = [:]
     /// Per gate: tasks holding a place, and those waiting for one.
     private var gates: [ObjectIdentifier: GateQueue] = [:]
     private var stopping = false
@@ -115,6 +117,11 @@ final class CurlLoop {
             context.emit(.suspended(id))
         case .cancel(let id):
             if let context = tasks[id] { cancel(context, because: nil) }
+        case .giveUp(let origin, let failure):
+            originsGivenUp[origin] = failure
+            for context in Array(tasks.values) where context.options.origin == origin && !context.hasReachedServer {
+                fail(context, failure)
+            }
         case .stop(let reason):
             for context in Array(tasks.values) { cancel(context, because: reason) }
         case .shutdown:
@@ -168,6 +175,7 @@ final class CurlLoop {
     /// Starts a task now, or queues it among those already waiting when its gate's places are
     /// taken.
     private func startOrWait(_ context: TransferContext) {
+        if let origin = context.options.origin, let failure = originsGivenUp[origin] { return fail(context, failure) }
         guard let gate = context.options.gate else { return start(context) }
         let key = ObjectIdentifier(gate)
         let queue = gates[key] ?? GateQueue(limit: gate.limit)
@@ -194,7 +202,8 @@ final class CurlLoop {
     }
 
     /// Starts waiting tasks in the places given back since the last call; a task canceled
-    /// while it waited is passed over, one whose origin is held is passed by.
+    /// (or failed, its origin given up) while it waited is passed over, one whose origin is
+    /// held is passed by.
     private func admitWaiting() {
         let now = monotonicSeconds()
         if !originHolds.isEmpty { originHolds = originHolds.filter { $0.value > now } }

@@ -10,6 +10,9 @@ enum TaskCommand: Sendable {
     case resume(TaskID)
     case suspend(TaskID)
     case cancel(TaskID)
+    /// The batch gave up on an origin (`TransferOptions.origin`): its tasks that have not
+    /// reached it end with this failure, and none of its tasks starts from now on.
+    case giveUp(origin: String, TransferFailure)
     /// The run stopped: every task ends, canceled for this reason.
     case stop(StopReason)
     case shutdown

@@ -103,6 +103,14 @@ public final class TaskManager: Sendable {
 
     public func cancel(_ id: TaskID) { inbox.post(.cancel(id)) }
 
+    /// Nothing more of `origin` (`TransferOptions.origin`) starts: its tasks waiting at their
+    /// gate, not yet started, or still resolving or connecting end with `failure` (a task
+    /// connecting to a host given up for not answering is doomed with it), as do those created
+    /// later; transfers that reached their server go on. Decided on the curl thread, which
+    /// starts gated tasks itself: a place freed as the host is given up is never handed to one
+    /// of its tasks.
+    public func giveUp(origin: String, failing failure: TransferFailure) { inbox.post(.giveUp(origin: origin, failure)) }
+
     /// Cancels what is left and stops the curl thread, waiting for it; every task's events end.
     /// Tasks created later end at once, canceled. Calling it again returns at once.
     public func invalidate() {

@@ -28,6 +28,15 @@ final class TransferContext {
     /// Whether the task holds one of its gate's places (`TransferOptions.gate`).
     var holdsGatePlace = false
 
+    /// Whether the transfer has reached its server: connected (on a connection of its own or a
+    /// reused one), its request going out or an answer arriving, or past a redirect. One that
+    /// has not is still resolving the name or connecting, or has not started.
+    var hasReachedServer: Bool {
+        isAttached
+            && (redirectsSoFar > 0 || headerBytes > 0 || easy.info(offset: CURLINFO_CONNECT_TIME_T) > 0
+                || easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) > 0)
+    }
+
     // The response of the current hop.
     private(set) var head = ResponseHead()
     private(set) var headersComplete = false

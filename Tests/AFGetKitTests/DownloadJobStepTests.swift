@@ -110,9 +110,10 @@ final class DownloadJobStepTests: XCTestCase {
         let first = try awaited(waiting.begin())
         let reset = TransferFailure(
             .connection(.curl(code: 56, said: "Connection reset by peer", failureClass: .network)), transient: true)
-        guard case .waitToRetry(let seconds, hostAsked: false) = waiting.handle(.failed(first, reset, TransferProgress())) else {
+        guard case .waitToRetry(let seconds) = waiting.handle(.failed(first, reset, TransferProgress())) else {
             return XCTFail("a transient failure is retried")
         }
+        XCTAssertNil(waiting.takeHostWait(), "the server asked for no wait")
         XCTAssertGreaterThan(seconds, 0)
         XCTAssertEqual(waiting.phases.phase, .waitingToRetry)
         guard case .ended(.stopped) = waiting.retryDue(stoppedBy: .signal(SIGINT)) else {

@@ -90,6 +90,8 @@ final class HostScheduleTests: XCTestCase {
         XCTAssertEqual(schedule.heldUntil("A", now: 3), 12)
         XCTAssertEqual(schedule.arrive("a2", host: "A", now: 3), .setAside)
         XCTAssertEqual(schedule.arrive("b1", host: "B", now: 3), .start, "another host is not held")
+        XCTAssertTrue(schedule.hasSetAside("A"))
+        XCTAssertFalse(schedule.hasSetAside("B"))
         XCTAssertEqual(schedule.nextHoldEnd(after: 3), 12)
         XCTAssertNil(schedule.nextReady(now: 11.9))
         XCTAssertEqual(schedule.nextReady(now: 12)?.item, "a2")
@@ -97,6 +99,26 @@ final class HostScheduleTests: XCTestCase {
         XCTAssertTrue(schedule.hold("A", until: 20, now: 13), "a hold after the last one ended is new")
         XCTAssertEqual(
             schedule.notes, [HostNote(host: "A", holds: 2, itemsHeld: 1, givenUp: nil, notTried: 0)])
+    }
+
+    /// A hold that came with an item's last answer (`sayNow: false`) is counted at once but told
+    /// only when it first keeps an item waiting, with the time left; one that nothing waited for
+    /// is never told.
+    func testAHoldFromAnItemsLastAnswerIsToldOnceItKeepsAnItemWaiting() {
+        var schedule = Schedule(rules: HostRules())
+        XCTAssertEqual(schedule.arrive("a1", host: "A", now: 0), .start)
+        XCTAssertNil(schedule.ended(host: "A", .failed(.serverError)))
+        XCTAssertFalse(schedule.hold("A", until: 10, now: 0, sayNow: false), "not told as its item ends")
+        XCTAssertNil(schedule.holdToSay("B", now: 1))
+        XCTAssertEqual(schedule.arrive("a2", host: "A", now: 4), .setAside)
+        XCTAssertEqual(schedule.holdToSay("A", now: 4), 6, "told as a2 waits for it, with the time left")
+        XCTAssertNil(schedule.holdToSay("A", now: 5), "once")
+        XCTAssertEqual(schedule.nextReady(now: 10)?.item, "a2")
+        XCTAssertTrue(schedule.hold("A", until: 20, now: 12), "a new hold is told at once")
+        XCTAssertNil(schedule.holdToSay("A", now: 13))
+        XCTAssertFalse(schedule.hold("A", until: 30, now: 25, sayNow: false))
+        XCTAssertNil(schedule.holdToSay("A", now: 31), "over before anything waited for it: never told")
+        XCTAssertEqual(schedule.notes, [HostNote(host: "A", holds: 3, itemsHeld: 1, givenUp: nil, notTried: 0)])
     }
 
     func testAHostIsGivenUpAfterItsItemsFailTheSameWayInARow() {
@@ -190,6 +212,33 @@ final class HostScheduleTests: XCTestCase {
             schedule.notes, [HostNote(host: "A", holds: 0, itemsHeld: 0, givenUp: .unreachable, notTried: 2)])
     }
 
+    /// Items that started before their host was given up and ended untried because of it —
+    /// waiting at the `-j` gate, connecting, or waiting to retry — count as not tried, beside
+    /// the ones set aside and those arriving later; what ended otherwise does not.
+    func testItemsEndedUntriedByTheGivingUpCountAsNotTried() {
+        let rows: [(endingsAfter: [Schedule.Ending], notTried: Int)] = [
+            ([], 1),
+            ([.failed(.notTried)], 2),
+            ([.failed(.notTried), .failed(.notTried), .failed(.notTriedAgain)], 4),
+            ([.failed(.connectTimedOut), .failed(.notTried)], 2),
+            ([.succeeded, .other, .failed(.serverError)], 1),
+        ]
+        for (index, row) in rows.enumerated() {
+            var schedule = Schedule(rules: HostRules())
+            for number in 0..<(3 + row.endingsAfter.count) {
+                XCTAssertEqual(schedule.arrive("a\(number)", host: "A", now: 0), .start, "row \(index)")
+            }
+            for _ in 0..<3 { _ = schedule.ended(host: "A", .failed(.connectTimedOut)) }
+            XCTAssertNotNil(schedule.givenUp("A"), "row \(index)")
+            for ending in row.endingsAfter { XCTAssertNil(schedule.ended(host: "A", ending), "row \(index)") }
+            XCTAssertEqual(schedule.arrive("late", host: "A", now: 0), .notTried(.connectTimedOut), "row \(index)")
+            XCTAssertEqual(
+                schedule.notes,
+                [HostNote(host: "A", holds: 0, itemsHeld: 0, givenUp: .connectTimedOut, notTried: row.notTried)],
+                "row \(index)")
+        }
+    }
+
     func testWithoutGivingUpEveryItemIsTried() {
         var schedule = Schedule(rules: HostRules(giveUpAfter: nil))
         for number in 0..<10 {
@@ -215,4 +264,7 @@ extension FailureReason {
     fileprivate static let unknownHost = FailureReason.connection(.hostNotFound(said: "Could not resolve host: a"))
     fileprivate static let connectTimedOut = FailureReason.connection(.connectTimeout(said: "Connection timed out"))
     fileprivate static let serverError = FailureReason.response(.httpStatus(500, phrase: "Internal Server Error"))
+    /// An item ended untried by its host's giving up, before its first attempt or after one.
+    fileprivate static let notTried = FailureReason.connection(.hostGivenUp(host: "A", after: connectTimedOut, again: false))
+    fileprivate static let notTriedAgain = FailureReason.connection(.hostGivenUp(host: "A", after: connectTimedOut, again: true))
 }

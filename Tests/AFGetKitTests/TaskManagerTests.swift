@@ -1,5 +1,6 @@
 import AFGetRequest
 import AFGetSession
+import AFGetSupport
 import AFGetKit
 import CurlCore
 import Foundation
@@ -225,6 +226,49 @@ final class TaskManagerTests: XCTestCase {
             guard case .completed = try await collectEvents(of: task).last else { return XCTFail() }
         }
         XCTAssertEqual(server.log.all.map { String($0.uri.prefix(8)) }, ["/file/o0", "/file/o1", "/file/o2", "/file/o3"])
+    }
+
+    /// An origin given up: its task waiting at the gate, and one created later, end with the
+    /// failure given and never ask the server; its transfer that already reached the server goes
+    /// on to its end, and the place it frees goes to another origin's task.
+    func testAGivenUpOriginStartsNothingMoreWhileItsTransferUnderWayGoesOn() async throws {
+        let other = try TestHTTPServer()
+        let gate = TransferGate(limit: 1)
+        func options(_ order: Int, of server: TestHTTPServer) -> TransferOptions {
+            var options = TransferOptions(gate: gate)
+            options.gateOrder = order
+            options.origin = server.url("")
+            return options
+        }
+        let underWay = manager.dataTask(with: try request("/file/u?size=60000&holdafter=1000"), options: options(0, of: server))
+        manager.resume(underWay.id)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !server.log.all.contains(where: { $0.uri.hasPrefix("/file/u") }) {
+            guard ContinuousClock.now < deadline else { return XCTFail("the first request never arrived") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let waiting = manager.dataTask(with: try request("/file/w?size=10"), options: options(1, of: server))
+        manager.resume(waiting.id)
+        let otherOrigins = manager.dataTask(
+            with: HTTPRequest(url: try CurlURL(other.url("/file/o?size=10"))), options: options(2, of: other))
+        manager.resume(otherOrigins.id)
+
+        let failure = TransferFailure(
+            .connection(.hostGivenUp(host: server.url(""), after: .connection(.connectTimeout(said: "")), again: false)))
+        manager.giveUp(origin: server.url(""), failing: failure)
+        let late = manager.dataTask(with: try request("/file/l?size=10"), options: options(3, of: server))
+        manager.resume(late.id)
+        server.decide("u", .released)
+
+        for task in [waiting, late] {
+            guard case .failed(_, let ended, let progress) = try await collectEvents(of: task).last else { return XCTFail() }
+            XCTAssertEqual(ended, failure)
+            XCTAssertEqual(progress.received, 0)
+        }
+        guard case .completed(_, let response) = try await collectEvents(of: underWay).last else { return XCTFail() }
+        XCTAssertEqual(sha256Hex(response.body), TestPayload.sha256(count: 60_000))
+        guard case .completed = try await collectEvents(of: otherOrigins).last else { return XCTFail() }
+        XCTAssertEqual(server.log.all.map { String($0.uri.prefix(7)) }, ["/file/u"], "nothing else asked of the given-up origin")
     }
 
     func testATaskCreatedAfterInvalidationEndsCanceled() async throws {

@@ -107,6 +107,67 @@ final class HostRulesTests: ServerTestCase {
             again.map { ($0["error"] as? [String: Any])?["reason"] as? String }, Array(repeating: "connect-failed", count: 8))
     }
 
+    /// Twelve items of a host whose connections time out, four at a time and none retried: the
+    /// host is given up as its third item fails, and from then on nothing of it starts. The
+    /// items already admitted — prepared and waiting at the `-j` gate, or still connecting —
+    /// end untried with the others, and one that holds an earlier run's data keeps it as it was.
+    func testAGivenUpHostStartsNothingMoreAndItsAdmittedItemsEndUntried() throws {
+        let blackhole = try Blackhole()
+        // Item 6 waits at the gate when the host is given up, with half a file from a run
+        // against a server that answered.
+        let size = 2_000_000
+        try leaveHalfADownload(of: server.url("/flaky/t6.bin?size=\(size)&fail=1&mode=drop"), named: "t6.bin", size: size)
+        let resumeData = directory.appendingPathComponent("t6.bin.afresume")
+        try pointResumeData(resumeData, to: blackhole.url("/t6.bin"))
+        let partBefore = try Data(contentsOf: directory.appendingPathComponent("t6.bin.afpart"))
+        let resumeBefore = try Data(contentsOf: resumeData)
+        try writeList((1...12).map { blackhole.url("/t\($0).bin") })
+
+        let result = try Afget.run(
+            [
+                "--progress", "line", "-j", "4", "--retry", "0", "--connect-timeout", "1", "-i", "urls.txt",
+                "--report", "report.json",
+            ], in: directory)
+
+        XCTAssertEqual(result.status, 4, result.stderr)
+        let notices = result.stderrLines.filter { $0.hasPrefix("afget: giving up on \(blackhole.url(""))") }
+        XCTAssertEqual(notices.count, 1, result.stderr)
+        let reasons = try reportItems().map { (($0["error"] as? [String: Any])?["reason"] as? String) ?? "none" }
+        XCTAssertEqual(reasons.count, 12, "\(reasons)")
+        // Three timeouts give the host up; a fourth may time out in the same moment. Every
+        // item after the first four (-j 4) ends untried, whether it waited at the gate, had
+        // just been handed a place there, or was never prepared.
+        let timedOut = reasons.filter { $0 == "connect-timeout" }.count
+        XCTAssertTrue((3...4).contains(timedOut), "\(reasons)")
+        XCTAssertEqual(Array(reasons.dropFirst(4)), Array(repeating: "host-given-up", count: 8), "\(reasons)")
+        let untried = reasons.filter { $0 == "host-given-up" }.count
+        XCTAssertTrue(
+            result.stderrLines.contains { $0.hasSuffix("given up (the connection timed out), \(untried) items not tried") },
+            "the summary counts every item not tried: \(result.stderr)")
+        for index in 5...12 {
+            let said = result.stderrLines.filter { $0.hasPrefix("afget: \(blackhole.url("/t\(index).bin")): ") }
+            XCTAssertEqual(
+                said,
+                [
+                    "afget: \(blackhole.url("/t\(index).bin")): not tried: \(blackhole.url("")) was given up for this run (the connection timed out)"
+                ],
+                result.stderr)
+        }
+        XCTAssertEqual(try Data(contentsOf: directory.appendingPathComponent("t6.bin.afpart")), partBefore)
+        XCTAssertEqual(try Data(contentsOf: resumeData), resumeBefore)
+    }
+
+    /// Resume data made against the test server, made to name `url` instead (the same file
+    /// elsewhere), as an earlier run of `url` would have left it.
+    private func pointResumeData(_ resumeData: URL, to url: String) throws {
+        let text = try String(contentsOf: resumeData, encoding: .utf8)
+        let key = try XCTUnwrap(text.range(of: "<key>NSURLSessionDownloadURL</key>"))
+        let open = try XCTUnwrap(text.range(of: "<string>", range: key.upperBound..<text.endIndex))
+        let close = try XCTUnwrap(text.range(of: "</string>", range: open.upperBound..<text.endIndex))
+        try text.replacingCharacters(in: open.upperBound..<close.lowerBound, with: url)
+            .write(to: resumeData, atomically: true, encoding: .utf8)
+    }
+
     func testMaxPerHostKeepsNginxToTwoConnections() throws {
         let nginx = try NginxServer()
         let count = 8
@@ -125,6 +186,27 @@ final class HostRulesTests: ServerTestCase {
         let responses = nginx.loggedResponses()
         XCTAssertGreaterThanOrEqual(responses.count, count)
         XCTAssertLessThanOrEqual(Set(responses.map(\.connection)).count, 2, "connections nginx saw")
+    }
+
+    /// A host that answers 429 with Retry-After to every attempt of an item: each answer is a
+    /// wait the host asked for, the last one too (the item gives up there, but the host's other
+    /// items still wait as asked), so the summary counts as many as the server sent.
+    func testEveryRetryAfterTheHostSentIsCounted() throws {
+        let result = try Afget.run(
+            [
+                "--progress", "line", "--retry", "2", "-d", "out",
+                server.url("/flaky/a.bin?size=1000&fail=3&mode=429&retryafter=1"),
+                server.url("/file/b.bin?size=1000"),
+            ], in: directory)
+
+        XCTAssertEqual(result.status, 8, result.stderr)
+        XCTAssertEqual(server.log.all.filter { $0.uri.hasPrefix("/flaky/a.bin") }.count, 3, "three 429s")
+        XCTAssertTrue(
+            result.stderrLines.contains { $0.hasPrefix("  \(server.url("")): asked to wait (Retry-After) 3 times,") },
+            result.stderr)
+        // The last answer ended its item and nothing else of the host was left to wait for it:
+        // no notice promises that its items wait.
+        XCTAssertEqual(result.stderrLines.filter { $0.contains("asked to wait 1 s") }.count, 2, result.stderr)
     }
 
     func testARateLimitResetIsTakenAsTheServersWait() throws {

@@ -50,7 +50,8 @@ final class InterruptTests: ServerTestCase {
         XCTAssertEqual(process.terminationReason, .exit)
         XCTAssertEqual(process.terminationStatus, status)
         let message = try String(contentsOf: stderr, encoding: .utf8)
-        XCTAssertTrue(message.contains("afget: interrupted; resume data saved. Run the same command again to continue."), message)
+        XCTAssertTrue(
+            message.hasSuffix("afget: interrupted; resume data saved. Run the same command again to continue.\n"), message)
     }
 
     func testCtrlCSavesResumeDataAndTheSameCommandContinues() throws {
@@ -72,8 +73,8 @@ final class InterruptTests: ServerTestCase {
     }
 
     /// Stopped while waiting to retry a refused connection (retried on first contact only with
-    /// --retry-refused): nothing was received, so nothing is claimed to be saved, and no file is
-    /// left behind.
+    /// --retry-refused): nothing was received, so nothing is claimed to be saved or to be
+    /// continued, and no file is left behind.
     func testCtrlCBeforeAnyByteSaysNothingWasSaved() throws {
         let refused = "http://127.0.0.1:\(try freePort())/none.bin"
         let (process, _, stderr) = try Afget.start(
@@ -85,10 +86,61 @@ final class InterruptTests: ServerTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 130)
         let message = try String(contentsOf: stderr, encoding: .utf8)
-        XCTAssertTrue(message.hasSuffix("afget: interrupted. Run the same command again to continue.\n"), message)
+        XCTAssertTrue(message.hasSuffix("\n\(Self.nothingToContinue)\n"), message)
         XCTAssertFalse(message.contains("resume data saved"), message)
         XCTAssertEqual(listing(directory), [])
     }
+
+    /// Ctrl-C while the server holds back even its headers: not a byte arrived and nothing was
+    /// kept, so the last line says there is nothing to continue instead of promising a continue.
+    func testCtrlCBeforeTheFirstByteOfTheResponseSaysThereIsNothingToContinue() throws {
+        let held = server.url("/file/held.bin?size=\(size)&holdhead=1")
+        let (process, _, stderr) = try Afget.start(["--progress", "line", held], in: directory)
+        waitUntil("the request reaches the server") { server.log.all.contains { $0.uri.hasPrefix("/file/held.bin") } }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        server.decide("held.bin", .dropped)
+        XCTAssertEqual(process.terminationStatus, 130)
+        let lines = try String(contentsOf: stderr, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.last, Self.nothingToContinue, "\(lines)")
+        XCTAssertFalse(
+            lines.contains { $0.contains("Run the same command again") || $0.contains("resume data saved") }, "\(lines)")
+        XCTAssertEqual(listing(directory), [], "nothing was kept")
+    }
+
+    /// A batch's last line speaks for its most useful stopped item: bytes that cannot be
+    /// continued beside an item whose answer has not begun make it "starts over"; beside an item
+    /// with resume data, "continue".
+    func testABatchsLastLineSaysWhatItsMostUsefulItemLeft() throws {
+        let blind = server.url("/file/blind.bin?size=\(size)&chunk=20000&ms=20&noetag=1&nolm=1")
+        let held = server.url("/file/held.bin?size=\(size)&holdhead=1")
+        let runs: [(second: String, ready: () -> Bool, last: String)] = [
+            (
+                held, { self.server.log.all.contains { $0.uri.hasPrefix("/file/held.bin") } },
+                "afget: interrupted; what arrived cannot be continued: running the same command again starts it over."
+            ),
+            (
+                slowURL, { (checkpointedBytes(self.resumeData) ?? 0) > 100_000 },
+                "afget: interrupted; resume data saved. Run the same command again to continue."
+            ),
+        ]
+        for (second, ready, last) in runs {
+            let (process, _, stderr) = try Afget.start(["-q", "-j", "2", blind, second], in: directory)
+            waitUntil("part of the blind body sent, and \(second) under way") {
+                self.server.payloadBytesSent > 100_000 && ready()
+            }
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+            server.decide("held.bin", .dropped)
+            XCTAssertEqual(process.terminationStatus, 130)
+            let lines = try String(contentsOf: stderr, encoding: .utf8).split(separator: "\n").map(String.init)
+            // Then the summary, counting both.
+            XCTAssertEqual(lines.suffix(2).first, last, "\(lines)")
+            XCTAssertTrue(lines.last?.hasPrefix("afget: 0 downloaded, 0 skipped, 0 failed, 2 interrupted;") == true, "\(lines)")
+        }
+    }
+
+    static let nothingToContinue = "afget: interrupted before any data arrived: nothing to continue."
 
     /// Ctrl-C is obeyed at once while a request waits for its answer, for downloads and
     /// requests alike (the phase a slow or hung server leaves afget in).
@@ -128,7 +180,8 @@ final class InterruptTests: ServerTestCase {
     }
 
     /// Without an ETag or Last-Modified no resume data is written (a continue would be blind),
-    /// so nothing claims it was saved, and the user is told the next run starts over.
+    /// so nothing claims it was saved, and the last line, like the item's, says the next run
+    /// starts over rather than continues.
     func testCtrlCWithoutValidatorsSaysTheNextRunStartsOver() throws {
         let blind = server.url("/file/blind.bin?size=\(size)&chunk=20000&ms=20&noetag=1&nolm=1")
         let (process, _, stderr) = try Afget.start(["-q", blind], in: directory)
@@ -141,7 +194,7 @@ final class InterruptTests: ServerTestCase {
             lines,
             [
                 "afget: blind.bin cannot be continued (the server sent no ETag or Last-Modified); the next run starts it over",
-                "afget: interrupted. Run the same command again to continue.",
+                "afget: interrupted; what arrived cannot be continued: running the same command again starts it over.",
             ])
         XCTAssertEqual(listing(directory), [], "bytes that cannot be continued were never given a name on disk")
     }

@@ -65,7 +65,7 @@ public struct UploadRunner: Sendable {
         let shownFile = file == UploadPlan.standardInputName ? "(stdin)" : file
         let info = ItemInfo(id: index, url: removingPassword(from: request.url.absoluteString), path: shownFile)
         let result = await exchanges.run(request, info: info)
-        if result.stopped != nil { return .stopped(dataKept: false) }
+        if result.stopped != nil { return .stopped(.nothing) }
         func failed(_ failure: TransferFailure) -> ItemOutcome {
             let failure = ItemFailure(item: shownFile, failure)
             renderer.handle(.failed(info, failure))
@@ -80,7 +80,7 @@ public struct UploadRunner: Sendable {
             guard failure.isClosedPipe else { return failed(failure) }
             // Whoever read the responses is gone: no further file is sent, without a word.
             cancellation.stop(.outputClosed)
-            return .stopped(dataKept: false)
+            return .stopped(.nothing)
         }
         if let judged = result.failure ?? ResponseSerializer().validate(response.head, sentCredentials: sendsCredentials) {
             return failed(judged.noting(.at(info.url), transient: false))

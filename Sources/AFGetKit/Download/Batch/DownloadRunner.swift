@@ -111,7 +111,7 @@ public final class DownloadRunner: Sendable {
             summary.exitCode = interrupted
             // A closed standard output ends the run without a word, as it ends `cat`.
             if cancellation.reason != .outputClosed {
-                renderer.handle(.interrupted(exitStatus: interrupted, dataKept: tally.keptData))
+                renderer.handle(.interrupted(exitStatus: interrupted, kept: tally.kept))
             }
         }
         renderer.handle(.summary(summary))
@@ -146,8 +146,9 @@ public final class DownloadRunner: Sendable {
 /// record goes on to the report.
 private struct Tally {
     private(set) var summary = RunSummary()
-    /// Some interrupted item kept received bytes for the next run.
-    private(set) var keptData = false
+    /// What the interrupted items left for the next run: the most any of them left, so that a
+    /// batch says "continue" when one item continues, whatever the others left.
+    private(set) var kept = KeptForNextRun.nothing
     let report: RunReport?
     let cancellation: Cancellation
 
@@ -175,8 +176,8 @@ private struct Tally {
                 summary.noteFailure("\(failure)", order: previousID.map { 2 * $0 + 1 } ?? 2 * record.info.id)
             }
             summary.exitCode = ExitStatus.combined([summary.exitCode, failure.exitCode])
-        case .stopped(let dataKept):
-            keptData = keptData || dataKept
+        case .stopped(let itemKept):
+            kept = max(kept, itemKept)
             // One --fail-fast kept from starting is failed in the report, so here too.
             if record.wasInterrupted { summary.interrupted += 1 } else { summary.failed += 1 }
         }

@@ -4,7 +4,7 @@ import AFGetSupport
 /// What `--report` says of one item (DESIGN.md §8).
 public struct ItemRecord: Sendable {
     public var info: ItemInfo
-    public var outcome: ItemOutcome = .stopped(dataKept: false)
+    public var outcome: ItemOutcome = .stopped(.nothing)
     public var httpStatus: Int?
     /// The size of the file at `path` when it exists.
     public var bytes: Int64 = 0

@@ -94,11 +94,14 @@ final class DownloadDriver {
     func start(_ item: DownloadItem) async {
         renderer.handle(.queued(item.plannedInfo))
         let host = item.hostKey
-        switch hosts.arrive(item, host: host, now: monotonicSeconds()) {
+        let now = monotonicSeconds()
+        switch hosts.arrive(item, host: host, now: now) {
         case .start:
             await begin(item, host: host)
         case .setAside:
-            break
+            // Held (or paused), it looks again when that ends; else an item of the host ends first.
+            sayHold(of: host, now: now)
+            lookAgain(at: host, now: now)
         case .notTried(let reason):
             notTried(item, host: host, reason: reason)
         }
@@ -198,6 +201,11 @@ final class DownloadDriver {
             if isTransferring { transferring.insert(key) } else { transferring.remove(key) }
             hosts.transferring(entry.host, isTransferring)
         }
+        if let seconds = entry.job.takeHostWait() {
+            var itemEnded = false
+            if case .ended = step { itemEnded = true }
+            hostAsked(entry.host, toWait: seconds, itemEnded: itemEnded)
+        }
         switch step {
         case .awaitingTask(let task):
             jobOfTask[task] = key
@@ -211,8 +219,7 @@ final class DownloadDriver {
             }
         case .waiting:
             break
-        case .waitToRetry(let seconds, let hostAsked):
-            if hostAsked { self.hostAsked(entry.host, toWait: seconds) }
+        case .waitToRetry(let seconds):
             waitThenRetry(key, seconds: seconds)
         case .waitForHostPlace:
             let now = monotonicSeconds()
@@ -280,7 +287,6 @@ extension DownloadDriver {
                 if let stop {
                     await perform(job.retryDue(stoppedBy: stop), of: key)
                 } else if let givenUp {
-                    hosts.countNotTried(host)
                     await perform(job.retryAbandoned(HostMessages.notTried(host, reason: givenUp, again: true)), of: key)
                 } else {
                     if let takes = hosts.limitToSay(host) { renderer.handle(.notice(HostMessages.takes(host, takes))) }
@@ -291,8 +297,8 @@ extension DownloadDriver {
         }
     }
 
-    /// `host`'s waiting items wait for a pause or a hold to end (not only for a place): the
-    /// driver looks again then, whatever else happens meanwhile.
+    /// `host`'s waiting items (set aside, or waiting for a place) wait for a pause or a hold to
+    /// end (not only for a place): the driver looks again then, whatever else happens meanwhile.
     private func lookAgain(at host: String, now: Double) {
         guard let until = hosts.waitingUntil(host, now: now), until > lookAgainAt[host] ?? 0 else { return }
         lookAgainAt[host] = until
@@ -303,27 +309,33 @@ extension DownloadDriver {
     }
 
     /// A server answered with Retry-After: every item of its host waits as long (one notice).
-    private func hostAsked(_ host: String, toWait seconds: Double) {
+    /// `itemEnded`: the answer ended its item (its failure line says it), so the hold is told
+    /// once it keeps another item waiting.
+    private func hostAsked(_ host: String, toWait seconds: Double, itemEnded: Bool) {
         let now = monotonicSeconds()
-        if hosts.hold(host, until: now + seconds, now: now) {
+        if hosts.hold(host, until: now + seconds, now: now, sayNow: !itemEnded || hosts.hasSetAside(host)) {
             renderer.handle(.notice(HostMessages.held(host, seconds: seconds)))
         }
-        // Look again when the hold ends, for the items set aside meanwhile.
-        waits.append { [events, environment] in
-            _ = await environment.cancellation.wait(seconds: seconds)
-            events.send(.checkAgain)
-        }
+        // Items set aside for the host look again when the hold ends (those set aside later
+        // arrange it as they arrive); a hold no item waits for keeps nothing waiting, so an
+        // item's last 429 does not keep the run going.
+        if hosts.hasSetAside(host) { lookAgain(at: host, now: now) }
+    }
+
+    /// A hold not told as it began, as it first keeps an item waiting.
+    private func sayHold(of host: String, now: Double) {
+        if let seconds = hosts.holdToSay(host, now: now) { renderer.handle(.notice(HostMessages.held(host, seconds: seconds))) }
     }
 
     /// Whether a job whose retry is due waits longer for its host, or ends because the host was
     /// given up; nil when it tries again now.
     private func hostRules(for job: DownloadJob, of host: String, key: Int) -> JobStep? {
         if let reason = hosts.givenUp(host) {
-            hosts.countNotTried(host)
             return job.retryAbandoned(HostMessages.notTried(host, reason: reason, again: true))
         }
         let now = monotonicSeconds()
         guard let until = hosts.heldUntil(host, now: now) else { return nil }
+        sayHold(of: host, now: now)
         waitThenRetry(key, seconds: until - now)
         return .waiting
     }
@@ -337,8 +349,11 @@ extension DownloadDriver {
     }
 
     /// `host` failed its items the same way too many times in a row: one notice, and the items
-    /// set aside for it fail untried.
+    /// set aside for it fail untried, as do those already admitted whose requests have not
+    /// reached it (the curl thread's, `TaskManager.giveUp`): waiting at the `-j` gate, or
+    /// connecting to a host that does not answer.
     private func gaveUp(_ host: String, _ givingUp: HostSchedule<DownloadItem>.GivingUp) {
+        environment.manager.giveUp(origin: host, failing: HostMessages.notTried(host, reason: givingUp.reason, again: false))
         renderer.handle(.notice(HostMessages.givenUp(host, givingUp.reason, inARow: givingUp.inARow)))
         for item in givingUp.untried {
             let failure = ItemFailure(item: item.shownURL, HostMessages.notTried(host, reason: givingUp.reason, again: false))

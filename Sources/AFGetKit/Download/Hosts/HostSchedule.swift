@@ -34,6 +34,8 @@ struct HostSchedule<Item> {
         var pausedUntil: Double?
         /// Until when (monotonic seconds) its items wait, as the host asked.
         var heldUntil: Double?
+        /// The hold is not told yet: it came with an item's last answer (`hold(sayNow:)`).
+        var holdUnsaid = false
         /// The failure its last items ended with, and how many in a row.
         var streak: (reason: FailureReason, count: Int)?
         /// Given up, after this failure.
@@ -55,6 +57,11 @@ struct HostSchedule<Item> {
 
     /// Items waiting here for their host.
     var setAsideCount: Int { setAside.count }
+
+    /// Whether items of `host` wait here.
+    func hasSetAside(_ host: String) -> Bool {
+        setAside.contains { $0.host == host }
+    }
 
     /// An item of `host` arrives: it starts (counted as running), waits, or fails untried.
     mutating func arrive(_ item: Item, host: String, now: Double) -> Arrival {
@@ -170,15 +177,30 @@ struct HostSchedule<Item> {
         hosts[host]?.heldUntil.flatMap { $0 > now ? $0 : nil }
     }
 
-    /// `host` asked to wait until `until` (a 429 or 503 with Retry-After): true for a new
-    /// hold, which the driver tells once; a later end than a hold's extends it.
-    mutating func hold(_ host: String, until: Double, now: Double) -> Bool {
+    /// `host` asked to wait until `until` (a 429 or 503 with Retry-After): true for a new hold
+    /// the driver tells now; a later end than a hold's extends it, untold. Without `sayNow` (the
+    /// answer ended its item, which said it, and nothing of the host waits yet) a new hold is
+    /// told only once it keeps an item waiting (`holdToSay`): after a single item, or the last
+    /// of its host, "its items wait" would promise a wait of nothing.
+    mutating func hold(_ host: String, until: Double, now: Double, sayNow: Bool = true) -> Bool {
         var state = hosts[host, default: Host()]
         defer { hosts[host] = state }
         let isNew = state.heldUntil.map { $0 <= now } ?? true
-        if isNew { state.holds += 1 }
+        if isNew {
+            state.holds += 1
+            state.holdUnsaid = !sayNow
+        }
         state.heldUntil = max(state.heldUntil ?? until, until)
-        return isNew
+        return isNew && sayNow
+    }
+
+    /// The seconds left of `host`'s hold, once, when it was not told as it began and an item
+    /// now waits for it.
+    mutating func holdToSay(_ host: String, now: Double) -> Double? {
+        guard var state = hosts[host], state.holdUnsaid else { return nil }
+        state.holdUnsaid = false
+        hosts[host] = state
+        return state.heldUntil.flatMap { $0 > now ? $0 - now : nil }
     }
 
     /// How an item of `host` that was running ended.
@@ -202,6 +224,9 @@ struct HostSchedule<Item> {
         guard var state = hosts[host] else { return nil }
         defer { hosts[host] = state }
         state.running -= 1
+        // Started before the host was given up, and ended by it untried: waiting to retry,
+        // waiting at the `-j` gate, or still connecting.
+        if case .failed(.connection(.hostGivenUp)) = ending { state.notTried += 1 }
         guard state.givenUp == nil else { return nil }
         switch ending {
         case .failed(let reason) where reason.isHostDown:
@@ -225,11 +250,6 @@ struct HostSchedule<Item> {
     /// Whether `host` was given up (its item in a retry's wait ends instead of trying again).
     func givenUp(_ host: String) -> FailureReason? {
         hosts[host]?.givenUp
-    }
-
-    /// An item of a given-up host that was waiting to retry ends untried.
-    mutating func countNotTried(_ host: String) {
-        hosts[host]?.notTried += 1
     }
 
     /// What the summary says of the hosts held back or given up, in host order.

@@ -227,22 +227,28 @@ extension DownloadJob {
             case .signal: "stopped by a signal"
             case .failFast, nil: "stopped: an earlier item failed (--fail-fast)"
             }
+        // A stream's bytes went to their reader; the next run sends them again from the start.
+        var left: KeptForNextRun = bytesThisRun > 0 ? .startsOver : .nothing
         if let part = download.part {
             if startsOver && isSmallNewBody {
                 message += "; \(info.path) is small and starts over next run (no resume data)"
+                left = .startsOver
             } else if kept == 0 && !startsOver {
                 message += " before any byte arrived"
+                left = .nothing
             } else if hasResumeData {
                 message += "; \(Formatting.bytes(kept)) kept in \(part.path) for the next run"
+                left = .continues
             } else {
                 // No resume data is written without a validator: the next run starts over.
                 let reason = "\(info.path) cannot be continued (\(whyNotContinuable.words)); the next run starts it over"
                 renderer.handle(.notice("afget: \(reason)"))
                 message += "; \(reason)"
+                left = .startsOver
             }
         }
         record.stoppedEarly = ItemRecord.EarlyStop(cause: bySignal ? .interrupted : .failFast, message: message)
-        return .stopped(dataKept: kept > 0 && hasResumeData)
+        return .stopped(left)
     }
 
     /// The reader of the stream this item writes to went away: the run stops, quietly.

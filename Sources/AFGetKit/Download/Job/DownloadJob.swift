@@ -65,6 +65,9 @@ final class DownloadJob {
     var hasResumeData = false
     /// How many times the job waited for a place at its host (`JobStep.waitForHostPlace`).
     var hostPlaceWaits = 0
+    /// How long the server last asked the host to wait (Retry-After), until the driver takes
+    /// it (`takeHostWait`): it holds the host's other items too.
+    private var hostWait: Double?
     /// Where the next attempt asks the body to start.
     var offset: Int64 = 0
     /// What the job waits for: its driver's next call answers it.
@@ -240,6 +243,12 @@ final class DownloadJob {
         case .stopped:
             return end(stopped())
         case .failed(let failure, let reached):
+            if case .connection(.hostGivenUp(let host, let after, _)) = failure.reason {
+                // The batch gave up on the host before this request reached it
+                // (`TaskManager.giveUp`): the item ends untried, its data as it was, and is
+                // said as one whose retry falls due then (`retryAbandoned`).
+                return end(fail(HostMessages.notTried(host, reason: after, again: retries.failedAttempts > 0)))
+            }
             return perform(machine.attemptFailed(failure, reached: reached))
         case .completed(let response, let reached):
             let size: Int64
@@ -329,6 +338,12 @@ final class DownloadJob {
         hostPlaceWaits += 1
     }
 
+    /// How long the server asked the item's host to wait since the driver last asked, if it did.
+    func takeHostWait() -> Double? {
+        defer { hostWait = nil }
+        return hostWait
+    }
+
     /// A request of the item's is out (or waits at the `-j` gate): the driver counts such items
     /// of a host to learn how many connections the host takes (`HostSchedule.turnedAway`).
     var isTransferring: Bool {
@@ -339,12 +354,21 @@ final class DownloadJob {
     /// The wait before the next attempt, or the item's ending when there is none.
     private func retry(after problem: RetryLoop.Problem) -> JobStep {
         phases.move(to: .waitingToRetry)
+        let asked = problem.retryAfter.flatMap { RetryAfter.seconds($0, now: Int64(time(nil))) }
         switch retries.decide(after: problem, item: info) {
         case .wait(let seconds):
             awaiting = .retry
-            let asked = problem.retryAfter.flatMap { RetryAfter.seconds($0, now: Int64(time(nil))) } != nil
-            return .waitToRetry(seconds: seconds, hostAsked: asked)
-        case .giveUp(.exhausted(let failure)), .giveUp(.waitTooLong(let failure)):
+            // The host is held as long as this item waits (which `--max-time` may shorten).
+            if asked != nil { hostWait = seconds }
+            return .waitToRetry(seconds: seconds)
+        case .giveUp(.exhausted(let failure)):
+            // The item tries no more, but the server still asked its host to wait: the host's
+            // other items wait as they would after any other answer of the kind.
+            hostWait = asked.map { min($0, RetryAfter.longestWait) }
+            return end(fail(failure))
+        case .giveUp(.waitTooLong(let failure)):
+            // Longer than afget waits for anything: the host's other items are not held for it
+            // either; each meets the server's answer itself.
             return end(fail(failure))
         case .giveUp(.stopped), .giveUp(.retry):
             return end(stopped())

@@ -1,3 +1,4 @@
+import AFGetProgress
 import AFGetSupport
 
 /// How one item of a run ended: the runner counts it, the report records it.
@@ -8,9 +9,9 @@ public enum ItemOutcome: Sendable, Equatable {
     /// Left as it was (`--on-exists`, not modified, `-J` onto a kept file).
     case skipped
     case failed(ItemFailure)
-    /// The run stopped (a signal, `--fail-fast`) before the item ended; `dataKept` when received
-    /// bytes wait in a part file for the next run.
-    case stopped(dataKept: Bool)
+    /// The run stopped (a signal, `--fail-fast`) before the item ended, leaving `kept` for the
+    /// next run.
+    case stopped(KeptForNextRun)
 
     public var failure: ItemFailure? {
         if case .failed(let failure) = self { failure } else { nil }

@@ -7,8 +7,7 @@ enum JobStep {
     /// A task of the job's is on the network: its events go to `DownloadJob.handle`.
     case awaitingTask(TaskID)
     /// Wait this long (the run's stop ends the wait early), then `retryDue(stoppedBy:)`.
-    /// `hostAsked`: the server said how long (Retry-After), which holds its other items too.
-    case waitToRetry(seconds: Double, hostAsked: Bool)
+    case waitToRetry(seconds: Double)
     /// The server turned the connection away (it takes no more connections from this client):
     /// wait for a place among its host's items, then `retryDue(stoppedBy:)`; when none of the
     /// host's other items is connected, `noHostPlace()`, which retries after a backoff.
