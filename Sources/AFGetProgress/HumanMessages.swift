@@ -88,7 +88,7 @@ enum HumanMessages {
     private static func doneLine(_ info: ItemInfo, bytes: Int64, transferred: Int64, seconds: Double) -> MessageLine {
         var line = MessageLine("\(info.lineName): done, \(Formatting.bytes(bytes))")
         if transferred < bytes { line.addDetail(" (\(Formatting.bytes(transferred)) this run)", dropOrder: 2) }
-        line.addDetail(" in \(Formatting.elapsed(seconds))", dropOrder: 3)
+        line.addDetail(" in \(Formatting.took(seconds))", dropOrder: 3)
         if seconds > 0 { line.addDetail(", " + Formatting.speed(Double(transferred) / seconds), dropOrder: 1) }
         return line
     }
@@ -173,7 +173,7 @@ enum HumanMessages {
     static func summaryLine(_ summary: RunSummary) -> String {
         "afget: \(summary.downloaded) \(summary.isUpload ? "uploaded" : "downloaded"), \(summary.skipped) skipped, \(summary.failed) failed"
             + (summary.interrupted > 0 ? ", \(summary.interrupted) interrupted; " : "; ")
-            + "\(Formatting.bytes(summary.bytes)) in \(Formatting.elapsed(summary.seconds))"
+            + "\(Formatting.bytes(summary.bytes)) in \(Formatting.took(summary.seconds))"
             + (summary.shard.map { "; shard \($0.name): \($0.taken) of \($0.seen) items" } ?? "")
             + (summary.busy > 0
                 ? "; \(summary.busy) \(summary.busy == 1 ? "item was" : "items were") being downloaded by another afget"

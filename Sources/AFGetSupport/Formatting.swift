@@ -33,6 +33,16 @@ public enum Formatting {
         seconds < 60 ? "\(oneDecimal(seconds)) s" : duration(seconds)
     }
 
+    /// How long something took, measured: "340 ms" below a second, where tenths of a second
+    /// said "0.0 s" of a 19 MiB download; else as `elapsed`. (A wait afget is told in seconds,
+    /// `--retry-delay 0.2`, stays in seconds: `elapsed`.)
+    public static func took(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0 else { return elapsed(seconds) }
+        let milliseconds = Int((seconds * 1000).rounded())
+        if milliseconds >= 1000 { return elapsed(seconds) }
+        return milliseconds == 0 ? "< 1 ms" : "\(milliseconds) ms"
+    }
+
     static func oneDecimal(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"

@@ -29,6 +29,19 @@ final class ProgressFormattingTests: XCTestCase {
             "f.iso: done, 4.0 MiB (1.0 MiB this run) in 2.0 s, 512.0 KiB/s")
     }
 
+    /// A 19 MiB download was "done … in 0.0 s": below a second the time is in milliseconds.
+    func testDoneLineBelowASecondSaysMilliseconds() {
+        let info = ItemInfo(id: 0, url: "http://h/f.iso", path: "f.iso")
+        XCTAssertEqual(
+            HumanMessages.done(info, bytes: 19 << 20, transferred: 19 << 20, seconds: 0.038),
+            "f.iso: done, 19.0 MiB in 38 ms, 500.0 MiB/s")
+        XCTAssertEqual(
+            HumanMessages.done(info, bytes: 10, transferred: 10, seconds: 0.0002), "f.iso: done, 10 B in < 1 ms, 48.8 KiB/s")
+        XCTAssertEqual(Formatting.took(0.9996), "1.0 s")
+        XCTAssertEqual(Formatting.took(0.9994), "999 ms")
+        XCTAssertEqual(Formatting.took(75), "1:15")
+    }
+
     func testBarWithoutTotalOrColor() {
         let unknown = BarLayout(columns: 80, useColor: true).line(name: "stream", bytes: 2048, total: nil, speed: 1024)
         XCTAssertEqual(unknown, "stream    2.0 KiB    1.0 KiB/s")
