@@ -12,12 +12,16 @@ struct DownloadCommand: AsyncParsableCommand {
         abstract: "Download each URL (the default command)."
     )
 
-    @Argument(help: ArgumentHelp("http or https URLs to download.", valueName: "url"))
+    @Argument(
+        help: ArgumentHelp(
+            "URLs to download: http, https, ftp, ftps, sftp or scp; one without a scheme is http (example.org/file).",
+            valueName: "url"))
     var urls: [String] = []
 
     @OptionGroup(title: "Output") var output: OutputOptions
     @OptionGroup(title: "Batch") var batch: BatchOptions
     @OptionGroup var options: DownloadingOptions
+    @OptionGroup(title: "Accepted from curl and wget") var habitual: HabitualFlags
 
     func validate() throws {
         if !batch.mirrors.isEmpty && urls.count != 1 { throw Self.mirrorNeedsOneURL }
@@ -29,6 +33,7 @@ struct DownloadCommand: AsyncParsableCommand {
             throw ValidationError("\(command) is a command, not a URL: put options after it (afget \(command) -q ...)")
         }
         try output.validate(urlCount: urls.count, hasList: batch.inputFile != nil || batch.metalink != nil)
+        try habitual.validate(onExists: output.onExists)
         if batch.checksum != nil && urls.count != 1 {
             throw ValidationError("--checksum takes a single URL; give checksum= lines in a list for several")
         }
@@ -80,7 +85,8 @@ struct DownloadCommand: AsyncParsableCommand {
         checksum: Checksum?, described: [InputList.Entry], documents: ListDocuments, cancellation: Cancellation
     ) async throws -> ItemFeed {
         let urlItems = BatchPlan.items(
-            urls: urls, output: output.target, list: described, directory: output.directory, checksum: checksum,
+            urls: urls.map(TypedURL.completed), output: output.target, list: described, directory: output.directory,
+            checksum: checksum,
             mirrors: batch.mirrors)
         let plan = BatchPlan.check(urlItems)
         if let conflict = plan.conflict { throw UsageFailure(message: "\(conflict)") }

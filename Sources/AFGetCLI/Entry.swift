@@ -161,9 +161,11 @@ public enum Entry {
         return "afget \(first) --help"
     }
 
-    /// The first line of what the parser says about arguments it refuses.
+    /// The first line of what the parser says about arguments it refuses, its suggestion kept
+    /// only when close (`CloseMatch`).
     private static func firstLine(of error: Error) -> String {
-        AFGetCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+        CloseMatch.trimmed(
+            AFGetCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments")
     }
 
     /// What help or `--version` prints (written as it is: `writeLine` is one line for people);

@@ -29,9 +29,10 @@ struct OutputOptions: ParsableArguments {
     var onExists: OnExistsPolicy = .skip
 
     @Flag(
-        name: [.customShort("J"), .customLong("content-disposition")],
+        name: [.customShort("J"), .customLong("content-disposition"), .customLong("remote-header-name")],
         help: ArgumentHelp(
-            "Name files as the server's Content-Disposition says (made safe; not with -o or out=)."))
+            "Name files as the server's Content-Disposition says (made safe; not with -o or out=); "
+                + "--remote-header-name as curl calls it."))
     var namesFromServer = false
 
     func validate(urlCount: Int, hasList: Bool) throws {

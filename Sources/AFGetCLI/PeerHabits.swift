@@ -16,21 +16,23 @@ enum PeerHabits {
         let scanner = Scanner(
             command: command,
             // A file name after wget's -O or curl's -c is told from afget's own use of the flag
-            // by a URL elsewhere: `afget -O example.org/f` is a URL missing its scheme.
+            // by a URL elsewhere: in `afget -O example.org/f` the word is that URL, its scheme
+            // left to be assumed.
             hasURL: arguments.contains(where: isURL) || options.contains { $0 == "-i" || $0.hasPrefix("--input-file") })
         return scanner.habits(in: named == nil ? options : options.dropFirst()).map { $0.line(in: command) }
     }
 
     static func isURL(_ word: String) -> Bool {
         let lowered = word.prefix(8).lowercased()
-        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || TypedURL.isHostAndPath(word)
     }
 
     /// afget's short flags and short options that take a value, by command (the tests check
     /// them against the parser's own description of each command).
     static func letters(of command: PeerHabit.Command) -> (flags: Set<Character>, values: Set<Character>) {
         switch command {
-        case .download: (["O", "J", "L", "v", "k", "c", "q", "h"], ["o", "d", "P", "i", "j", "s", "H", "m", "x", "A", "u"])
+        case .download:
+            (["O", "J", "L", "v", "k", "c", "q", "h", "f", "S"], ["o", "d", "P", "i", "j", "s", "H", "m", "x", "A", "u"])
         case .resume: (["L", "v", "k", "c", "q", "h"], ["j", "s", "H", "m", "x", "A", "u"])
         case .request: (["i", "L", "v", "k", "h"], ["d", "o", "H", "m", "x", "A", "u"])
         case .upload: (["L", "v", "k", "q", "h"], ["H", "m", "x", "A", "u"])
@@ -44,8 +46,12 @@ enum PeerHabits {
         func habits(in words: ArraySlice<String>) -> [PeerHabit] {
             var found: [PeerHabit] = []
             var typesK = false
+            // wget's flags that afget takes as they are (`HabitualFlags`): beside one, a `-k` is wget's too.
+            var typesWgetFlag = false
             for index in words.indices {
                 let word = words[index]
+                typesWgetFlag =
+                    typesWgetFlag || command == .download && ["-nc", "--no-clobber", "--show-progress"].contains(word)
                 let next = index + 1 < words.endIndex ? words[index + 1] : nil
                 if word.hasPrefix("--") {
                     found += longHabit(word, next: next).map { [$0] } ?? []
@@ -55,7 +61,7 @@ enum PeerHabits {
                 }
             }
             // wget's -k converts links; afget's turns certificate checks off.
-            if typesK, found.contains(where: \.isWget), !found.contains(where: { $0.typed.hasPrefix("-k") }) {
+            if typesK, typesWgetFlag || found.contains(where: \.isWget), !found.contains(where: { $0.typed.hasPrefix("-k") }) {
                 found.append(PeerHabit(typed: "-k", kind: .insecureIsNotConvertLinks))
             }
             return found
@@ -73,6 +79,8 @@ enum PeerHabits {
             func habit(_ kind: PeerHabit.Kind, showingValue: Bool = false) -> PeerHabit {
                 PeerHabit(typed: showingValue ? typedWithValue : word, kind: kind)
             }
+            // afget's download takes these as they are (`HabitualFlags`): they mean what it does anyway.
+            if command == .download && ["--no-clobber", "--show-error", "--fail"].contains(name) { return nil }
             switch name {
             case "--tries": return habit(.tries(value.flatMap { Int($0) }), showingValue: isCount(value))
             case "--timestamping": return habit(.timestamping)
@@ -105,7 +113,7 @@ enum PeerHabits {
 
         private func shortHabits(_ word: String, next: String?) -> [PeerHabit] {
             switch word {
-            case "-nc": return [PeerHabit(typed: word, kind: .noClobber)]
+            case "-nc": return command == .download ? [] : [PeerHabit(typed: word, kind: .noClobber)]
             case "-np", "-nd", "-nH": return [PeerHabit(typed: word, kind: .crawl(maxTime: false))]
             default: break
             }

@@ -13,7 +13,12 @@ struct ProgressOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "No progress and no notices; failures are still reported.")
     var quiet = false
 
-    var style: ProgressStyle { quiet ? .none : progress }
+    @Flag(
+        name: .customLong("show-progress"),
+        help: "Progress with -q too, as wget's -q --show-progress (without -q it is shown anyway).")
+    var showProgress = false
+
+    var style: ProgressStyle { quiet && !showProgress ? .none : progress }
 }
 
 extension ProgressStyle: ExpressibleByArgument {}

@@ -25,19 +25,18 @@ final class PeerHabitsTests: XCTestCase {
             ),
             (["--tries", "0", url], ["--tries 0: wget's tries are --retry N in afget"]),
             (["-N", url], ["-N: wget's timestamping is --on-exists update in afget"]),
-            (["-nc", url], ["-nc: afget never replaces a file that exists unless told to"]),
+            (["request", "-nc", url], ["-nc: afget never replaces a file that exists unless told to"]),
             (["-C", "-", url], ["-C -: afget continues its own downloads by itself"]),
             (["-s", url], ["-s: curl's silent mode is -q in afget (afget's -s N splits a download over N connections)"]),
             ([url, "-s"], ["-s: curl's silent mode is -q in afget"]),
             (["--silent", url], ["--silent: curl's silent mode is -q in afget"]),
-            (
-                ["-fsSL", url],
-                [
-                    "-f: afget exits 8 on an HTTP error status already", "-s: curl's silent mode is -q",
-                    "-S: afget always shows failures",
-                ]
-            ),
-            (["--fail", url], ["--fail: afget exits 8 on an HTTP error status already"]),
+            // curl's -f and -S are afget's download defaults, taken as they are; its -s is not.
+            (["-fsSL", url], ["-s: curl's silent mode is -q"]),
+            (["-sS", url], ["-s: curl's silent mode is -q"]),
+            (["upload", "--fail", "f", url], ["--fail: afget exits 8 on an HTTP error status already; leave it out"]),
+            (["request", "-S", url], ["-S: afget always shows failures"]),
+            // wget's -k beside wget's -nc, which afget takes: still its link conversion.
+            (["-nc", "-k", url], ["-k: afget's -k is curl's --insecure"]),
             (
                 ["-x", "4", url],
                 ["-x 4: aria2c's connections per server are -s 4 in afget (afget's -x is a proxy URL, as curl's)"]
@@ -86,13 +85,18 @@ final class PeerHabitsTests: XCTestCase {
             ["resume", "-c", "downloads/"], ["resume", "-s", "4"], ["request", "POST", url, "-d", "a=1"],
             ["request", url, "--json", "a=1"], ["request", "--form", url, "a=1"], ["upload", "-k", "1", url],
             ["-i", "urls.txt", "-j", "8", "-d", "downloads"], ["--", "-O"], ["-H", "X-Tries: 3", url],
+            // curl's and wget's flags that mean what afget does anyway.
+            ["-f", url], ["-S", url], ["-fSL", url], ["--fail", url], ["--show-error", url], ["-nc", url],
+            ["--no-clobber", url], ["--create-dirs", "-o", "a/b/f.iso", url], ["--remote-header-name", url],
+            ["-OJ", url], ["--show-progress", "-q", url],
         ] {
             XCTAssertEqual(lines(arguments), [], "\(arguments)")
             XCTAssertNoThrow(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")
         }
-        // A word after -O that is not a URL, with no URL anywhere: a URL missing its scheme, which
-        // the ordinary message answers.
+        // A word after -O that is a URL without its scheme: the URL, read as http.
         XCTAssertEqual(lines(["-O", "example.org/f.iso"]), [])
+        // Beside such a URL, a file name after -O is wget's.
+        XCTAssertEqual(lines(["-O", "out.html", "example.org/f.iso"]).count, 1)
         XCTAssertEqual(lines(["-O", "out.html", "--help"]), [], "help asked for is help given")
     }
 

@@ -69,6 +69,19 @@ final class ConfigFileTests: ServerTestCase {
         XCTAssertTrue(raw.stdoutText.hasPrefix("{\""), "--raw over pretty: \(raw.stdoutText)")
     }
 
+    /// wget's `-nc` typed replaces the file's `on-exists`, as `--on-exists` typed would: the
+    /// file that exists is kept, no conflict between the two.
+    func testNoClobberTypedReplacesTheFilesOnExists() throws {
+        _ = try writeConfig("on-exists = overwrite\n")
+        try Data("kept".utf8).write(to: directory.appendingPathComponent("a.bin"))
+        for flag in ["-nc", "--no-clobber"] {
+            let result = try Afget.run([flag, server.url("/file/a.bin?size=10")], in: directory, environment: environment)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertTrue(result.stderr.hasPrefix("afget: skipping a.bin"), result.stderr)
+        }
+        XCTAssertEqual(try echoed("a.bin"), "kept")
+    }
+
     /// A secret on a line that is not an option, or in a header that is not one, is not repeated.
     func testARefusedLineIsNamedWithoutItsSecret() throws {
         let cases: [(text: String, says: String)] = [

@@ -45,12 +45,6 @@ final class OtherToolsFlagsTests: ServerTestCase {
             ["--tries", "3", fileURL],
             saying: ["afget: --tries 3: wget counts every attempt, afget's --retry only those after the first: --retry 2"])
         try assertRefused(
-            ["--fail", fileURL],
-            saying: [
-                "afget: --fail: afget exits 8 on an HTTP error status already, and never saves the error page as the file; "
-                    + "leave it out"
-            ])
-        try assertRefused(
             ["--data", "a=1", fileURL],
             saying: [
                 "afget: --data: a request body is for afget request: afget request POST URL -d DATA (in a download, -d is --dir)"
@@ -71,6 +65,63 @@ final class OtherToolsFlagsTests: ServerTestCase {
         XCTAssertEqual(result.stderr, "")
         XCTAssertEqual(fileSize(directory.appendingPathComponent("f.bin")), 1000)
         XCTAssertEqual(proxy.seen.count, 1, "through the proxy -x names")
+    }
+
+    /// A pasted curl or wget line runs when every flag in it means what afget does anyway:
+    /// `-f`, `-S`, `-nc` and `--create-dirs` said "Unknown option" or were refused.
+    func testFlagsThatMeanAfgetsDefaultsAreTaken() throws {
+        let result = try Afget.run(
+            ["-q", "-fSL", "-nc", "--create-dirs", "--fail", "--show-error", "--no-clobber", "-o", "a/b/f.bin", fileURL],
+            in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(fileSize(directory.appendingPathComponent("a/b/f.bin")), 1000)
+        // -nc keeps what exists, as afget does anyway.
+        let again = try Afget.run(["-nc", "-o", "a/b/f.bin", fileURL], in: directory)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.hasPrefix("afget: skipping a/b/f.bin"), again.stderr)
+        XCTAssertEqual(server.log.all.count, 1, "the file that exists is not fetched again")
+        // curl's long name for -J.
+        let named = try Afget.run(
+            ["-q", "--remote-header-name", server.url("/disposition/u.bin?cd=attachment%3B%20filename%3Dserved.txt&size=5")],
+            in: directory)
+        XCTAssertEqual(named.status, 0, named.stderr)
+        XCTAssertEqual(fileSize(directory.appendingPathComponent("served.txt")), 5)
+    }
+
+    /// wget's `-q --show-progress`: quiet, but with progress.
+    func testShowProgressShowsItWithQuiet() throws {
+        let quiet = try Afget.run(["-q", "-o", "quiet.bin", fileURL], in: directory)
+        XCTAssertEqual(quiet.stderr, "")
+        let shown = try Afget.run(["-q", "--show-progress", "-o", "shown.bin", fileURL], in: directory)
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stderrLines.contains { $0.hasPrefix("shown.bin: done, ") }, shown.stderr)
+    }
+
+    /// curl's `-sS`: the S is afget's default, the s keeps its precise hint; `-nc` with an
+    /// `--on-exists` that replaces files says both cannot be.
+    func testAFlagThatMeansSomethingElseKeepsItsHint() throws {
+        try assertRefused(
+            ["-sS", fileURL],
+            saying: ["afget: -s: curl's silent mode is -q in afget (afget's -s N splits a download over N connections)"])
+        let result = try Afget.run(["-nc", "--on-exists", "overwrite", fileURL], in: directory)
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(
+            result.stderrLines,
+            [
+                "afget: -nc/--no-clobber keeps a file that exists and --on-exists overwrite replaces it: give one "
+                    + "(see afget --help)"
+            ])
+    }
+
+    /// `--foo` was offered `--dir`: only a close match is suggested.
+    func testOnlyACloseMatchIsSuggested() throws {
+        let far = try Afget.run(["--foo", fileURL], in: directory)
+        XCTAssertEqual(far.status, 2)
+        XCTAssertEqual(far.stderrLines, ["afget: Unknown option '--foo' (see afget --help)"])
+        let near = try Afget.run(["--dri", "x", fileURL], in: directory)
+        XCTAssertEqual(near.status, 2)
+        XCTAssertEqual(near.stderrLines, ["afget: Unknown option '--dri'. Did you mean '--dir'? (see afget --help)"])
     }
 
     /// `afget help` listed only the commands; `afget --help`, which every usage error points to,

@@ -15,7 +15,7 @@ struct ConfigArguments {
     private static let alternatives: [Set<String>] = [
         ["quiet", "progress"], ["restart", "no-restart"], ["pretty", "raw", "auto-format"],
         ["form", "json", "plist", "multipart"], ["output", "dir"], ["location", "no-follow"],
-        ["netrc", "netrc-file"], ["data", "data-binary"],
+        ["netrc", "netrc-file"], ["data", "data-binary"], ["on-exists", "no-clobber"],
     ]
 
     /// Nil when no config applies: none chosen, or help and version, which read no file.

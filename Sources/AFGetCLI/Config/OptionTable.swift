@@ -16,6 +16,8 @@ struct OptionTable {
     private var canonicalNames: [String: String] = [:]
     /// Short names to long ones: `q` → `quiet`.
     private var longNames: [Character: String] = [:]
+    /// Long names written with one dash to the first long name: `nc` → `no-clobber`.
+    private var singleDashNames: [String: String] = [:]
 
     init(_ command: ParsableCommand.Type) {
         let json = command._dumpHelp()
@@ -35,6 +37,7 @@ struct OptionTable {
                     canonicalNames[name.name] = long
                 }
                 if name.kind == "short", let letter = name.name.first { longNames[letter] = long }
+                if name.kind == "longWithSingleDash" { singleDashNames[name.name] = long }
             }
         }
     }
@@ -53,6 +56,8 @@ struct OptionTable {
             if argument == "--" { break }
             if argument.hasPrefix("--") {
                 named.insert(canonicalName(String(argument.dropFirst(2).prefix { $0 != "=" })))
+            } else if let long = singleDashNames[String(argument.dropFirst())] {
+                named.insert(long)
             } else if argument.hasPrefix("-"), argument.count > 1 {
                 // A cluster of short flags; the first that takes a value takes the rest as it.
                 for letter in argument.dropFirst() {
