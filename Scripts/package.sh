@@ -20,7 +20,7 @@ stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 install -D -m 0755 "$binary" "$stage/usr/bin/afget"
 install -d -m 0755 "$stage/usr/share/man/man1"
-gzip -9n < "$root/man/afget.1" > "$stage/usr/share/man/man1/afget.1.gz"
+gzip -9n < "$root/man/man1/afget.1" > "$stage/usr/share/man/man1/afget.1.gz"
 # Where Debian's shells look for the completions of packaged programs.
 "$binary" --generate-completion-script bash > "$stage/completion.bash"
 "$binary" --generate-completion-script zsh > "$stage/completion.zsh"

@@ -73,7 +73,7 @@ final class DocumentedExamplesTests: ServerTestCase {
 
     /// afget(1)'s EXAMPLES lines, roff escapes undone.
     private func manualExamples() throws -> [Example] {
-        let manual = try text("man/afget.1")
+        let manual = try text("man/man1/afget.1")
         let start = try XCTUnwrap(manual.range(of: ".SH EXAMPLES\n.nf\n"))
         let end = try XCTUnwrap(manual.range(of: "\n.fi", range: start.upperBound..<manual.endIndex))
         return manual[start.upperBound..<end.lowerBound].split(separator: "\n").map {
