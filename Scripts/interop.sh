@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Interoperability check: the same download / resume / change / split / upload / gzip scenarios
-# against real servers (nginx, apache2, lighttpd, caddy, python http.server, twisted, and nghttpd,
+# Interoperability check: the same download / resume / change / split / upload / gzip / mirror
+# scenarios against real servers (nginx, apache2, lighttpd, caddy, python http.server, twisted, and nghttpd,
 # HTTP/2 over TLS only; FTP: pyftpdlib and vsftpd, plain and with explicit TLS; OpenSSH's sshd over
 # SFTP and SCP), and a slow-reading upload sink (slowsink, Scripts/interop/slow_sink.py)
 # for the slow-upload scenario, printing a table server × scenario → ok / defect / n/a, one line
@@ -11,7 +11,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SERVERS_ALL="nginx apache lighttpd caddy python twisted nghttpd pyftpdlib vsftpd vsftpd-tls sftp scp slowsink"
 SERVERS=$SERVERS_ALL
-SCENARIOS_ALL="download resume changed shrunk split split-changed upload gzip compressed checksum metalink slow-upload"
+SCENARIOS_ALL="download resume changed shrunk split split-changed upload gzip compressed checksum metalink weak-etag 8bit-etag stale-mirror slow-upload"
 SCENARIOS=$SCENARIOS_ALL
 while getopts s:c:h option; do
     case $option in
@@ -56,7 +56,11 @@ sha() { sha256sum "$1" | cut -d' ' -f1; }
 
 # ---- servers: each writes its own config under $srv, serves $www on $port, sets PUT and GZIP ----
 # (and where it differs: SCHEME and TLS, the options afget and curl need; RANGES; SETTLE, a server
-# that describes a replaced file only after a while; ONLY, the scenarios that apply at all)
+# that describes a replaced file only after a while; ONLY, the scenarios that apply at all;
+# TAGGED, a server that sends $ETAG, taken from its config, as the ETag of every file under tag/
+# instead of its own, so a scenario can choose a weak or a non-ASCII one: read at start only, so
+# a scenario changes it with serve_etag, which restarts the server on the same port)
+ETAG='W/"a-1"'
 start_nginx() {
     mkdir -p "$www/dav" "$srv/tmp"
     cat >"$srv/nginx.conf" <<EOF
@@ -69,15 +73,18 @@ http {
     server {
         listen 127.0.0.1:$port; root $www;
         location /dav/ { dav_methods PUT; create_full_put_path on; client_max_body_size 0; }
+        location /tag/ { etag off; add_header ETag '$ETAG' always; }
     }
 }
 EOF
     nginx -p "$srv" -c "$srv/nginx.conf" -e "$srv/error.log" 2>>"$srv/log" & server_pid=$!
-    PUT=dav/ GZIP=1
+    PUT=dav/ GZIP=1 TAGGED=1
 }
-start_apache() {  # mod_dav for PUT, mod_deflate for gzip
+# mod_dav for PUT, mod_deflate for gzip; mod_headers replaces the core's ETag under tag/ (with
+# FileETag None apache drops every ETag, also one set by mod_headers)
+start_apache() {
     mkdir -p "$www/dav" "$srv/run"; chmod 0777 "$www/dav" "$srv/run"
-    local modules="mpm_event authz_core mime filter deflate dav dav_fs" user=""
+    local modules="mpm_event authz_core mime filter deflate dav dav_fs headers" user=""
     [ "$(id -u)" -ne 0 ] || user="User www-data
 Group www-data"
     { echo "ServerRoot /usr/lib/apache2"
@@ -99,16 +106,19 @@ DavLockDB $srv/run/davlock
 <Location /dav/>
     Dav On
 </Location>
+<Location /tag/>
+    Header set ETag '$ETAG'
+</Location>
 AddOutputFilterByType DEFLATE text/plain
 EOF
     } >"$srv/apache.conf"
     apache2 -f "$srv/apache.conf" -DFOREGROUND 2>>"$srv/log" & server_pid=$!
-    PUT=dav/ GZIP=1
+    PUT=dav/ GZIP=1 TAGGED=1
 }
-start_lighttpd() {  # mod_webdav for PUT, mod_deflate for gzip; no stat cache, so changes are seen at once
+start_lighttpd() {  # mod_webdav for PUT, mod_deflate for gzip, mod_setenv for tag/; no stat cache, so changes are seen at once
     mkdir -p "$www/dav" "$srv/tmp"
     cat >"$srv/lighttpd.conf" <<EOF
-server.modules = ("mod_webdav", "mod_deflate")
+server.modules = ("mod_webdav", "mod_deflate", "mod_setenv")
 server.document-root = "$www"
 server.bind = "127.0.0.1"
 server.port = $port
@@ -119,11 +129,12 @@ mimetype.assign = (".txt" => "text/plain", "" => "application/octet-stream")
 deflate.mimetypes = ("text/plain")
 deflate.allowed-encodings = ("gzip")
 \$HTTP["url"] =~ "^/dav/" { webdav.activate = "enable" }
+\$HTTP["url"] =~ "^/tag/" { static-file.etags = "disable" setenv.set-response-header = ("ETag" => "${ETAG//\"/\\\"}") }
 EOF
     lighttpd -D -f "$srv/lighttpd.conf" 2>>"$srv/log" & server_pid=$!
-    PUT=dav/ GZIP=1
+    PUT=dav/ GZIP=1 TAGGED=1
 }
-start_caddy() {  # file_server has no PUT
+start_caddy() {  # file_server has no PUT; tag/'s ETag deferred, so it replaces file_server's own
     cat >"$srv/Caddyfile" <<EOF
 {
     admin off
@@ -134,12 +145,16 @@ http://127.0.0.1:$port {
     bind 127.0.0.1
     root * $www
     encode gzip
+    header /tag/* {
+        ETag "${ETAG//\"/\\\"}"
+        defer
+    }
     file_server
 }
 EOF
     HOME=$srv XDG_CONFIG_HOME=$srv XDG_DATA_HOME=$srv \
         caddy run --config "$srv/Caddyfile" --adapter caddyfile >>"$srv/log" 2>&1 & server_pid=$!
-    PUT="" GZIP=1
+    PUT="" GZIP=1 TAGGED=1
 }
 start_python() {  # http.server: no Range support at all, no PUT, no gzip
     python3 -m http.server --bind 127.0.0.1 --directory "$www" "$port" >>"$srv/log" 2>&1 & server_pid=$!
@@ -228,10 +243,10 @@ start_slowsink() {  # reads a PUT body at 150 kB/s through a small receive buffe
         >>"$srv/log" 2>&1 & server_pid=$!
     PUT="" GZIP="" ONLY=slow-upload
 }
-start_server() {
-    RANGES=1 SCHEME=http TLS=() SETTLE="" ONLY="" SINK="" BASEPATH="" PROBE=http
+start_server() {  # start_server NAME [PORT]: on a free port unless given one
+    RANGES=1 SCHEME=http TLS=() SETTLE="" ONLY="" SINK="" BASEPATH="" PROBE=http TAGGED=""
     srv="$work/$1"; www="$srv/www"; out="$srv/out"; mkdir -p "$www" "$out"
-    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    port=${2:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
     "start_$1"
     BASE="$SCHEME://127.0.0.1:$port$BASEPATH"
     local deadline=$((SECONDS + 20))
@@ -243,6 +258,9 @@ start_server() {
     done
 }
 stop_server() { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; server_pid=""; }
+# serve_etag VALUE: the server sends VALUE as tag/'s ETag from now on. Restarted on the same port,
+# so the URLs in afget's resume data stay the same.
+serve_etag() { [ "$ETAG" = "$1" ] || { ETAG=$1; stop_server; start_server "$server" "$port"; }; }
 
 # ---- helpers ----
 # publish NAME SOURCE: a fresh copy on the server, dated in the past so Last-Modified is a usable
@@ -276,11 +294,12 @@ defect() {
     if [ "$rc" -eq 124 ]; then why+="$* — hung (killed after ${TIMEOUT}s); "; else why+="$* — exit $rc, stderr: $(said); "; fi
 }
 note() { notes+="$server $scenario: $*"$'\n'; }
-# expect_file DEST SHA WHAT: DEST holds exactly SHA and no .afpart/.afresume is left.
+# expect_file DEST SHA [OTHER [WHAT]]: DEST holds exactly SHA and no .afpart/.afresume is left;
+# OTHER is the sha256 of the other version (WHAT, default the OLD file), so a splice can be told.
 expect_file() {
     local got; got=$( [ -f "$1" ] && sha "$1" || echo missing)
     if [ "$got" != "$2" ]; then
-        if [ "$got" = "${3:-}" ]; then defect "the OLD file's bytes, not the new file's"
+        if [ "$got" = "${3:-}" ]; then defect "${4:-the OLD file}'s bytes, not the right file's"
         elif [ -n "${3:-}" ] && [ "$got" != missing ]; then defect "SPLICED: the file is neither version (sha256 $got)"
         else defect "wrong bytes (sha256 $got, want $2)"; fi
     elif [ -e "$1.afpart" ] || [ -e "$1.afresume" ]; then defect "part file or resume data left after success"; fi
@@ -440,6 +459,73 @@ PY
         expect_file "$out/m.bin" "$want"
         grep -q "dropping source $BASE/bad/m.bin (piece 0 did not match" "$log.err" || note "($split) the corrupt URL was not dropped for its piece: $(said)"
     done
+}
+# A file replaced by one of the same length that keeps the old mtime (cp -p, rsync -t, a restore
+# do that): Last-Modified cannot tell the versions apart, so a date in If-Range matches and the
+# server answers the continue with 206 and the NEW bytes. Only the ETag, which changed, shows it,
+# and it is one afget never sends in If-Range (weak, or holding non-ASCII bytes): afget must
+# compare it itself and start over, with one connection and with -s 4.
+scenario_weak-etag() { etag_replaced 'W/"a-1"' 'W/"b-2"'; }
+scenario_8bit-etag() { etag_replaced '"a-é"' '"b-é"'; }  # strong, raw UTF-8 bytes (obs-text)
+etag_replaced() {
+    [ -n "$TAGGED" ] || { verdict=n/a; return; }
+    local old_tag=$1 new_tag=$2 split name source old date got
+    mkdir -p "$www/tag"
+    for split in one "-s 4"; do
+        name=${scenario%%-*}${split//[^0-9]/}.bin; source=$work/src/big.bin
+        [ "$split" = one ] || source=$work/src/huge.bin  # as split-changed: 4 connections need more to interrupt
+        serve_etag "$old_tag"
+        publish "tag/$name" "$source"; old=$(sha "$www/tag/$name")
+        got=$(curl -sI --max-time 5 -o /dev/null -w '%header{etag}' "$BASE/tag/$name")
+        [ "$got" = "$old_tag" ] || { verdict=n/a; note "setup: the server sent ETag '$got', not '$old_tag'"; return; }
+        # shellcheck disable=SC2046
+        interrupt "$out/$name" $([ "$split" = one ] || echo "$split") --limit-rate "$RATE" -o "$out/$name" "$BASE/tag/$name" || return 0
+        head -c "$(stat -c %s "$www/tag/$name")" /dev/urandom >"$www/tag/$name.new"
+        touch -r "$www/tag/$name" "$www/tag/$name.new"; mv "$www/tag/$name.new" "$www/tag/$name"
+        serve_etag "$new_tag"
+        # what the continue will get: a 206 of the new file under the new tag, the old date matching
+        date=$(date -u -r "$www/tag/$name" '+%a, %d %b %Y %H:%M:%S GMT')
+        got=$(curl -s --max-time 5 -o /dev/null -r 1000- -H "If-Range: $date" -w '%{http_code} %header{etag}' "$BASE/tag/$name")
+        [ "$got" = "206 $new_tag" ] || { verdict=n/a; note "setup: Range + If-Range ($date) got '$got', not '206 $new_tag'"; return; }
+        # shellcheck disable=SC2046
+        run "second${split//[ -]/}" --progress json $([ "$split" = one ] || echo "$split") --limit-rate "$RATE" -o "$out/$name" "$BASE/tag/$name"
+        [ $rc -eq 0 ] || { defect "($split) re-run after the file was replaced under the same date"; return; }
+        expect_file "$out/$name" "$(sha "$www/tag/$name")" "$old"; resumed
+        grep -q "the file changed on the server (ETag" "$log.err" || note "($split) no notice naming the ETag: $(said)"
+    done
+}
+# Two sources of one file on the same server: the first, stale/, serves another file of the same
+# length with another Last-Modified. With the checksum known (a list's checksum= line) the hash
+# decides: the stale source is dropped for its bytes and the file ends exact, one connection and
+# -s 4. Without a checksum, the first source fixes the file and a source that disagrees with it
+# is dropped (its Last-Modified differs) — never spliced in.
+scenario_stale-mirror() {
+    publish v.bin "$work/src/big.bin"; local want stale split dir
+    mkdir -p "$www/stale"; head -c "$(stat -c %s "$www/v.bin")" /dev/urandom >"$www/stale/v.bin"
+    touch -d '2023-06-01 00:00:00' "$www/stale/v.bin"; stale=$(sha "$www/stale/v.bin"); want=$(sha "$www/v.bin")
+    printf '%s\t%s\n  checksum=sha-256=%s\n' "$BASE/stale/v.bin" "$BASE/v.bin" "$want" >"$srv/stale.list"
+    for split in one "-s 4"; do
+        dir=$out/list${split//[^0-9]/}; mkdir -p "$dir"
+        # shellcheck disable=SC2046
+        run "list${split//[ -]/}" -q $([ "$split" = one ] || echo "$split") -i "$srv/stale.list" -d "$dir"
+        if [ $rc -ne 0 ]; then
+            defect "($split) stale first source, good second, checksum known"
+            # afget's message says to run the same command again: say whether that ends it
+            # shellcheck disable=SC2046
+            run "again${split//[ -]/}" -q $([ "$split" = one ] || echo "$split") -i "$srv/stale.list" -d "$dir"
+            note "($split) after the failure the same command again: exit $rc, $( [ "$(sha "$dir/v.bin" 2>/dev/null)" = "$want" ] && echo "the good file" || echo "no good file"); stderr: $(said)"
+            continue
+        fi
+        expect_file "$dir/v.bin" "$want" "$stale" "the stale source"
+        grep -q "dropping source $BASE/stale/v.bin (its bytes did not match the checksum)" "$log.err" ||
+            defect "($split) the stale source was not dropped for its bytes"
+    done
+    run nosum -q -s 4 --mirror "$BASE/stale/v.bin" -o "$out/v.bin" "$BASE/v.bin"
+    [ $rc -eq 0 ] || { defect "(no checksum, -s 4) good first source, stale second"; return; }
+    expect_file "$out/v.bin" "$want" "$stale" "the stale source"
+    # (without ranges -s 4 is one connection: the stale source is never asked)
+    [ -z "$RANGES" ] || grep -q "dropping source $BASE/stale/v.bin (it serves another version of the file than $BASE/v.bin" "$log.err" ||
+        note "(no checksum, -s 4) the stale source was not dropped as another version: $(said)"
 }
 scenario_slow-upload() {  # a server that reads the body slowly but steadily is no stall
     [ -n "$SINK" ] || { verdict=n/a; return; }
