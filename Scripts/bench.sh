@@ -2,13 +2,15 @@
 # Side-by-side benchmark against curl, wget2, aria2c and axel (and dd, the limit) on loopback
 # nginx, every case of DESIGN.md §7:
 #   large   one file (SIZE_MIB, default 1024) to disk: afget, curl, wget2, aria2c, axel, dd, dd+fsync
-#   small   1000 files of 16 KiB, 8 at once: afget, curl -Z, wget2, aria2c (and curl+sync: curl -Z
-#           then syncfs, making the files durable as afget does; and h2load, the floor: the same
-#           requests over as many connections, writing nothing; references, not peers)
+#   small   1000 files of 16 KiB, 8 at once: afget, curl -Z, wget2, aria2c; and as limits, not
+#           peers: curl+sync (curl -Z then syncfs, making the files durable once at the end), the
+#           libcurl floor (below) in its plain, durable and atomic modes, and h2load (the same
+#           requests over as many connections, writing nothing: the server and loopback alone)
 #   small-1k   10 000 files of 1 KiB, 16 at once, the same tools: the cost per item, with
 #              almost no body to carry
 #   small-tls  small's files over HTTPS from the same nginx (HTTP/2 offered), 8 at once, the
-#              same tools given the throwaway certificate below
+#              same tools given the throwaway certificate below; no floor (curlfloor sets no CA
+#              and no way to skip verification, so it cannot fetch from this server)
 #   split   256 MiB from a location limited to 40 MB/s per connection, 8 connections:
 #           afget -s 8, aria2c -x8 -s8 -k1M, axel -n8; twice, as split-h1 over HTTP/1.1 and as
 #           split-h2 over HTTPS from the same nginx offering HTTP/2 (every tool's split requests
@@ -18,19 +20,30 @@
 #              aria2c -x6 -s6 and axel -n6 given the three URLs (as split-mirrors, with the wire
 #              columns and its own bound, 6 connections at the limit)
 #   list-100k  100 000 files of 1 KiB, 16 at once, one run each: afget, curl -Z (-K, the list
-#              is too long for its command line), wget2, aria2c
+#              is too long for its command line), wget2, aria2c, the floor's three file modes
 #   rerun-100k the same list over a directory of the complete files: afget, wget2 -nc, aria2c
 #              --conditional-get, items/s
-#   list-404   100 000 and 1 000 000 URLs nginx answers 404 (no files made), 16 at once, one run
-#              each: afget, curl -Z, wget2, h2load (the floor); and afget's peak memory over them
+#   list-404   100 000 and 1 000 000 URLs (LIST_404_COUNTS) nginx answers 404 (no files made),
+#              16 at once, one run each: afget, curl -Z, wget2, the floor's discard mode, h2load;
+#              and afget's peak memory over them
 #   memory  peak memory of afget, curl and aria2c for a 1 GiB and a 4 GiB file (one run each)
+# The libcurl floor (DESIGN.md §7): curlfloor, a C loop over one libcurl multi handle (easy handles
+# reused, each body written with one write), built here from ../shared/bench/curlfloor.c
+# (CURLFLOOR_SRC) and never kept in the tree. Its modes: plain (open, write, close, as curl -Z),
+# durable (afget's file contract: O_TMPFILE, linkat, syncfs every 256 files and at the end),
+# atomic (durable without the syncfs) and discard (bodies thrown away). It is libcurl and the
+# kernel with nothing of afget's, so afget's distance from it is afget's own work. Without the
+# source, one line on stderr says so and the floor's rows and columns are left out.
 # Usage: Scripts/bench.sh | CASES="large split" RUNS=3 Scripts/bench.sh | SIZE_MIB=256 Scripts/bench.sh
-#        BASELINE=/path/to/afget Scripts/bench.sh
+#        BASELINE=/path/to/afget Scripts/bench.sh | LIST_404_COUNTS=100000 CASES=list-404 Scripts/bench.sh
 # Prints one table: median wall time, CPU time (user+sys) and peak memory per tool and case,
 # afget's wall time divided by the best peer's (afget/best), and by the limit's where a case has
 # one (afget/limit: dd+fsync for large, curl+sync for the small cases, the bound nginx's rate
-# sets for split; dd and curl+sync are not peers), and by the floor's (afget/floor: h2load, the
-# requests alone, for the small and 404 cases). Timing lives here, never in tests. The split
+# sets for split; dd and curl+sync are not peers), and afget's wall and CPU time by the floor's
+# (afget/floor and cpu/floor: curlfloor durable for the cases that make files, discard for the
+# 404 lists), with each per-item case's CPU µs per item for afget and the floor under the table.
+# h2load stays as a row, not a ratio: the server and loopback with no client library, which
+# floor-discard's time less h2load's puts a size on. Timing lives here, never in tests. The split
 # cases add, per tool, the bytes nginx sent over the counted runs' files (wire: bytes asked for
 # twice, or sent and never read, cost the server and the network though the clock may not show
 # them) and the connections a run used (conns: whether -s 8 opened 8).
@@ -43,10 +56,13 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/Scripts/packages.sh"
-ensure_packages "${BUILD_PACKAGES[@]}" nginx-light curl wget2 aria2 axel time python3 nghttp2-client
+ensure_packages "${BUILD_PACKAGES[@]}" nginx-light curl wget2 aria2 axel time python3 nghttp2-client gcc
 
 size_mib="${SIZE_MIB:-1024}"
 runs="${RUNS:-5}"
+# The lengths of list-404's lists: the million takes minutes per tool, so a short check can leave
+# it out.
+list_404_counts="${LIST_404_COUNTS:-100000 1000000}"
 cases="${CASES:-large small small-1k small-tls list-100k rerun-100k list-404 split mirrors memory}"
 # The split cases' file, nginx's limit per connection (its "m" is MiB) and the connections each
 # tool opens: the bound is split_mib / (split_conns * split_rate_mib) seconds.
@@ -108,13 +124,29 @@ http {
 }
 CONF
 nginx -p "$work" -c "$work/nginx.conf" -e "$work/error.log"
+
+# The libcurl floor, built afresh from the shared source (it is not the project's code, so no
+# copy of it lives in the tree). A missing source leaves the floor out rather than ending the run.
+curlfloor_src="${CURLFLOOR_SRC:-$root/../shared/bench/curlfloor.c}"
+curlfloor=""
+if [ -f "$curlfloor_src" ]; then
+    gcc -O2 -o "$work/curlfloor" "$curlfloor_src" -lcurl
+    curlfloor="$work/curlfloor"
+else
+    echo "bench.sh: no curlfloor source at $curlfloor_src (set CURLFLOOR_SRC): no floor columns" >&2
+fi
 base="http://127.0.0.1:$port"
 tls_base="https://127.0.0.1:$tls_port"
 out="$work/out"
 results="$work/results"
 wire="$work/wire"
+# "case items" per per-item case, for CPU µs per item; the cases the floor cannot run, for n/a.
+items="$work/items"
+nofloor="$work/nofloor"
 : > "$results"
 : > "$wire"
+: > "$items"
+: > "$nofloor"
 
 # with_baseline TOOL=COMMAND...: sets tools to the entries, with BASELINE each afget entry
 # followed by "baseline" running the same arguments. Derived here rather than written in every
@@ -170,6 +202,20 @@ for tool in sent:
 PY
 }
 
+# floor_tools MODES JOBS LIST TAIL: sets floor to a "floor-MODE=COMMAND" entry per mode (none
+# without curlfloor), fetching LIST's URLs JOBS at once into $out. curlfloor exits 0 whatever its
+# transfers did, so each command then checks that its closing line ends with TAIL ("N items, F
+# failed"): a run that fetched nothing must not pass for a fast one. The check uses the shell's
+# built-ins only, so no process of its own adds to the floor's CPU.
+floor_tools() {
+    floor=()
+    [ -n "$curlfloor" ] || return 0
+    local mode
+    for mode in $1; do
+        floor+=("floor-$mode=$curlfloor $mode $2 $out < $3 2> $work/floor.err && read -r line < $work/floor.err && case \"\$line\" in *\": $4\") ;; *) echo \"\$line\" >&2; exit 1 ;; esac")
+    done
+}
+
 # peak CASE PREPARE TOOL=COMMAND...: one run each, for peak memory.
 peak() {
     with_baseline "${@:3}"
@@ -223,6 +269,13 @@ for i in range(1, int(sys.argv[2]) + 1):
         fi
         list="$work/$case.txt"
         seq "$count" | sed "s|.*|$url/small/$count-$bytes/f&.bin|" > "$list"
+        echo "$case $count" >> "$items"
+        if [ "$case" = small-tls ]; then
+            floor=()
+            [ -z "$curlfloor" ] || echo "$case" >> "$nofloor"
+        else
+            floor_tools "plain durable atomic" "$jobs" "$list" "$count items, 0 failed"
+        fi
         sync
         # Earlier outputs are moved aside, not deleted, and stay there until the script exits:
         # on ext4 without a journal, inodes freed in the last minutes (up to six) are checked and
@@ -235,6 +288,7 @@ for i in range(1, int(sys.argv[2]) + 1):
             "wget2=wget2 -q $wget2_tls --max-threads=$jobs -P $out -i $list" \
             "aria2c=aria2c -q $aria2c_tls -j $jobs -d $out -i $list" \
             "curl+sync=cd $out && curl -s $curl_tls -Z --parallel-max $jobs --remote-name-all \$(cat $list) && sync -f ." \
+            "${floor[@]}" \
             "h2load=h2load $h2load_proto -n $count -c $jobs -m 1 -i $list >/dev/null"
         mv "$out" "$work/aside/$(date +%s%N)" && mkdir -p "$out"
         ;;
@@ -260,12 +314,15 @@ for i in range(1, int(sys.argv[2]) + 1):
         sed 's|.*|url = "&"|' "$list" > "$list.curl"
         sync
         if [ "$case" = list-100k ]; then
+            echo "list-100k $count" >> "$items"
+            floor_tools "plain durable atomic" 16 "$list" "$count items, 0 failed"
             python3 "$root/Scripts/interleave.py" "$results" list-100k 1 0 \
                 "mv $out $work/aside/\$(date +%s%N) 2>/dev/null; mkdir -p $out && sync" \
                 "afget=$afget -q -j 16 -d $out -i $list" \
                 "curl=cd $out && curl -s -Z --parallel-max 16 --remote-name-all -K $list.curl" \
                 "wget2=wget2 -q --max-threads=16 -P $out -i $list" \
-                "aria2c=aria2c -q -j 16 -d $out -i $list"
+                "aria2c=aria2c -q -j 16 -d $out -i $list" \
+                "${floor[@]}"
         else
             mv "$out" "$work/aside/$(date +%s%N)" && mkdir -p "$out" && cp -r "$files"/. "$out"/ && sync
             python3 "$root/Scripts/interleave.py" "$results" rerun-100k 1 0 "true" \
@@ -280,15 +337,19 @@ for i in range(1, int(sys.argv[2]) + 1):
         # 100 000 and 1 000 000 items nginx answers 404, so that no file is made (a million
         # files of 1 KiB would be 4 GiB), 16 at once, one run each. Every tool exits non-zero
         # for a 404, which is expected here.
-        for count in 100000 1000000; do
+        for count in $list_404_counts; do
             list="$work/list-404-$count.txt"
             seq "$count" | sed "s|.*|$base/missing/f&.bin|" > "$list"
             sed 's|.*|url = "&"|' "$list" > "$list.curl"
             label="list-404-$((count / 1000))k"
+            echo "$label $count" >> "$items"
+            # Every item is a 404, so the floor's closing line must count each as failed.
+            floor_tools discard 16 "$list" "$count items, $count failed"
             python3 "$root/Scripts/interleave.py" "$results" "$label" 1 0 "true" \
                 "afget=$afget -q -j 16 -d $out -i $list 2>/dev/null; [ \$? = 8 ]" \
                 "curl=cd $out && curl -s -Z --parallel-max 16 --remote-name-all -K $list.curl; true" \
                 "wget2=wget2 -q --max-threads=16 -P $out -i $list; true" \
+                "${floor[@]}" \
                 "h2load=h2load --h1 -n $count -c 16 -m 1 -i $list >/dev/null"
         done
         ;;
@@ -352,6 +413,12 @@ echo "  but without afget's per-file rename); split, the bound below"
 if [ -n "$baseline" ]; then
     echo "afget/base = afget's wall time over the baseline's ($baseline, same arguments)"
 fi
+if grep -q '^[^ ]* floor-' "$results" || [ -s "$nofloor" ]; then
+    echo "afget/floor, cpu/floor = afget's wall and CPU time over the libcurl floor's (curlfloor: libcurl and the"
+    echo "  kernel with nothing of afget's, so what lies between is afget's own work): floor-durable (afget's file"
+    echo "  contract) where files are made, floor-discard for the 404 lists; n/a where curlfloor cannot run"
+    echo "  targets (DESIGN.md §7): small-1k wall ≤ 1.10 and CPU ≤ 1.30; small ≤ 1.10; list-404 ≤ 1.15"
+fi
 echo "(memory cases: one run each, for peak memory; their times are not compared)"
 split_bound="$(awk -v m="$split_mib" -v c="$split_conns" -v r="$split_rate_mib" 'BEGIN { printf "%.3f", m / (c * r) }')"
 mirror_bound="$(awk -v m="$split_mib" -v c="$mirror_conns" -v r="$split_rate_mib" 'BEGIN { printf "%.3f", m / (c * r) }')"
@@ -362,7 +429,7 @@ if [ -s "$wire" ]; then
     echo "  (split-mirrors: $split_mib MiB / ($mirror_conns × $split_rate_mib MiB/s) = $mirror_bound s)"
     echo "  targets: afget/best ≤ 0.95 (5 % faster than aria2c and axel), afget/limit ≤ 1.10, afget's wire ≤ 1.01"
 fi
-python3 - "$results" "$wire" "$split_bound" "$mirror_bound" <<'PY'
+python3 - "$results" "$wire" "$split_bound" "$mirror_bound" "$items" "$nofloor" <<'PY'
 import sys
 rows = []
 for line in open(sys.argv[1]):
@@ -373,38 +440,66 @@ for line in open(sys.argv[2]):
     case, tool, ratio, conns = line.split()
     wire[case, tool] = (float(ratio), float(conns))
 bound, mirror_bound = float(sys.argv[3]), float(sys.argv[4])
+items = {case: int(count) for case, count in (line.split() for line in open(sys.argv[5]))}
+nofloor = {line.strip() for line in open(sys.argv[6])}
 # The afget/base column only when BASELINE was given, and wire and conns only when a split case
 # ran, so that the table is otherwise unchanged.
 with_base = any(r[1] == "baseline" for r in rows)
 with_wire = bool(wire)
 # What a case's afget/limit divides by: a tool's time where the case times one, not a peer.
 references = ("dd+fsync", "curl+sync")
-# The floor: the requests alone, written nowhere.
-floors = ("h2load",)
-with_floor = any(r[1] in floors for r in rows)
-print(f"{'case':<14}{'tool':<10}{'wall s':>9}{'cpu s':>9}{'peak MiB':>10}"
+# Limits that are not peers either: h2load (the server and loopback alone) and curlfloor's modes.
+def is_limit(tool):
+    return tool == "h2load" or tool.startswith("floor-")
+# The floor afget/floor divides by: the durable mode keeps afget's own file contract; a 404 list
+# makes no file, so there the floor is libcurl's requests with the bodies thrown away.
+def floor_of(case):
+    return "floor-discard" if case.startswith("list-404") else "floor-durable"
+with_floor = any(r[1].startswith("floor-") for r in rows) or bool(nofloor)
+print(f"{'case':<16}{'tool':<15}{'wall s':>9}{'cpu s':>9}{'peak MiB':>10}"
       + (f"{'wire':>7}{'conns':>7}" if with_wire else "") + f"{'afget/best':>12}"
       + (f"{'afget/base':>12}" if with_base else "") + f"{'afget/limit':>12}"
-      + (f"{'afget/floor':>12}" if with_floor else ""))
+      + (f"{'afget/floor':>12}{'cpu/floor':>11}" if with_floor else ""))
 for case in dict.fromkeys(r[0] for r in rows):
     mine = [r for r in rows if r[0] == case]
     afget = next(r[2] for r in mine if r[1] == "afget")
-    peers = [r[2] for r in mine if r[1] not in ("afget", "baseline", "dd") + references + floors]
+    afget_cpu = next(r[3] for r in mine if r[1] == "afget")
+    peers = [r[2] for r in mine if r[1] not in ("afget", "baseline", "dd") + references and not is_limit(r[1])]
     ratio = f"{afget / min(peers):>12.2f}" if peers and not case.startswith("memory") else ""
     base = next((r[2] for r in mine if r[1] == "baseline"), None)
     base_ratio = f"{afget / base:>12.2f}" if base and not case.startswith("memory") else ""
     limit = mirror_bound if case == "split-mirrors" else bound if case.startswith("split") else next((r[2] for r in mine if r[1] in references), None)
     limit_ratio = f"{afget / limit:>12.2f}" if limit and not case.startswith("memory") else ""
-    floor = next((r[2] for r in mine if r[1] in floors), None)
-    floor_ratio = f"{afget / floor:>12.2f}" if floor else ""
+    floor = next((r for r in mine if r[1] == floor_of(case)), None)
+    if floor:
+        floor_ratio = f"{afget / floor[2]:>12.2f}{afget_cpu / floor[3]:>11.2f}"
+    else:
+        floor_ratio = f"{'n/a':>12}{'n/a':>11}" if case in nofloor else f"{'':>23}"
     for index, (_, tool, wall, cpu, peak) in enumerate(mine):
         counted = wire.get((case, tool))
-        print(f"{case:<14}{tool:<10}{wall:>9.3f}{cpu:>9.3f}{peak:>10.1f}"
+        print(f"{case:<16}{tool:<15}{wall:>9.3f}{cpu:>9.3f}{peak:>10.1f}"
               + ((f"{counted[0]:>7.3f}{counted[1]:>7g}" if counted else f"{'':>14}") if with_wire else "")
               + f"{ratio if index == 0 else '':>12}"
               + (f"{base_ratio if index == 0 else '':>12}" if with_base else "")
               + f"{limit_ratio if index == 0 else '':>12}"
-              + (f"{floor_ratio if index == 0 else '':>12}" if with_floor else ""))
+              + (f"{floor_ratio if index == 0 else '':>23}" if with_floor else ""))
+# CPU per item: the floor's is what libcurl and the kernel cost an item; afget's excess over it is
+# afget's own work per item, the figure the per-item redesign (issue 53) is measured by.
+per_item = []
+for case, count in items.items():
+    mine = {r[1]: r[3] for r in rows if r[0] == case}
+    if "afget" not in mine:
+        continue
+    shown = [t for t in ("afget", "baseline") if t in mine] + [t for t in mine if t.startswith("floor-")]
+    line = "  ".join(f"{t} {mine[t] / count * 1e6:,.1f}" for t in shown)
+    if floor_of(case) in mine:
+        line += f"  (afget's own: {(mine['afget'] - mine[floor_of(case)]) / count * 1e6:,.1f} over {floor_of(case)})"
+    elif case in nofloor:
+        line += "  (floor n/a: curlfloor takes no CA and cannot skip verification)"
+    per_item.append(f"  {case:<16}{line}")
+if per_item:
+    print("CPU µs per item (user+sys over the items):")
+    print("\n".join(per_item))
 rerun = [f"{r[1]} {100000 / r[2]:,.0f}" for r in rows if r[0] == "rerun-100k"]
 if rerun:
     print(f"re-run of 100 000 complete items, items/s: {', '.join(rerun)}")
