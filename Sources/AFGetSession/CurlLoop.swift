@@ -12,8 +12,14 @@ final class CurlLoop {
     private let cancellation: Cancellation
     private var tasks: [TaskID: TransferContext] = [:]
     private let sockets = ConnectionSockets()
-    /// Routed tasks' events of the current pass, delivered as it ends.
-    private let held = HeldEvents()
+    /// The work running on this thread (a batch's driver), its tasks' events of the current
+    /// turn, its timers, and work waiting for it to end.
+    private var work: (any CurlThreadWork)?
+    private let workEvents = WorkEvents()
+    var timers = WorkTimers()
+    private var worksWaiting: [HostedWork] = []
+    /// Brings the loop out of its wait, from any thread.
+    let wake: @Sendable () -> Void
     /// `--limit-total-rate`: every transfer's received bytes, paced together.
     private let runRate: RunRate?
     /// Where in the task table housekeeping starts letting held transfers go.
@@ -59,6 +65,7 @@ final class CurlLoop {
         self.runRate = runRate
         self.inbox = inbox
         self.cancellation = cancellation
+        wake = { [inbox] in inbox.post(.wake) }
         lastHousekeeping = monotonicSeconds()
         ContinueSignals.startCounting()
         continuesSeen = ContinueSignals.count
@@ -79,26 +86,75 @@ final class CurlLoop {
             }
             housekeeping()
             admitWaiting()
-            held.deliver()
-            multi.poll(timeoutMilliseconds: 100)
+            passWork()
+            multi.poll(timeoutMilliseconds: pollTimeout())
         }
         for context in tasks.values {
             cancel(context, because: cancellation.reason)
         }
-        held.deliver()
+        // Work is over before its manager is invalidated; were it not, its last pass sees
+        // every task end and every timer fire.
+        if work != nil {
+            timers.fireDue(now: .infinity, stoppedBy: cancellation.reason)
+            _ = work?.pass(workEvents.takeAll())
+            work = nil
+        }
         for command in inbox.close() {
             command.refuse()
         }
+        worksWaiting.forEach { $0.refuse() }
+    }
+
+    // MARK: Work on this thread
+
+    /// The work's due timers, then its pass; once it is over, the next work waiting begins.
+    private func passWork() {
+        let stop = cancellation.isRequested ? cancellation.reason : nil
+        timers.fireDue(now: monotonicSeconds(), stoppedBy: stop)
+        guard let current = work else { return }
+        guard !current.pass(workEvents.takeAll()) else { return }
+        work = nil
+        timers.removeAll()
+        if !worksWaiting.isEmpty { begin(worksWaiting.removeFirst()) }
+    }
+
+    /// Makes `hosted` the work of this thread, and gives it its first pass.
+    private func begin(_ hosted: HostedWork) {
+        work = hosted.start(on: CurlThread(loop: self))
+        passWork()
+    }
+
+    /// How long the loop may wait for sockets: not at all while the work has events to take,
+    /// and no longer than its next timer.
+    private func pollTimeout() -> Int32 {
+        if work != nil && !workEvents.isEmpty { return 0 }
+        guard let due = timers.nextDue else { return 100 }
+        let milliseconds = ((due - monotonicSeconds()) * 1000).rounded(.up)
+        return Int32(max(0, min(100, milliseconds)))
+    }
+
+    /// A task of the work's, whose events go to its pass.
+    func createWorkTask(with request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions) -> TaskID {
+        let id = inbox.makeID()
+        create(id, request, body, options, .work(workEvents))
+        return id
+    }
+
+    private func create(
+        _ id: TaskID, _ request: HTTPRequest, _ body: any ResponseBodyHandler, _ options: TransferOptions,
+        _ events: TaskEvents
+    ) {
+        tasks[id] = TransferContext(
+            id: id, request: request, body: body, options: options, events: events,
+            cancellation: cancellation, sockets: sockets, runRate: runRate)
     }
 
     // MARK: Commands
 
-    private func handle(_ command: TaskCommand) {
+    func handle(_ command: TaskCommand) {
         switch command {
-        case .create(let id, let request, let body, let options, let events):
-            tasks[id] = TransferContext(
-                id: id, request: request, body: body, options: options, events: events, held: held,
-                cancellation: cancellation, sockets: sockets, runRate: runRate)
+        case .create(let id, let request, let body, let options, let channel):
+            create(id, request, body, options, .own(channel))
         case .resume(let id):
             guard let context = tasks[id], context.machine.state == .suspended else { return }
             if context.isAttached {
@@ -124,6 +180,10 @@ final class CurlLoop {
             }
         case .stop(let reason):
             for context in Array(tasks.values) { cancel(context, because: reason) }
+        case .host(let hosted):
+            if work == nil { begin(hosted) } else { worksWaiting.append(hosted) }
+        case .wake:
+            break
         case .shutdown:
             stopping = true
         }

@@ -6,7 +6,7 @@ import CurlCore
 
 /// What other threads ask the curl thread to do.
 enum TaskCommand: Sendable {
-    case create(TaskID, HTTPRequest, any ResponseBodyHandler, TransferOptions, TaskEvents)
+    case create(TaskID, HTTPRequest, any ResponseBodyHandler, TransferOptions, EventChannel<TaskEvent>)
     case resume(TaskID)
     case suspend(TaskID)
     case cancel(TaskID)
@@ -15,13 +15,46 @@ enum TaskCommand: Sendable {
     case giveUp(origin: String, TransferFailure)
     /// The run stopped: every task ends, canceled for this reason.
     case stop(StopReason)
+    /// Work to run on the curl thread until it is over (a batch's driver).
+    case host(HostedWork)
+    /// Only to bring the loop out of its wait: the work has something to take.
+    case wake
     case shutdown
 
     /// The curl thread has stopped: a task created too late ends at once, canceled.
     func refuse() {
-        if case .create(let id, _, _, _, let events) = self {
-            events.send(.canceled(id, nil, TransferProgress()))
+        switch self {
+        case .create(let id, _, _, _, let channel):
+            channel.send(.canceled(id, nil, TransferProgress()))
+            channel.finish()
+        case .host(let work):
+            work.refuse()
+        default:
+            break
         }
+    }
+}
+
+/// Work for the curl thread, as `TaskManager.run` posts it: how to make it there (what it
+/// starts from is handed over to that thread, not shared), and what to do when the thread has
+/// stopped and cannot run it.
+final class HostedWork: Sendable {
+    typealias Make = (CurlThread) -> any CurlThreadWork
+    private let make: Mutex<Make?>
+    let refuse: @Sendable () -> Void
+
+    init(make: sending @escaping Make, refuse: @escaping @Sendable () -> Void) {
+        self.make = Mutex(make)
+        self.refuse = refuse
+    }
+
+    /// The work, made on the curl thread (once).
+    func start(on thread: CurlThread) -> (any CurlThreadWork)? {
+        let make = self.make.withLock { make in
+            defer { make = nil }
+            return make
+        }
+        return make?(thread)
     }
 }
 
@@ -32,11 +65,13 @@ final class CommandInbox: Sendable {
     private struct State {
         var commands: [TaskCommand] = []
         var wakeup: MultiWakeup?
-        var nextID = 1
         var isClosed = false
     }
 
     private let state = PthreadMutex(State())
+    /// Task IDs come from here, on any thread, without the lock (the curl thread's work takes
+    /// one per request).
+    private let nextID = Atomic(1)
 
     func post(_ command: TaskCommand) {
         let accepted = state.withLock { state in
@@ -52,10 +87,7 @@ final class CommandInbox: Sendable {
     }
 
     func makeID() -> TaskID {
-        state.withLock { state in
-            defer { state.nextID += 1 }
-            return TaskID(rawValue: state.nextID)
-        }
+        TaskID(rawValue: nextID.add(1, ordering: .relaxed).oldValue)
     }
 
     func takeAll() -> [TaskCommand] {

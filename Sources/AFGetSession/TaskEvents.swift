@@ -1,60 +1,36 @@
 import AFGetSupport
 
 /// Where the curl thread sends one task's events: a channel of the task's own, which ends with
-/// the task's last event, or a route many tasks share (each event names its task).
-enum TaskEvents: Sendable {
+/// the task's last event, or the work running on the curl thread (`CurlThreadWork`), which
+/// takes every task's events of a turn together in its pass.
+enum TaskEvents {
     case own(EventChannel<TaskEvent>)
-    case routed(TaskEventRoute)
+    case work(WorkEvents)
 
     func send(_ event: TaskEvent) {
         switch self {
         case .own(let channel):
             channel.send(event)
             if event.isFinal { channel.finish() }
-        case .routed(let route):
-            route.destination.deliver([event])
+        case .work(let held):
+            held.add(event)
         }
     }
 }
 
-/// One destination for the events of many tasks: a driver that runs many downloads reads them
-/// all in one place, instead of a reader waiting on each task's own channel. The curl thread
-/// hands over a pass's events together (`HeldEvents`).
-public struct TaskEventRoute: Sendable {
-    final class Destination: Sendable {
-        let deliver: @Sendable ([TaskEvent]) -> Void
+/// The events of the work's tasks, held by the curl thread during one turn of its loop and
+/// handed to the work's pass together. Used on the curl thread only.
+final class WorkEvents {
+    private var held: [TaskEvent] = []
 
-        init(deliver: @escaping @Sendable ([TaskEvent]) -> Void) {
-            self.deliver = deliver
-        }
-    }
-    let destination: Destination
+    var isEmpty: Bool { held.isEmpty }
 
-    /// `deliver` is given events in order, several at a time.
-    public init(_ deliver: @escaping @Sendable ([TaskEvent]) -> Void) {
-        destination = Destination(deliver: deliver)
-    }
-}
+    func add(_ event: TaskEvent) { held.append(event) }
 
-/// The events of routed tasks, held by the curl thread during one pass of its loop and handed
-/// to each route together at the pass's end: a driver reading many tasks' events then wakes
-/// once per pass, not once per event. Used on the curl thread only.
-final class HeldEvents {
-    private var held: [(destination: TaskEventRoute.Destination, events: [TaskEvent])] = []
-
-    func add(_ event: TaskEvent, to route: TaskEventRoute) {
-        if let index = held.firstIndex(where: { $0.destination === route.destination }) {
-            held[index].events.append(event)
-        } else {
-            held.append((route.destination, [event]))
-        }
-    }
-
-    /// Hands every held event to its route.
-    func deliver() {
-        guard !held.isEmpty else { return }
-        for (destination, events) in held { destination.deliver(events) }
-        held.removeAll(keepingCapacity: true)
+    /// Every event since the last call, in order.
+    func takeAll() -> [TaskEvent] {
+        defer { held.removeAll(keepingCapacity: true) }
+        return held
     }
 }
 

@@ -2,6 +2,7 @@ import AFGetRequest
 import AFGetSupport
 import COpenSSL
 import Dispatch
+import Synchronization
 
 /// A task created by the task manager, and the stream of its events, in order, ending after
 /// its last one (completed, failed or canceled).
@@ -57,14 +58,6 @@ public final class TaskManager: Sendable {
         task(with: request, body: CollectedBody(limit: bodyLimit), options: options)
     }
 
-    /// As above, with the task's events sent along `route`.
-    public func dataTask(
-        with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions(),
-        route: TaskEventRoute
-    ) -> TaskID {
-        task(with: request, body: CollectedBody(limit: bodyLimit), options: options, route: route)
-    }
-
     /// A task that sends `request.body` and collects the response body: a data task, named for
     /// what it is for (any task sends the body its request has).
     public func uploadTask(with request: HTTPRequest, bodyLimit: Int = 64 << 20, options: TransferOptions = TransferOptions())
@@ -80,19 +73,24 @@ public final class TaskManager: Sendable {
     {
         let id = inbox.makeID()
         let channel = EventChannel<TaskEvent>()
-        inbox.post(.create(id, request, body, options, .own(channel)))
+        inbox.post(.create(id, request, body, options, channel))
         return SessionTask(id: id, events: TaskEventSequence(channel: channel))
     }
 
-    /// As above, with the task's events sent along `route` (shared with other tasks) instead of
-    /// a channel of its own.
-    public func task(
-        with request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions = TransferOptions(),
-        route: TaskEventRoute
-    ) -> TaskID {
-        let id = inbox.makeID()
-        inbox.post(.create(id, request, body, options, .routed(route)))
-        return id
+    /// Runs work on the curl thread until it is over, and returns what it finished with.
+    /// `make` is called there, with the thread's handle and the work's `finish`, which the
+    /// work calls once, as its last pass ends; the work and all it holds stay on that thread,
+    /// and what it finishes with is handed back. Nil when the curl thread had already stopped.
+    public func run<Outcome>(
+        _ make: sending @escaping (CurlThread, _ finish: @escaping @Sendable (sending Outcome) -> Void) -> any CurlThreadWork
+    ) async -> sending Outcome? {
+        let outcome = OutcomeSlot<Outcome>()
+        let hosted = HostedWork(
+            make: { thread in make(thread) { outcome.resume(with: $0) } }, refuse: { outcome.resume(with: nil) })
+        return await withCheckedContinuation { continuation in
+            outcome.wait(continuation)
+            inbox.post(.host(hosted))
+        }
     }
 
     /// Starts a new task or continues a suspended one.
@@ -117,5 +115,22 @@ public final class TaskManager: Sendable {
         inbox.post(.shutdown)
         stopped.wait()
         stopped.signal()
+    }
+}
+
+/// Where the work's outcome is handed back to the task waiting for it.
+private final class OutcomeSlot<Outcome>: Sendable {
+    private let waiting = Mutex<CheckedContinuation<Outcome?, Never>?>(nil)
+
+    func wait(_ continuation: CheckedContinuation<Outcome?, Never>) {
+        waiting.withLock { $0 = continuation }
+    }
+
+    func resume(with outcome: sending Outcome?) {
+        let continuation = waiting.withLock { waiting in
+            defer { waiting = nil }
+            return waiting
+        }
+        continuation?.resume(returning: outcome)
     }
 }

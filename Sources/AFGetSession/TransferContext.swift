@@ -15,8 +15,6 @@ final class TransferContext {
     private let bodyHandler: any ResponseBodyHandler
     let easy = EasyHandle()
     private let events: TaskEvents
-    /// The loop's events held for their routes.
-    private let held: HeldEvents
 
     var machine = TaskStateMachine()
     var request: HTTPRequest
@@ -86,9 +84,8 @@ final class TransferContext {
 
     init(
         id: TaskID, request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions,
-        events: TaskEvents, held: HeldEvents, cancellation: Cancellation, sockets: ConnectionSockets, runRate: RunRate?
+        events: TaskEvents, cancellation: Cancellation, sockets: ConnectionSockets, runRate: RunRate?
     ) {
-        self.held = held
         self.id = id
         self.sockets = sockets
         self.runRate = runRate
@@ -103,12 +100,9 @@ final class TransferContext {
         stallWatch = StallWatch(limit: options.stallTimeout, startedAt: monotonicSeconds())
     }
 
-    /// Sends `event` to the task's channel, or holds it for its route until the loop's pass ends.
+    /// Sends `event` to the task's channel, or holds it for the work's pass at the turn's end.
     func emit(_ event: TaskEvent) {
-        switch events {
-        case .own: events.send(event)
-        case .routed(let route): held.add(event, to: route)
-        }
+        events.send(event)
     }
 
     /// The counters with what has reached the file so far.

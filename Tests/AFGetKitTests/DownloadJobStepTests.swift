@@ -9,8 +9,8 @@ import Synchronization
 import XCTest
 
 /// A job's steps without a socket: the test plays the driver, handing the job the events its
-/// tasks would send and performing what it asks for. Its task manager is shut down first, so a
-/// posted task goes nowhere; the files are real.
+/// tasks would send and performing what it asks for. A posted task goes nowhere
+/// (`TasksGoingNowhere`); the files are real.
 final class DownloadJobStepTests: XCTestCase {
     var directory = ""
     let events = Recorded()
@@ -63,7 +63,7 @@ final class DownloadJobStepTests: XCTestCase {
             case .ready(let download) = PreparedDownload.prepare(
                 item, settings: settings, spares: environment.spares, listings: environment.listings)
         else { throw XCTSkip("the item could not be prepared") }
-        return (DownloadJob(download, environment: environment, route: TaskEventRoute { _ in }), environment)
+        return (DownloadJob(download, environment: environment, tasks: TasksGoingNowhere()), environment)
     }
 
     func awaited(_ step: JobStep, file: StaticString = #filePath, line: UInt = #line) throws -> TaskID {
@@ -229,4 +229,18 @@ final class Recorder: ProgressRenderer {
     func handle(_ event: ItemEvent) { recorded.append(event) }
 
     func finish() {}
+}
+
+/// Plays the curl thread for a job's steps: each task gets an id, and nothing is sent.
+final class TasksGoingNowhere: TaskPosting {
+    private var nextID = 1
+
+    func task(with request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions) -> TaskID {
+        defer { nextID += 1 }
+        return TaskID(rawValue: nextID)
+    }
+
+    func resume(_ id: TaskID) {}
+
+    func cancel(_ id: TaskID) {}
 }

@@ -60,31 +60,39 @@ final class TaskEventsTests: XCTestCase {
         XCTAssertNil(end, "finished and drained")
     }
 
-    /// The curl thread holds a pass's events per route and hands each route its own, in order.
-    func testHeldEventsReachEachRouteTogetherAndInOrder() {
-        let firstRoute = Delivered()
-        let secondRoute = Delivered()
-        let first = TaskEventRoute { firstRoute.add($0) }
-        let second = TaskEventRoute { secondRoute.add($0) }
-        let held = HeldEvents()
+    /// The curl thread holds a turn's events for its work and hands them over together, in
+    /// order, each once.
+    func testWorkEventsAreHandedOverTogetherInOrderAndOnce() {
+        let held = WorkEvents()
+        let events = TaskEvents.work(held)
         let other = TaskID(rawValue: 2)
-        held.add(.suspended(id), to: first)
-        held.add(.suspended(other), to: second)
-        held.add(.resumed(id), to: first)
-        XCTAssertEqual(firstRoute.batches, [], "nothing before the pass ends")
-        held.deliver()
-        XCTAssertEqual(firstRoute.batches, [[.suspended(id), .resumed(id)]])
-        XCTAssertEqual(secondRoute.batches, [[.suspended(other)]])
-        held.deliver()
-        XCTAssertEqual(firstRoute.batches.count, 1, "each event once")
+        events.send(.suspended(id))
+        events.send(.suspended(other))
+        events.send(.resumed(id))
+        XCTAssertFalse(held.isEmpty)
+        XCTAssertEqual(held.takeAll(), [.suspended(id), .suspended(other), .resumed(id)])
+        XCTAssertTrue(held.isEmpty)
+        XCTAssertEqual(held.takeAll(), [], "each event once")
     }
-}
 
-/// What a route was handed, batch by batch.
-private final class Delivered: Sendable {
-    private let handed = PthreadMutex<[[TaskEvent]]>([])
-
-    func add(_ events: [TaskEvent]) { handed.withLock { $0.append(events) } }
-
-    var batches: [[TaskEvent]] { handed.withLock { $0 } }
+    /// The work's timers fire earliest first when due, each once; a stop fires every one at
+    /// once with its reason.
+    func testWorkTimersFireWhenDueAndAllAtOnceOnAStop() {
+        var timers = WorkTimers()
+        var fired: [(String, StopReason?)] = []
+        timers.add(due: 30) { fired.append(("30", $0)) }
+        timers.add(due: 10) { fired.append(("10", $0)) }
+        timers.add(due: 20) { fired.append(("20", $0)) }
+        XCTAssertEqual(timers.nextDue, 10)
+        timers.fireDue(now: 5, stoppedBy: nil)
+        XCTAssertTrue(fired.isEmpty, "nothing due yet")
+        timers.fireDue(now: 20, stoppedBy: nil)
+        XCTAssertEqual(fired.map(\.0), ["10", "20"])
+        XCTAssertEqual(timers.nextDue, 30)
+        timers.add(due: 1000) { fired.append(("1000", $0)) }
+        timers.fireDue(now: 21, stoppedBy: .signal(SIGINT))
+        XCTAssertEqual(fired.map(\.0), ["10", "20", "30", "1000"])
+        XCTAssertEqual(fired.suffix(2).map(\.1), [.signal(SIGINT), .signal(SIGINT)])
+        XCTAssertNil(timers.nextDue)
+    }
 }

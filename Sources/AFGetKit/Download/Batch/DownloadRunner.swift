@@ -36,7 +36,7 @@ public final class DownloadRunner: Sendable {
         var lastItemID = -1
         /// An item found unusable before it could start: told, counted and reported.
         func unusable(_ failure: ItemFailure) {
-            let record = Self.record(of: failure)
+            let record = ItemRecord(unusable: failure)
             renderer.handle(.failed(record.info, failure))
             tally.add(record, unusableAfter: lastItemID)
         }
@@ -49,58 +49,32 @@ public final class DownloadRunner: Sendable {
                     "* \(admission.concurrency) transfers at once, not \(settings.concurrency): the limit on open files is \(limit)"
                 ))
         }
-        var stopping = false
-        // The next item starts when a transfer ends, while finished files are still being moved
-        // into place (a batch of small files then waits on the disk and the network at once).
-        let driver = DownloadDriver(
-            environment: environment,
-            admission: admission
-        ) { record in
-            tally.add(record)
-            if case .failed = record.outcome, self.settings.failsFast { stopping = true }
-        }
-        // The feed wakes the driver when it has more after saying it had nothing yet; a stop
-        // wakes it too, also while it waits for a list's next line with nothing running.
-        let checkAgain = driver.checkAgain
-        feed.onMore { checkAgain() }
-        cancellation.onStop { _ in checkAgain() }
         defer { feed.close() }
-        let setAside = await driver.run { driver in
-            while !stopping, !cancellation.isRequested, driver.mayStartAnother() {
-                switch feed.next() {
-                case .item(let item):
-                    lastItemID = item.plannedInfo.id
-                    await driver.start(item)
-                case .unusable(let failure):
-                    unusable(failure)
-                case .notice(let line):
-                    renderer.handle(.notice(line))
-                case .notYet:
-                    return true
-                case .end:
-                    return false
-                }
-            }
-            return !(stopping || cancellation.isRequested)
+        // The items run on the curl thread, with the tally; both come back as the batch ends.
+        let ended = await environment.manager.run { [environment, admission, tally] thread, finish in
+            DownloadDriver(
+                environment: environment, admission: admission, feed: feed, tally: tally, thread: thread, finish: finish)
         }
+        guard var ended else { preconditionFailure("the task manager was invalidated before its batch ran") }
+        lastItemID = ended.lastItemID
         // Items a signal or --fail-fast kept from starting are in the report too: those set
         // aside for their hosts, then the rest of the list.
-        for item in setAside { tally.add(notStarted(item)) }
+        for item in ended.setAside { ended.tally.add(notStarted(item)) }
         notStarted: while true {
             switch feed.nextAfterStop() {
             case .item(let item):
                 lastItemID = item.plannedInfo.id
-                tally.add(notStarted(item))
+                ended.tally.add(notStarted(item))
             case .unusable(let failure):
-                tally.add(Self.record(of: failure), unusableAfter: lastItemID)
+                ended.tally.add(ItemRecord(unusable: failure), unusableAfter: lastItemID)
             case .notice, .notYet:
                 continue
             case .end:
                 break notStarted
             }
         }
-        var summary = tally.summary
-        summary.hosts = driver.hostNotes
+        var summary = ended.tally.summary
+        summary.hosts = ended.hostNotes
         summary.seconds = monotonicSeconds() - startedAt
         summary.shard = feed.shardCount
         if let sums = settings.sums {
@@ -111,7 +85,7 @@ public final class DownloadRunner: Sendable {
             summary.exitCode = interrupted
             // A closed standard output ends the run without a word, as it ends `cat`.
             if cancellation.reason != .outputClosed {
-                renderer.handle(.interrupted(exitStatus: interrupted, kept: tally.kept))
+                renderer.handle(.interrupted(exitStatus: interrupted, kept: ended.tally.kept))
             }
         }
         renderer.handle(.summary(summary))
@@ -131,58 +105,5 @@ public final class DownloadRunner: Sendable {
                 ItemRecord.EarlyStop(cause: .notStarted, message: "not started: an earlier item failed (--fail-fast)")
             }
         return record
-    }
-
-    /// The record of an item found unusable before it could start (a bad list line, a bad resume
-    /// file, a duplicate refused as it arrived).
-    private static func record(of failure: ItemFailure) -> ItemRecord {
-        var record = ItemRecord(info: ItemInfo(id: -1, url: failure.url ?? "", path: failure.item))
-        record.outcome = .failed(failure)
-        return record
-    }
-}
-
-/// Running totals of a run: counts only, so a run of any length costs the same memory. Each
-/// record goes on to the report.
-private struct Tally {
-    private(set) var summary = RunSummary()
-    /// What the interrupted items left for the next run: the most any of them left, so that a
-    /// batch says "continue" when one item continues, whatever the others left.
-    private(set) var kept = KeptForNextRun.nothing
-    let report: RunReport?
-    let cancellation: Cancellation
-
-    init(report: RunReport?, cancellation: Cancellation) {
-        self.report = report
-        self.cancellation = cancellation
-    }
-
-    /// `unusableAfter`: for an item found unusable (it has no id), the id of the item before it
-    /// in list order, so that the summary lists failures in list order.
-    mutating func add(_ record: ItemRecord, unusableAfter previousID: Int? = nil) {
-        // What arrived counts, also for an item stopped by Ctrl-C (its bytes wait for the next
-        // run) or one that failed after part of its body.
-        summary.bytes += record.transferred
-        switch record.outcome {
-        case .done:
-            summary.downloaded += 1
-        case .skipped:
-            summary.skipped += 1
-        case .failed(let failure):
-            if failure.failure.kind == .destinationBusy {
-                summary.busy += 1
-            } else {
-                summary.failed += 1
-                summary.noteFailure("\(failure)", order: previousID.map { 2 * $0 + 1 } ?? 2 * record.info.id)
-            }
-            summary.exitCode = ExitStatus.combined([summary.exitCode, failure.exitCode])
-        case .stopped(let itemKept):
-            kept = max(kept, itemKept)
-            // One --fail-fast kept from starting is failed in the report, so here too.
-            if record.wasInterrupted { summary.interrupted += 1 } else { summary.failed += 1 }
-        }
-        // An item the run stopped carries the run's exit: a signal's, known once it came; for
-        // --fail-fast, the failures' so far (the one that stopped the run among them).
-        report?.add(record, runExit: cancellation.exitStatus ?? summary.exitCode)
     }
 }

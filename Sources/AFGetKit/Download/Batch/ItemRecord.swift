@@ -41,6 +41,12 @@ public struct ItemRecord: Sendable {
         self.outcome = outcome
     }
 
+    /// The record of an item found unusable before it could start (a bad list line, a bad
+    /// resume file, a duplicate refused as it arrived).
+    init(unusable failure: ItemFailure) {
+        self.init(info: ItemInfo(id: -1, url: failure.url ?? "", path: failure.item), outcome: .failed(failure))
+    }
+
     public var failure: ItemFailure? { outcome.failure }
 
     /// Stopped by a signal, before or after it started: counted under its own name.

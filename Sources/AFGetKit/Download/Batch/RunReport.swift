@@ -1,6 +1,7 @@
 import AFGetProgress
 import AFGetSupport
 import Glibc
+import Synchronization
 
 /// `--report FILE`: `{"items": [...], "summary": {...}}` with every item's id (its index in
 /// input order), url, path, outcome, http_status, bytes, sha256 (of the file at path, when it
@@ -9,18 +10,34 @@ import Glibc
 /// no memory; the summary closes the object at the end. A file is written under a temporary
 /// name and renamed into place when complete; a device or FIFO is written in place, and
 /// `/dev/stdout` or `/dev/stderr` is that stream.
-public final class RunReport {
+public final class RunReport: Sendable {
     private let path: String
     /// Where the text goes: the temporary file, the device or FIFO, or the stream.
     private let output: OutputStream
-    /// Set when `output` is a temporary file to rename over `path` at the end, until then.
-    private var temporary: String?
-    /// `output` was opened here (not a standard stream) and is still open.
-    private var isOpenHere: Bool
-    private var pending: [UInt8] = []
-    private var itemsWritten = 0
-    /// The first write that failed; the report is then given up, the run goes on.
-    private var failure: TransferFailure?
+    /// What the report has written so far. Items end on the curl thread, the summary is added
+    /// on the runner's.
+    private let state: Mutex<State>
+
+    private struct State {
+        /// Set when `output` is a temporary file to rename over `path` at the end, until then.
+        var temporary: String?
+        /// `output` was opened here (not a standard stream) and is still open.
+        var isOpenHere: Bool
+        var pending: [UInt8] = []
+        var itemsWritten = 0
+        /// The first write that failed; the report is then given up, the run goes on.
+        var failure: TransferFailure?
+
+        mutating func append(_ text: String) {
+            pending.append(contentsOf: text.utf8)
+        }
+
+        mutating func flush(to output: OutputStream, reporting path: String) {
+            defer { pending.removeAll(keepingCapacity: true) }
+            guard failure == nil, !pending.isEmpty else { return }
+            if let code = output.write(bytes: pending) { failure = fileFailure(.writeTheReport, path, errno: code) }
+        }
+    }
 
     /// Checked before any transfer: a report that could not be written should not cost a batch
     /// (exit 3), and one over the input list or a download would replace what a re-run needs
@@ -34,31 +51,40 @@ public final class RunReport {
     /// Opens the report; a file cannot be opened: exit 3 before any transfer.
     public init(path: String) throws(TransferFailure) {
         self.path = path
+        var state: State
         if let stream = OutputStream.named(path) {
-            (output, temporary, isOpenHere) = (stream, nil, false)
+            output = stream
+            state = State(temporary: nil, isOpenHere: false)
         } else if let kind = fileKind(at: path, followingSymlinks: true), kind != S_IFREG {
             // Renaming over a device or FIFO would replace it with a plain file (`/dev/null`
             // too, when run as root), so it is written as it is.
-            (output, temporary, isOpenHere) = (try Self.open(path, flags: O_WRONLY, reporting: path), nil, true)
+            output = try Self.open(path, flags: O_WRONLY, reporting: path)
+            state = State(temporary: nil, isOpenHere: true)
         } else {
             let temporary = path + ".aftmp"
             output = try Self.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, reporting: path)
-            (self.temporary, isOpenHere) = (temporary, true)
+            state = State(temporary: temporary, isOpenHere: true)
         }
-        append("{\n  \"items\": [")
+        state.append("{\n  \"items\": [")
+        self.state = Mutex(state)
     }
 
     /// A report never finished (the run ended by an error) leaves no temporary file.
     deinit {
-        if isOpenHere { close(output.descriptor) }
-        if let temporary { unlink(temporary) }
+        state.withLock { state in
+            if state.isOpenHere { close(output.descriptor) }
+            if let temporary = state.temporary { unlink(temporary) }
+        }
     }
 
     /// Adds an item that ended. `runExit` is the exit status an item stopped by the run carries.
     func add(_ record: ItemRecord, runExit: Int32) {
-        append((itemsWritten == 0 ? "\n    " : ",\n    ") + Self.itemJSON(record, runExit: runExit))
-        itemsWritten += 1
-        if pending.count >= 64 << 10 { flush() }
+        let item = Self.itemJSON(record, runExit: runExit)
+        state.withLock { state in
+            state.append((state.itemsWritten == 0 ? "\n    " : ",\n    ") + item)
+            state.itemsWritten += 1
+            if state.pending.count >= 64 << 10 { state.flush(to: output, reporting: path) }
+        }
     }
 
     /// Closes the report with the run's totals and puts it in place; throws (exit 3) when it
@@ -66,30 +92,25 @@ public final class RunReport {
     public func finish(_ summary: RunSummary) throws(TransferFailure) {
         var totals = JSONLine()
         summary.describe(in: &totals)
-        append((itemsWritten == 0 ? "" : "\n  ") + "],\n  \"summary\": \(totals.text)\n}\n")
-        flush()
-        if isOpenHere {
-            isOpenHere = false
-            if close(output.descriptor) != 0 && failure == nil { failure = fileFailure(.writeTheReport, path, errno: errno) }
-        }
-        if let temporary, failure == nil {
-            if rename(temporary, path) == 0 {
-                self.temporary = nil
-            } else {
-                failure = fileFailure(.writeTheReport, path, errno: errno)
+        let failure = state.withLock { state -> TransferFailure? in
+            state.append((state.itemsWritten == 0 ? "" : "\n  ") + "],\n  \"summary\": \(totals.text)\n}\n")
+            state.flush(to: output, reporting: path)
+            if state.isOpenHere {
+                state.isOpenHere = false
+                if close(output.descriptor) != 0 && state.failure == nil {
+                    state.failure = fileFailure(.writeTheReport, path, errno: errno)
+                }
             }
+            if let temporary = state.temporary, state.failure == nil {
+                if rename(temporary, path) == 0 {
+                    state.temporary = nil
+                } else {
+                    state.failure = fileFailure(.writeTheReport, path, errno: errno)
+                }
+            }
+            return state.failure
         }
         if let failure { throw failure }
-    }
-
-    private func append(_ text: String) {
-        pending.append(contentsOf: text.utf8)
-    }
-
-    private func flush() {
-        defer { pending.removeAll(keepingCapacity: true) }
-        guard failure == nil, !pending.isEmpty else { return }
-        if let code = output.write(bytes: pending) { failure = fileFailure(.writeTheReport, path, errno: code) }
     }
 
     private static func open(_ file: String, flags: Int32, reporting path: String) throws(TransferFailure) -> OutputStream {

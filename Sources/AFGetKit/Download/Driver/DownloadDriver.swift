@@ -2,29 +2,48 @@ import AFGetProgress
 import AFGetSession
 import AFGetSupport
 
-/// Runs the items of a batch, `-j` at a time, without a task per item: every job's task events,
-/// retry waits and moves into place come back as events on one channel, read here in batches,
-/// and each is handed to its job, whose answer (`JobStep`) is performed here. An item is
-/// prepared, transferred and moved into place without a thread of its own or a hand-over to
-/// one; a split download's segments (`-s`) and `-c`'s question about a file already there are
-/// tasks of its job's like any other. Every item passes its host's rules first (`HostSchedule`): it may be set aside until its
-/// host has room or is no longer held, or fail untried when its host was given up.
-final class DownloadDriver {
+/// Runs the items of a batch, `-j` at a time, on the curl thread (`CurlThreadWork`): each turn
+/// of the curl loop ends with the driver's pass, which hands every job the events of its tasks
+/// that turn, the ends of its waits (timers of the loop) and its files' commits (from the disk
+/// thread), performs each job's answer (`JobStep`) and takes the next items from the feed, all
+/// before the loop waits again. An item is prepared, transferred and moved into place without
+/// a thread or a task of its own, or a hand-over between threads on the way; a split
+/// download's segments (`-s`) and `-c`'s question about a file already there are tasks of its
+/// job's like any other. Every item passes its host's rules first (`HostSchedule`): it may be
+/// set aside until its host has room or is no longer held, or fail untried when its host was
+/// given up.
+final class DownloadDriver: CurlThreadWork {
+    /// How a batch ended, handed back to the runner.
+    struct Ending {
+        var tally: Tally
+        /// Items set aside for their hosts when the run stopped: they never started.
+        var setAside: [DownloadItem]
+        var hostNotes: [HostNote]
+        /// The id of the last item taken from the feed: an unusable one comes after it.
+        var lastItemID: Int
+    }
+
     private let environment: DownloadEnvironment
     private var admission: ItemAdmission
-    private let events = EventChannel<DriverEvent>()
-    /// Where the jobs' tasks send their events.
-    private let route: TaskEventRoute
+    private let thread: CurlThread
+    private let feed: ItemFeed
+    private var tally: Tally
+    private let finish: @Sendable (sending Ending) -> Void
+    /// What other threads leave for the driver: commits done, the feed having more, the stop.
+    private let mailbox: WorkMailbox<DriverEvent>
+    /// Waits ended in this turn (the loop's timers), handled in its pass.
+    private var due: [DriverEvent] = []
+    private var isFirstPass = true
+    /// The feed may have more items (it said `.notYet` at most).
+    private var mayTakeMore = true
+    /// `--fail-fast` saw a failure: no item starts any more.
+    private var failedFast = false
+    private var lastItemID = -1
     /// Each job running here, under the key its waits and commits report with.
     private var jobs: [Int: (job: DownloadJob, milestones: ItemMilestones, host: String)] = [:]
     private var nextKey = 0
     /// Which job each running task is for.
     private var jobOfTask: [TaskID: Int] = [:]
-    /// Waits (before a retry, a hold's end), each to run as a child task of `run` and to end in
-    /// an event.
-    private var waits: [@Sendable () async -> Void] = []
-    /// An item's record as it ends, for the runner's tally.
-    private let recordEnded: (ItemRecord) -> Void
     private var hosts: HostSchedule<DownloadItem>
     /// `-c`'s questions about files already there, before their items start.
     private var existingFiles = ExistingFileChecks()
@@ -44,60 +63,95 @@ final class DownloadDriver {
     private var settings: DownloadSettings { environment.settings }
     private var renderer: SharedRenderer { environment.renderer }
 
-    init(environment: DownloadEnvironment, admission: ItemAdmission, recordEnded: @escaping (ItemRecord) -> Void) {
+    /// Made on the curl thread (`TaskManager.run`); `finish` is called once, as the last item
+    /// ends or the run stops.
+    init(
+        environment: DownloadEnvironment, admission: ItemAdmission, feed: ItemFeed, tally: Tally, thread: CurlThread,
+        finish: @escaping @Sendable (sending Ending) -> Void
+    ) {
         self.environment = environment
         self.admission = admission
-        self.recordEnded = recordEnded
+        self.feed = feed
+        self.tally = tally
+        self.thread = thread
+        self.finish = finish
         hosts = HostSchedule(rules: environment.settings.hosts)
         setAsideLimit = max(1024, 16 * admission.concurrency)
-        route = TaskEventRoute { [events] in events.send(contentsOf: $0.map(DriverEvent.task)) }
+        let mailbox = WorkMailbox<DriverEvent>(waking: thread)
+        self.mailbox = mailbox
+        // The feed wakes the driver when it has more after saying it had nothing yet; a stop
+        // wakes it too, also while it waits for a list's next line with nothing running.
+        feed.onMore { mailbox.send(.checkAgain) }
+        environment.cancellation.onStop { _ in mailbox.send(.checkAgain) }
     }
 
-    /// Wakes the driver, from any thread, to take more items or to stop (the feed has more, the
-    /// run stopped).
-    var checkAgain: @Sendable () -> Void { { [events] in events.send(.checkAgain) } }
+    /// One turn's work: every event, then places given, set-aside items started, and new items
+    /// taken from the feed. A turn with nothing for the driver costs one look at its mailbox.
+    func pass(_ taskEvents: [TaskEvent]) -> Bool {
+        let mail = mailbox.takeAll()
+        guard isFirstPass || !taskEvents.isEmpty || !due.isEmpty || !mail.isEmpty else { return true }
+        isFirstPass = false
+        // A pass's answers say what they say with one write (a batch of 404s otherwise makes a
+        // system call per failed item).
+        renderer.holdWrites()
+        for event in taskEvents { handle(.task(event)) }
+        while !due.isEmpty {
+            let events = due
+            due = []
+            for event in events { handle(event) }
+        }
+        for event in mail { handle(event) }
+        givePlaces()
+        startSetAside()
+        if mayTakeMore { mayTakeMore = takeItems() }
+        renderer.releaseWrites()
+        let setAsideWaiting = hosts.setAsideCount > 0 && !environment.cancellation.isRequested
+        guard !(mayTakeMore || setAsideWaiting || !admission.isIdle) else { return true }
+        finish(Ending(tally: tally, setAside: hosts.takeSetAside(), hostNotes: hosts.notes, lastItemID: lastItemID))
+        return false
+    }
 
-    /// What the summary says of hosts held back or given up.
-    var hostNotes: [HostNote] { hosts.notes }
-
-    /// Whether the next item may be taken from the feed.
-    func mayStartAnother() -> Bool { admission.mayStartAnother() && hosts.setAsideCount < setAsideLimit }
-
-    /// Runs until `takeItems` has started everything it will (it is called whenever a place may
-    /// be free, and returns whether more may come) and every item has ended. Returns the items
-    /// still set aside for their hosts when the run stopped: they never started.
-    func run(takeItems: (DownloadDriver) async -> Bool) async -> [DownloadItem] {
-        await withDiscardingTaskGroup { group in
-            var mayTakeMore = await takeItems(self)
-            while true {
-                for work in waits { group.addTask(operation: work) }
-                waits = []
-                let stopped = environment.cancellation.isRequested
-                let setAsideWaiting = hosts.setAsideCount > 0 && !stopped
-                guard mayTakeMore || setAsideWaiting || !admission.isIdle, let batch = await events.nextBatch() else {
-                    break
-                }
-                // A pass's answers say what they say with one write (a batch of 404s otherwise
-                // makes a system call per failed item).
-                renderer.holdWrites()
-                for event in batch { await handle(event) }
-                await givePlaces()
-                await startSetAside()
-                if mayTakeMore { mayTakeMore = await takeItems(self) }
-                renderer.releaseWrites()
+    /// Takes items from the feed while places are free; returns whether more may come.
+    private func takeItems() -> Bool {
+        while !failedFast, !environment.cancellation.isRequested, mayStartAnother() {
+            switch feed.next() {
+            case .item(let item):
+                lastItemID = item.plannedInfo.id
+                start(item)
+            case .unusable(let failure):
+                let record = ItemRecord(unusable: failure)
+                renderer.handle(.failed(record.info, failure))
+                tally.add(record, unusableAfter: lastItemID)
+            case .notice(let line):
+                renderer.handle(.notice(line))
+            case .notYet:
+                return true
+            case .end:
+                return false
             }
         }
-        return hosts.takeSetAside()
+        return !(failedFast || environment.cancellation.isRequested)
+    }
+
+    /// Whether the next item may be taken from the feed.
+    private func mayStartAnother() -> Bool {
+        admission.mayStartAnother() && hosts.setAsideCount < setAsideLimit
+    }
+
+    /// An item's record as it ends, for the tally.
+    private func recordEnded(_ record: ItemRecord) {
+        tally.add(record)
+        if case .failed = record.outcome, settings.failsFast { failedFast = true }
     }
 
     /// Takes `item` as the feed gives it: it starts, or waits for its host, or fails untried.
-    func start(_ item: DownloadItem) async {
+    private func start(_ item: DownloadItem) {
         renderer.handle(.queued(item.plannedInfo))
         let host = item.hostKey
         let now = monotonicSeconds()
         switch hosts.arrive(item, host: host, now: now) {
         case .start:
-            await begin(item, host: host)
+            begin(item, host: host)
         case .setAside:
             // Held (or paused), it looks again when that ends; else an item of the host ends first.
             sayHold(of: host, now: now)
@@ -108,21 +162,21 @@ final class DownloadDriver {
     }
 
     /// Starts items set aside whose hosts may take them now, while places are free.
-    private func startSetAside() async {
+    private func startSetAside() {
         guard hosts.setAsideCount > 0, !environment.cancellation.isRequested else { return }
         while admission.mayStartAnother(), let (item, host) = hosts.nextReady(now: monotonicSeconds()) {
-            await begin(item, host: host)
+            begin(item, host: host)
         }
     }
 
     /// Starts `item`: `-c` first checks a file already there, then the item is prepared and its
     /// job begun.
-    private func begin(_ item: DownloadItem, host: String) async {
+    private func begin(_ item: DownloadItem, host: String) {
         let reportsPost = admission.needsPostReports
         admission.started(reportingPost: reportsPost)
         let milestones = ItemMilestones(reportingPost: reportsPost)
         if ExistingFileChecks.apply(to: settings) {
-            switch existingFiles.check(item, host: host, milestones: milestones, environment: environment, route: route) {
+            switch existingFiles.check(item, host: host, milestones: milestones, environment: environment, tasks: thread) {
             case .begin: break
             case .asked: return
             case .ended(let record):
@@ -130,11 +184,11 @@ final class DownloadDriver {
                 return
             }
         }
-        await prepare(item, host: host, milestones: milestones)
+        prepare(item, host: host, milestones: milestones)
     }
 
     /// Prepares `item` and begins its job, or ends it when there is nothing to download.
-    private func prepare(_ item: DownloadItem, host: String, milestones: ItemMilestones) async {
+    private func prepare(_ item: DownloadItem, host: String, milestones: ItemMilestones) {
         switch PreparedDownload.prepare(item, settings: settings, spares: environment.spares, listings: environment.listings) {
         case .skip(let info, let reason):
             renderer.handle(.skipped(info, reason: reason))
@@ -145,45 +199,45 @@ final class DownloadDriver {
         case .ready(let download):
             let key = nextKey
             nextKey += 1
-            let job = DownloadJob(download, environment: environment, route: route)
+            let job = DownloadJob(download, environment: environment, tasks: thread)
             jobs[key] = (job, milestones, host)
-            await perform(job.begin(), of: key)
+            perform(job.begin(), of: key)
         }
     }
 
-    private func handle(_ event: DriverEvent) async {
+    private func handle(_ event: DriverEvent) {
         switch event {
         case .task(let taskEvent):
-            if let (asked, next) = existingFiles.answer(taskEvent, environment: environment) {
-                await answered(asked, next)
+            if let (asked, next) = existingFiles.answer(taskEvent, environment: environment, tasks: thread) {
+                answered(asked, next)
                 return
             }
             guard let key = jobOfTask[taskEvent.taskID], let job = jobs[key]?.job else { return }
             if taskEvent.isFinal { jobOfTask[taskEvent.taskID] = nil }
-            await perform(job.handle(taskEvent), of: key)
+            perform(job.handle(taskEvent), of: key)
         case .retryDue(let key, let reason):
             guard let (job, _, host) = jobs[key] else { return }
             if reason == nil, let step = hostRules(for: job, of: host, key: key) {
-                await perform(step, of: key)
+                perform(step, of: key)
             } else {
-                await perform(job.retryDue(stoppedBy: reason), of: key)
+                perform(job.retryDue(stoppedBy: reason), of: key)
             }
         case .segmentRetryDue(let key, let segment, let reason):
             guard let job = jobs[key]?.job else { return }
-            await perform(job.segmentRetryDue(segment, stoppedBy: reason), of: key)
+            perform(job.segmentRetryDue(segment, stoppedBy: reason), of: key)
         case .committed(let key, let failure):
             guard let job = jobs[key]?.job else { return }
-            await perform(job.committed(failure), of: key)
+            perform(job.committed(failure), of: key)
         case .checkAgain:
             break
         }
     }
 
     /// `-c`'s question about an item's file was answered (`next`), or is still on its way (nil).
-    private func answered(_ asked: ExistingFileChecks.Pending, _ next: ExistingFileChecks.Next?) async {
+    private func answered(_ asked: ExistingFileChecks.Pending, _ next: ExistingFileChecks.Next?) {
         switch next {
         case .begin?:
-            await prepare(asked.question.item, host: asked.host, milestones: asked.milestones)
+            prepare(asked.question.item, host: asked.host, milestones: asked.milestones)
         case .ended(let record)?:
             ended(record, asked.milestones, host: asked.host)
         case .asked?, nil:
@@ -192,7 +246,7 @@ final class DownloadDriver {
     }
 
     /// Does what a job's step asks; the job then waits for what it asked for.
-    private func perform(_ step: JobStep, of key: Int) async {
+    private func perform(_ step: JobStep, of key: Int) {
         guard var entry = jobs[key] else { return }
         entry.milestones.passed(entry.job.phases).forEach(passed)
         jobs[key] = entry
@@ -212,10 +266,7 @@ final class DownloadDriver {
         case .segments(let posted, let segmentWaits):
             for task in posted { jobOfTask[task] = key }
             for wait in segmentWaits {
-                waits.append { [events, environment] in
-                    let reason = await environment.cancellation.wait(seconds: wait.seconds)
-                    events.send(.segmentRetryDue(job: key, segment: wait.segment, reason))
-                }
+                after(wait.seconds) { .segmentRetryDue(job: key, segment: wait.segment, $0) }
             }
         case .waiting:
             break
@@ -226,14 +277,14 @@ final class DownloadDriver {
             let justFreed = now - (lastEnded[entry.host] ?? -.infinity) < HostSchedule<DownloadItem>.pause
             let beside = admission.concurrency - 1
             guard hosts.turnedAway(entry.host, besideAtMost: beside, justFreed: justFreed, now: now) else {
-                return await perform(entry.job.noHostPlace(), of: key)
+                return perform(entry.job.noHostPlace(), of: key)
             }
             entry.job.parkedForHostPlace()
             waitingForPlace[entry.host, default: []].append(key)
             admission.transferPaused()
         case .commit(let descriptor, let move):
-            environment.commits.move(descriptor, from: move.source, to: move.destination) { [events] failure in
-                events.send(.committed(job: key, failure))
+            environment.commits.move(descriptor, from: move.source, to: move.destination) { [mailbox] failure in
+                mailbox.send(.committed(job: key, failure))
             }
         case .ended:
             jobs[key] = nil
@@ -249,9 +300,13 @@ final class DownloadDriver {
     }
 
     private func waitThenRetry(_ key: Int, seconds: Double) {
-        waits.append { [events, environment] in
-            events.send(.retryDue(job: key, await environment.cancellation.wait(seconds: seconds)))
-        }
+        after(seconds) { .retryDue(job: key, $0) }
+    }
+
+    /// `event` (given the run's stop, if it came meanwhile) is handled in the pass of the turn
+    /// `seconds` from now.
+    private func after(_ seconds: Double, _ event: @escaping (StopReason?) -> DriverEvent) {
+        thread.after(seconds: seconds) { [self] reason in due.append(event(reason)) }
     }
 
     private func ended(_ record: ItemRecord, _ milestones: ItemMilestones, host: String) {
@@ -269,7 +324,7 @@ final class DownloadDriver {
 extension DownloadDriver {
     /// Jobs turned away by their servers try again as their hosts have places, first in, first
     /// served; once the run stopped, or a host was given up, they end instead.
-    private func givePlaces() async {
+    private func givePlaces() {
         guard !waitingForPlace.isEmpty else { return }
         let now = monotonicSeconds()
         for host in waitingForPlace.keys.sorted() {
@@ -285,12 +340,12 @@ extension DownloadDriver {
                 if stop != nil || givenUp != nil { hosts.stopsWaiting(host) }
                 guard let job = jobs[key]?.job else { preconditionFailure("a job waiting for a place ended meanwhile") }
                 if let stop {
-                    await perform(job.retryDue(stoppedBy: stop), of: key)
+                    perform(job.retryDue(stoppedBy: stop), of: key)
                 } else if let givenUp {
-                    await perform(job.retryAbandoned(HostMessages.notTried(host, reason: givenUp, again: true)), of: key)
+                    perform(job.retryAbandoned(HostMessages.notTried(host, reason: givenUp, again: true)), of: key)
                 } else {
                     if let takes = hosts.limitToSay(host) { renderer.handle(.notice(HostMessages.takes(host, takes))) }
-                    await perform(job.retryDue(stoppedBy: nil), of: key)
+                    perform(job.retryDue(stoppedBy: nil), of: key)
                 }
             }
             if waitingForPlace[host]?.isEmpty == true { waitingForPlace[host] = nil }
@@ -302,10 +357,7 @@ extension DownloadDriver {
     private func lookAgain(at host: String, now: Double) {
         guard let until = hosts.waitingUntil(host, now: now), until > lookAgainAt[host] ?? 0 else { return }
         lookAgainAt[host] = until
-        waits.append { [events, environment] in
-            _ = await environment.cancellation.wait(seconds: until - now)
-            events.send(.checkAgain)
-        }
+        after(until - now) { _ in .checkAgain }
     }
 
     /// A server answered with Retry-After: every item of its host waits as long (one notice).
@@ -353,7 +405,7 @@ extension DownloadDriver {
     /// reached it (the curl thread's, `TaskManager.giveUp`): waiting at the `-j` gate, or
     /// connecting to a host that does not answer.
     private func gaveUp(_ host: String, _ givingUp: HostSchedule<DownloadItem>.GivingUp) {
-        environment.manager.giveUp(origin: host, failing: HostMessages.notTried(host, reason: givingUp.reason, again: false))
+        thread.giveUp(origin: host, failing: HostMessages.notTried(host, reason: givingUp.reason, again: false))
         renderer.handle(.notice(HostMessages.givenUp(host, givingUp.reason, inARow: givingUp.inARow)))
         for item in givingUp.untried {
             let failure = ItemFailure(item: item.shownURL, HostMessages.notTried(host, reason: givingUp.reason, again: false))

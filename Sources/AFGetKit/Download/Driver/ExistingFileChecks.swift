@@ -33,14 +33,13 @@ struct ExistingFileChecks {
 
     /// Looks at `item`'s file, asking the server when there is one to check.
     mutating func check(
-        _ item: DownloadItem, host: String, milestones: ItemMilestones, environment: DownloadEnvironment, route: TaskEventRoute
+        _ item: DownloadItem, host: String, milestones: ItemMilestones, environment: DownloadEnvironment, tasks: any TaskPosting
     ) -> Next {
         switch ForeignPart.check(item, settings: environment.settings) {
         case .decided(let verdict):
             return Self.next(after: verdict, item: item, environment: environment)
         case .ask(let question):
-            let task = ForeignPart.ask(
-                question, settings: environment.settings, manager: environment.manager, route: route)
+            let task = ForeignPart.ask(question, settings: environment.settings, tasks: tasks)
             pending[task] = Pending(question: question, host: host, milestones: milestones)
             return .asked
         }
@@ -48,9 +47,9 @@ struct ExistingFileChecks {
 
     /// A task event: nil when it is not a question's; else the item's next step, once the
     /// answer decides it.
-    mutating func answer(_ event: TaskEvent, environment: DownloadEnvironment) -> (Pending, Next?)? {
+    mutating func answer(_ event: TaskEvent, environment: DownloadEnvironment, tasks: any TaskPosting) -> (Pending, Next?)? {
         guard let asked = pending[event.taskID] else { return nil }
-        guard let verdict = ForeignPart.answer(event, to: asked.question, manager: environment.manager) else {
+        guard let verdict = ForeignPart.answer(event, to: asked.question, tasks: tasks) else {
             return (asked, nil)
         }
         pending[event.taskID] = nil

@@ -134,31 +134,28 @@ extension TaskManager {
         with request: HTTPRequest, to sink: FileDescriptorSink, resume: ResumeExpectation? = nil,
         segment: LiveSegment? = nil, options: TransferOptions = TransferOptions()
     ) -> SessionTask {
-        downloadTask(with: request, to: sink, resume: resume, segment: segment, options: options, disk: nil)
+        task(
+            with: request, body: FileBody(sink: sink, resume: resume, segment: segment, disk: nil),
+            options: options.forSegment(segment))
     }
+}
 
-    /// As above, with `disk` flushing the file's data while the body still arrives.
+extension TaskPosting {
+    /// As above, for a task of the curl thread's work, with `disk` flushing the file's data
+    /// while the body still arrives.
     func downloadTask(
         with request: HTTPRequest, to sink: FileDescriptorSink, resume: ResumeExpectation?,
         segment: LiveSegment?, options: TransferOptions, disk: DiskThread?
-    ) -> SessionTask {
-        task(
-            with: request, body: FileBody(sink: sink, resume: resume, segment: segment, disk: disk),
-            options: Self.options(options, segment: segment))
-    }
-
-    /// As above, with the task's events sent along `route`.
-    func downloadTask(
-        with request: HTTPRequest, to sink: FileDescriptorSink, resume: ResumeExpectation?,
-        segment: LiveSegment?, options: TransferOptions, disk: DiskThread?, route: TaskEventRoute
     ) -> TaskID {
         task(
             with: request, body: FileBody(sink: sink, resume: resume, segment: segment, disk: disk),
-            options: Self.options(options, segment: segment), route: route)
+            options: options.forSegment(segment))
     }
+}
 
-    private static func options(_ options: TransferOptions, segment: LiveSegment?) -> TransferOptions {
-        var options = options
+extension TransferOptions {
+    fileprivate func forSegment(_ segment: LiveSegment?) -> TransferOptions {
+        var options = self
         if segment != nil {
             // Several segments share the network: each takes a smaller receive buffer, and a
             // connection of its own (HTTP/2 would carry them all on one).

@@ -64,10 +64,10 @@ extension DownloadJob {
         }
 
         /// Records why the task is canceled; the first reason stands.
-        mutating func cancel(because reason: OwnCancel, on manager: TaskManager) {
+        mutating func cancel(because reason: OwnCancel, on tasks: any TaskPosting) {
             guard canceledBecause == nil else { return }
             canceledBecause = reason
-            manager.cancel(task)
+            tasks.cancel(task)
         }
 
         /// The source asked (`MirrorSources`).
@@ -129,7 +129,7 @@ extension DownloadJob {
                     speed: state.speed.bytesPerSecond))
             if now - lastCheckpointAt >= Self.checkpointInterval {
                 if let failure = checkpoint(state.base + progress.written) {
-                    state.cancel(because: .localFailure(failure), on: manager)
+                    state.cancel(because: .localFailure(failure), on: tasks)
                 }
             }
         case .verbose, .redirected, .suspended, .resumed:
@@ -188,10 +188,9 @@ extension DownloadJob {
         var options = settings.transfer
         options.gateOrder = info.id
         options.origin = download.hostKey
-        let task = manager.downloadTask(
-            with: request, to: sink, resume: resume, segment: range, options: options,
-            disk: environment.disk, route: route)
-        manager.resume(task)
+        let task = tasks.downloadTask(
+            with: request, to: sink, resume: resume, segment: range, options: options, disk: environment.disk)
+        tasks.resume(task)
         startAttempt()
         return task
     }
@@ -203,11 +202,11 @@ extension DownloadJob {
         guard head.isSuccess else { return }
         do {
             if let stays = try adoptServerName(head) {
-                state.cancel(because: .serverNamedFileStays(path: stays.path, reason: stays.reason), on: manager)
+                state.cancel(because: .serverNamedFileStays(path: stays.path, reason: stays.reason), on: tasks)
                 return
             }
         } catch {
-            state.cancel(because: .localFailure(error), on: manager)
+            state.cancel(because: .localFailure(error), on: tasks)
             return
         }
         state.bodyStarted = true
@@ -230,7 +229,7 @@ extension DownloadJob {
         if let max = settings.transfer.limits.maxBodyBytes, let total = expectedTotal, total > max {
             // A range's own length is under the limit; the file it is part of is not.
             let failure = TransferFailure(.response(.tooLarge(limit: max)), discardsData: true)
-            state.cancel(because: .localFailure(failure), on: manager)
+            state.cancel(because: .localFailure(failure), on: tasks)
             return
         }
         renderer.handle(.started(info, total: expectedTotal, offset: state.base > 0 ? state.base : nil))
@@ -253,11 +252,11 @@ extension DownloadJob {
             break
         }
         if let failure = reserveSpace(from: state.base) {
-            state.cancel(because: .localFailure(failure), on: manager)
+            state.cancel(because: .localFailure(failure), on: tasks)
         } else if !needsFirstCheckpoint(base: state.base) {
             lastCheckpointAt = monotonicSeconds()  // the periodic checkpoints count from here
         } else if let failure = checkpoint(state.base) {
-            state.cancel(because: .localFailure(failure), on: manager)
+            state.cancel(because: .localFailure(failure), on: tasks)
         }
     }
 

@@ -15,9 +15,9 @@ final class DownloadJob {
     let download: PreparedDownload
     let environment: DownloadEnvironment
     let store: ResumeStore?
-    var manager: TaskManager { environment.manager }
-    /// Where this job's tasks send their events: to its driver.
-    let route: TaskEventRoute
+    /// Where this job's tasks are made: on the curl thread, whose pass hands their events to
+    /// the driver.
+    let tasks: any TaskPosting
     var renderer: SharedRenderer { environment.renderer }
     var settings: DownloadSettings { environment.settings }
     var cancellation: Cancellation { environment.cancellation }
@@ -84,9 +84,9 @@ final class DownloadJob {
         set { machine.whyNotContinuable = newValue }
     }
 
-    init(_ download: PreparedDownload, environment: DownloadEnvironment, route: TaskEventRoute) {
+    init(_ download: PreparedDownload, environment: DownloadEnvironment, tasks: any TaskPosting) {
         self.download = download
-        self.route = route
+        self.tasks = tasks
         self.environment = environment.startingItem()
         phases = DownloadPhaseMachine()
         retries = self.environment.retryLoop()

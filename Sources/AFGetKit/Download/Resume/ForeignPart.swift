@@ -79,23 +79,23 @@ enum ForeignPart {
         }
     }
 
-    /// Posts `question`'s request, its events sent along `route`.
-    static func ask(_ question: Question, settings: DownloadSettings, manager: TaskManager, route: TaskEventRoute) -> TaskID {
+    /// Posts `question`'s request.
+    static func ask(_ question: Question, settings: DownloadSettings, tasks: any TaskPosting) -> TaskID {
         var options = settings.transfer
         options.gate = nil  // one small request before the item's place at the -j gate
-        let task = manager.dataTask(
+        let task = tasks.dataTask(
             with: question.request.ranged(from: question.from, to: question.size, ifRange: nil),
-            bodyLimit: question.tail.count, options: options, route: route)
-        manager.resume(task)
+            bodyLimit: question.tail.count, options: options)
+        tasks.resume(task)
         return task
     }
 
     /// An event of the question's task: the verdict once the answer says it, else nil.
-    static func answer(_ event: TaskEvent, to question: Question, manager: TaskManager) -> Verdict? {
+    static func answer(_ event: TaskEvent, to question: Question, tasks: any TaskPosting) -> Verdict? {
         let path = question.path
         switch event {
         case .started(let id, let head) where head.status == 200:
-            manager.cancel(id)
+            tasks.cancel(id)
             return .leftAlone(
                 path: path, refusal(.rangesDoNotWork))
         case .completed(_, let response):

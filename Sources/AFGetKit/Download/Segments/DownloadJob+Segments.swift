@@ -38,7 +38,7 @@ extension DownloadJob {
         let transfer = SegmentedTransfer(
             SegmentedTransfer.Context(
                 environment: environment, info: info, request: download.request, part: part, validators: validators,
-                total: total, route: route, sources: sources,
+                total: total, tasks: tasks, sources: sources,
                 checkpoint: { [unowned self] segments, ranges in self.checkpoint(segments: segments, ranges: ranges) },
                 pieces: pieces),
             segments: segments, adopting: first, avoiding: avoiding)

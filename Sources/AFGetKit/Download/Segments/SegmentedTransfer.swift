@@ -34,8 +34,8 @@ final class SegmentedTransfer {
         let part: PartFile
         let validators: EntityValidators
         let total: Int64
-        /// Where the segments' tasks send their events: the job's driver.
-        let route: TaskEventRoute
+        /// Where the segments' tasks are made (their events go to the job's driver).
+        let tasks: any TaskPosting
         /// The file's sources, as the job knew them.
         let sources: MirrorSources
         /// fdatasync, then resume data recording these segments and who wrote what.
@@ -108,7 +108,7 @@ final class SegmentedTransfer {
     private var stopping: Result?
     private var hasEnded = false
 
-    private var manager: TaskManager { context.environment.manager }
+    private var tasks: any TaskPosting { context.tasks }
     private var renderer: SharedRenderer { context.environment.renderer }
     private var settings: DownloadSettings { context.environment.settings }
     private var cancellation: Cancellation { context.environment.cancellation }
@@ -226,12 +226,12 @@ final class SegmentedTransfer {
             offset: segment.position, end: requestEnd, expectedTotal: context.total,
             recorded: expected, restartsOnFullResponse: false, fixedBy: sources.fixedBy(comparing: source))
         let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)
-        let task = manager.downloadTask(
+        let task = tasks.downloadTask(
             with: request, to: target, resume: expectation, segment: live,
-            options: settings.transfer, disk: context.environment.disk, route: context.route)
+            options: settings.transfer, disk: context.environment.disk)
         running[task] = RunningSegment(segment: segment.start, from: segment.position, live: live, source: source)
         posted.append(task)
-        manager.resume(task)
+        tasks.resume(task)
         return true
     }
 
@@ -469,7 +469,7 @@ final class SegmentedTransfer {
     private func stop(_ result: Result) {
         guard stopping == nil else { return }
         stopping = result
-        for id in running.keys { manager.cancel(id) }
+        for id in running.keys { tasks.cancel(id) }
         // Their waits' ends are no longer awaited.
         waitingToRetry.removeAll()
         pausedForRecount.removeAll()
