@@ -40,11 +40,11 @@ enum TaskCommand: Sendable {
 /// stopped and cannot run it.
 final class HostedWork: Sendable {
     typealias Make = (CurlThread) -> any CurlThreadWork
-    private let make: Mutex<Make?>
+    private let make: PthreadMutex<Make?>
     let refuse: @Sendable () -> Void
 
     init(make: sending @escaping Make, refuse: @escaping @Sendable () -> Void) {
-        self.make = Mutex(make)
+        self.make = PthreadMutex(make)
         self.refuse = refuse
     }
 

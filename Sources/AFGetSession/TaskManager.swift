@@ -120,7 +120,7 @@ public final class TaskManager: Sendable {
 
 /// Where the work's outcome is handed back to the task waiting for it.
 private final class OutcomeSlot<Outcome>: Sendable {
-    private let waiting = Mutex<CheckedContinuation<Outcome?, Never>?>(nil)
+    private let waiting = PthreadMutex<CheckedContinuation<Outcome?, Never>?>(nil)
 
     func wait(_ continuation: CheckedContinuation<Outcome?, Never>) {
         waiting.withLock { $0 = continuation }

@@ -60,18 +60,22 @@ public final class DownloadRunner: Sendable {
         // Items a signal or --fail-fast kept from starting are in the report too: those set
         // aside for their hosts, then the rest of the list.
         for item in ended.setAside { ended.tally.add(notStarted(item)) }
+        var block = ended.untaken
         notStarted: while true {
-            switch feed.nextAfterStop() {
-            case .item(let item):
-                lastItemID = item.plannedInfo.id
-                ended.tally.add(notStarted(item))
-            case .unusable(let failure):
-                ended.tally.add(ItemRecord(unusable: failure), unusableAfter: lastItemID)
-            case .notice, .notYet:
-                continue
-            case .end:
-                break notStarted
+            for next in block {
+                switch next {
+                case .item(let item):
+                    lastItemID = item.plannedInfo.id
+                    ended.tally.add(notStarted(item))
+                case .unusable(let failure):
+                    ended.tally.add(ItemRecord(unusable: failure), unusableAfter: lastItemID)
+                case .notice, .notYet:
+                    continue
+                case .end:
+                    break notStarted
+                }
             }
+            block = feed.nextBlockAfterStop()
         }
         var summary = ended.tally.summary
         summary.hosts = ended.hostNotes

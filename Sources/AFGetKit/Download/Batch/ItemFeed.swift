@@ -29,10 +29,10 @@ public final class ItemFeed: Sendable {
     private let listIsFile: Bool
     private let state = PthreadMutex(State())
     /// Signalled when the reader, `readAhead` items ahead of the runner, may read again: once
-    /// the runner has taken half of them, so the reader wakes once per half a buffer rather than
-    /// once per item.
+    /// the runner has taken what was read, a block at a time, so the reader wakes once per
+    /// block rather than once per item.
     private let room = DispatchSemaphore(value: 0)
-    /// Signalled once per item the reader adds, and at the end.
+    /// Signalled once per block the reader adds, and at the end.
     private let added = DispatchSemaphore(value: 0)
 
     private struct State {
@@ -110,22 +110,28 @@ public final class ItemFeed: Sendable {
             reading: while true {
                 let results = reader.next()
                 if results.isEmpty { break }
+                // What one read gave is handed over together: a file's lines come in blocks,
+                // a pipe's as they arrive.
+                var block: [NextItem] = []
+                defer { if !block.isEmpty { _ = add(block) } }
                 for result in results {
                     let entries: [InputList.Entry]
                     switch result {
                     case .problem(let failure):
-                        guard add(.unusable(failure)) else { break reading }
+                        block.append(.unusable(failure))
                         continue
                     case .entry(let entry):
                         entries = [entry]
                     case .document(let line):
                         // nil: the run was stopped while the document was fetched.
-                        guard let read = documentsRead[line.line] ?? documents.entries(for: line) else { break reading }
+                        guard let read = documentsRead[line.line] ?? documents.entries(for: line) else {
+                            break reading
+                        }
                         switch read {
                         case .success(let files):
                             entries = files
                         case .failure(let failure):
-                            guard add(.unusable(failure)) else { break reading }
+                            block.append(.unusable(failure))
                             continue
                         }
                     }
@@ -157,9 +163,11 @@ public final class ItemFeed: Sendable {
                             case .conflict(let failure): next = .unusable(failure)
                             }
                         }
-                        if let next, !add(next) { break reading }
+                        if let next { block.append(next) }
                     }
                 }
+                guard add(block) else { break reading }
+                block = []
             }
             reader.close()
             end()
@@ -188,44 +196,40 @@ public final class ItemFeed: Sendable {
         state.withLock { $0.wake = wake }
     }
 
-    /// The next item, from the runner's task.
-    func next() -> NextItem {
-        let (next, wakesReader) = state.withLock { state -> (NextItem, Bool) in
+    /// What the feed has for the runner now, at most `readAhead` entries in one hand-over:
+    /// items in order, or `[.notYet]` (the feed calls the runner's wake-up when there is more),
+    /// or `[.end]`.
+    func nextBlock() -> [NextItem] {
+        let (block, wakesReader) = state.withLock { state -> ([NextItem], Bool) in
             if state.leadingTaken < state.leading.count {
-                state.leadingTaken += 1
-                return (.item(state.leading[state.leadingTaken - 1]), false)
+                let block = state.leading[state.leadingTaken...].prefix(Self.readAhead)
+                state.leadingTaken += block.count
+                return (block.map(NextItem.item), false)
             }
             if state.readTaken < state.read.count {
-                let next = state.read[state.readTaken]
-                state.readTaken += 1
-                // The reader keeps adding behind: drop what was taken once it is half the array.
-                if state.readTaken >= Self.readAhead && state.readTaken * 2 >= state.read.count {
-                    state.read.removeFirst(state.readTaken)
-                    state.readTaken = 0
-                }
-                guard state.readerWaits, state.read.count - state.readTaken <= Self.readAhead / 2 else {
-                    return (next, false)
-                }
-                state.readerWaits = false
-                return (next, true)
+                let block = Array(state.read[state.readTaken...])
+                state.read.removeAll(keepingCapacity: true)
+                state.readTaken = 0
+                defer { state.readerWaits = false }
+                return (block, state.readerWaits)
             }
-            if state.ended { return (.end, false) }
+            if state.ended { return ([.end], false) }
             state.starving = true
-            return (.notYet, false)
+            return ([.notYet], false)
         }
         if wakesReader { room.signal() }
-        return next
+        return block
     }
 
-    /// After the run stopped: the next item not started, for the report. A list file is read
-    /// on to its end; from a pipe, only what has arrived.
-    func nextAfterStop() -> NextItem {
+    /// After the run stopped: the items not started, a block at a time, for the report. A list
+    /// file is read on to its end; from a pipe, only what has arrived. Ends with `[.end]`.
+    func nextBlockAfterStop() -> [NextItem] {
         // A pipe's writer may go on: only what has arrived is reported.
         if !listIsFile { close() }
         while true {
-            let next = next()
-            guard case .notYet = next else { return next }
-            guard listIsFile else { return .end }
+            let block = nextBlock()
+            guard case .notYet = block.first else { return block }
+            guard listIsFile else { return [.end] }
             added.wait()
         }
     }
@@ -236,12 +240,12 @@ public final class ItemFeed: Sendable {
         room.signal()
     }
 
-    /// Adds an item the reader read, then waits while the reader is far enough ahead; false
-    /// once the run is over.
-    private func add(_ next: NextItem) -> Bool {
+    /// Adds what the reader read, then waits while the reader is far enough ahead; false once
+    /// the run is over.
+    private func add(_ block: [NextItem]) -> Bool {
         let (closed, wake, isAhead) = state.withLock { state -> (Bool, (@Sendable () -> Void)?, Bool) in
             if state.closed { return (true, nil, false) }
-            state.read.append(next)
+            state.read.append(contentsOf: block)
             state.readerWaits = state.read.count - state.readTaken >= Self.readAhead
             defer { state.starving = false }
             return (false, state.starving ? state.wake : nil, state.readerWaits)
@@ -261,5 +265,32 @@ public final class ItemFeed: Sendable {
         }
         added.signal()
         wake?()
+    }
+}
+
+/// The runner's place in its feed: a block taken from the feed (one lock for many items), and
+/// the next of its items.
+struct FeedCursor {
+    private var block: [NextItem] = []
+    private var index = 0
+
+    mutating func next(from feed: ItemFeed) -> NextItem {
+        if index == block.count {
+            block = feed.nextBlock()
+            index = 0
+        }
+        let next = block[index]
+        switch next {
+        case .notYet: block = []  // asked again next time
+        case .end: break  // and stays at the end
+        default: index += 1
+        }
+        return next
+    }
+
+    /// The items taken from the feed but not handed out (the run stopped before them).
+    mutating func takeRest() -> [NextItem] {
+        defer { (block, index) = ([], 0) }
+        return block[index...].filter { if case .end = $0 { false } else if case .notYet = $0 { false } else { true } }
     }
 }

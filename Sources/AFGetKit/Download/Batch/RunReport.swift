@@ -16,7 +16,7 @@ public final class RunReport: Sendable {
     private let output: OutputStream
     /// What the report has written so far. Items end on the curl thread, the summary is added
     /// on the runner's.
-    private let state: Mutex<State>
+    private let state: PthreadMutex<State>
 
     private struct State {
         /// Set when `output` is a temporary file to rename over `path` at the end, until then.
@@ -66,7 +66,7 @@ public final class RunReport: Sendable {
             state = State(temporary: temporary, isOpenHere: true)
         }
         state.append("{\n  \"items\": [")
-        self.state = Mutex(state)
+        self.state = PthreadMutex(state)
     }
 
     /// A report never finished (the run ended by an error) leaves no temporary file.

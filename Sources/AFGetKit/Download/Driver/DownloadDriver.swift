@@ -21,12 +21,15 @@ final class DownloadDriver: CurlThreadWork {
         var hostNotes: [HostNote]
         /// The id of the last item taken from the feed: an unusable one comes after it.
         var lastItemID: Int
+        /// What the feed handed over that the run stopped before (list order).
+        var untaken: [NextItem]
     }
 
     private let environment: DownloadEnvironment
     private var admission: ItemAdmission
     private let thread: CurlThread
     private let feed: ItemFeed
+    private var cursor = FeedCursor()
     private var tally: Tally
     private let finish: @Sendable (sending Ending) -> Void
     /// What other threads leave for the driver: commits done, the feed having more, the stop.
@@ -107,14 +110,17 @@ final class DownloadDriver: CurlThreadWork {
         renderer.releaseWrites()
         let setAsideWaiting = hosts.setAsideCount > 0 && !environment.cancellation.isRequested
         guard !(mayTakeMore || setAsideWaiting || !admission.isIdle) else { return true }
-        finish(Ending(tally: tally, setAside: hosts.takeSetAside(), hostNotes: hosts.notes, lastItemID: lastItemID))
+        finish(
+            Ending(
+                tally: tally, setAside: hosts.takeSetAside(), hostNotes: hosts.notes, lastItemID: lastItemID,
+                untaken: cursor.takeRest()))
         return false
     }
 
     /// Takes items from the feed while places are free; returns whether more may come.
     private func takeItems() -> Bool {
         while !failedFast, !environment.cancellation.isRequested, mayStartAnother() {
-            switch feed.next() {
+            switch cursor.next(from: feed) {
             case .item(let item):
                 lastItemID = item.plannedInfo.id
                 start(item)
