@@ -219,13 +219,19 @@ final class CurlLoop {
 
     // MARK: Gates (-j)
 
-    private struct GateQueue {
+    /// A class, so that a place taken or given back changes it where it is in `gates` (a
+    /// struct's change there went through the dictionary's modify accessor, allocating each time).
+    private final class GateQueue {
         let limit: Int
         var holding = 0
         /// Lowest `gateOrder` first.
         var waiting: [(order: Int, id: TaskID)] = []
 
-        mutating func wait(_ context: TransferContext) {
+        init(limit: Int) {
+            self.limit = limit
+        }
+
+        func wait(_ context: TransferContext) {
             let order = context.options.gateOrder
             let index = waiting.firstIndex { $0.order > order } ?? waiting.endIndex
             waiting.insert((order, context.id), at: index)
@@ -238,12 +244,17 @@ final class CurlLoop {
         if let origin = context.options.origin, let failure = originsGivenUp[origin] { return fail(context, failure) }
         guard let gate = context.options.gate else { return start(context) }
         let key = ObjectIdentifier(gate)
-        let queue = gates[key] ?? GateQueue(limit: gate.limit)
-        gates[key] = queue
+        let queue: GateQueue
+        if let known = gates[key] {
+            queue = known
+        } else {
+            queue = GateQueue(limit: gate.limit)
+            gates[key] = queue
+        }
         if queue.holding < queue.limit && queue.waiting.isEmpty && !isHeld(context, at: monotonicSeconds()) {
             takePlace(context, at: key)
         } else {
-            gates[key]?.wait(context)
+            queue.wait(context)
         }
     }
 

@@ -98,7 +98,9 @@ struct HostSchedule<Item> {
             passed.insert(entry.host)
             guard let state = hosts[entry.host], state.waitingForPlace == 0, mayStart(state, now: now) else { continue }
             setAside.remove(at: index)
-            hosts[entry.host]?.running += 1
+            var started = state
+            started.running += 1
+            hosts[entry.host] = started
             return entry
         }
         return nil
@@ -107,7 +109,11 @@ struct HostSchedule<Item> {
     /// One of `host`'s running items has a request out (`true`), or no longer has (`false`):
     /// what a refusal is measured against.
     mutating func transferring(_ host: String, _ isTransferring: Bool) {
-        hosts[host]?.transferring += isTransferring ? 1 : -1
+        // Read and written back rather than changed in place: the dictionary's modify
+        // accessor allocated a frame each time, twice per item.
+        guard var state = hosts[host] else { return }
+        state.transferring += isTransferring ? 1 : -1
+        hosts[host] = state
     }
 
     /// A running item of `host` was turned away by the server (an FTP 421 before the login: no
@@ -154,7 +160,9 @@ struct HostSchedule<Item> {
 
     /// An item that waited for a place ends without one (the run stopped, the host was given up).
     mutating func stopsWaiting(_ host: String) {
-        hosts[host]?.waitingForPlace -= 1
+        guard var state = hosts[host] else { return }
+        state.waitingForPlace -= 1
+        hosts[host] = state
     }
 
     /// How many items `host` takes at once, when that is fewer than last said (said once per
