@@ -68,13 +68,19 @@ enum HumanMessages {
         return line
     }
 
-    static func skipped(_ info: ItemInfo, reason: String) -> String {
+    static func skipped(_ info: ItemInfo, reason: SkipReason) -> String {
         skippedLine(info, reason: reason).text
     }
 
-    private static func skippedLine(_ info: ItemInfo, reason: String) -> MessageLine {
-        var line = MessageLine("afget: skipping \(info.path): \(reason)")
-        line.addDetail(" (see --on-exists)", dropOrder: 1)
+    /// "afget: skipping f.iso: already exists (…)": the advice is left out first.
+    private static func skippedLine(_ info: ItemInfo, reason: SkipReason) -> MessageLine {
+        var line = MessageLine("afget: skipping \(info.path): \(reason.words)")
+        switch reason.advice {
+        case .seeOnExists:
+            line.addDetail(" (see --on-exists)", dropOrder: 1)
+        case .continueOrReplace:
+            line.addDetail(" (if it is incomplete: -c continues it, --on-exists overwrite replaces it)", dropOrder: 1)
+        }
         return line
     }
 

@@ -34,7 +34,7 @@ public enum ItemEvent: Sendable, Equatable {
     /// `bytes` is the whole file; `transferred` what this run received of it (less when it
     /// continued an earlier run), which the speed is reckoned from.
     case done(ItemInfo, bytes: Int64, transferred: Int64, seconds: Double, sha256: String?)
-    case skipped(ItemInfo, reason: String)
+    case skipped(ItemInfo, reason: SkipReason)
     /// Attempt `attempt` failed transiently; the next starts after `delay` seconds.
     case retrying(ItemInfo, attempt: Int, delay: Double, failure: TransferFailure)
     /// A continue was impossible; the download starts again from zero.

@@ -35,7 +35,7 @@ public final class JSONRenderer: ProgressRenderer {
             if let sha256 { line.add("sha256", sha256) }
         case .skipped(let info, let reason):
             describe(&line, "skipped", info)
-            line.add("reason", reason)
+            line.add("reason", reason.words)
         case .failed(let info, let failure):
             describe(&line, "failed", info)
             line.add("exit", Int(failure.exitCode))
