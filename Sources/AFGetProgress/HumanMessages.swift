@@ -37,7 +37,7 @@ enum HumanMessages {
         case .interrupted(_, let kept):
             // Said last, once the bars are gone, and its advice is the point: whole.
             MessageLine(interrupted(kept))
-        case .expecting, .queued, .started, .progress, .summary, .sourcesServed:
+        case .expecting, .queued, .connecting, .connected, .started, .progress, .summary, .sourcesServed:
             nil
         }
     }
@@ -122,6 +122,16 @@ enum HumanMessages {
         line.addDetail(" from ", dropOrder: 1)
         line.addURL(info.url, dropOrder: 1)
         return line
+    }
+
+    /// "connecting to example.org:443": a bar's row while its item waits for a connection.
+    static func connecting(to host: String) -> String {
+        "connecting to \(host)"
+    }
+
+    /// "f.iso: connecting to example.org:443": the same, as a log's line.
+    static func connecting(_ info: ItemInfo, to host: String) -> String {
+        "\(info.lineName): \(connecting(to: host))"
     }
 
     static func retrying(_ info: ItemInfo, attempt: Int, delay: Double, failure: TransferFailure) -> String {

@@ -19,6 +19,11 @@ public final class JSONRenderer: ProgressRenderer {
             return  // each item has its queued event
         case .queued(let info):
             describe(&line, "queued", info)
+        case .connecting(let info, let host):
+            describe(&line, "connecting", info)
+            line.add("host", host)
+        case .connected(let info):
+            describe(&line, "connected", info)
         case .started(let info, let total, let offset):
             describe(&line, "started", info)
             if let total { line.add("total", total) }

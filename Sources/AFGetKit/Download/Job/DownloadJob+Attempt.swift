@@ -132,6 +132,10 @@ extension DownloadJob {
                     state.cancel(because: .localFailure(failure), on: manager)
                 }
             }
+        case .connecting(_, let host):
+            renderer.handle(.connecting(info, host: host))
+        case .connected:
+            renderer.handle(.connected(info))
         case .verbose, .redirected, .suspended, .resumed:
             if let notice = event.notice(verbose: settings.transfer.verbose) { renderer.handle(.notice(notice)) }
         case .completed(_, let response):
