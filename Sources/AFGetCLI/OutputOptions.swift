@@ -25,7 +25,8 @@ struct OutputOptions: ParsableArguments {
     @Option(
         name: .customLong("on-exists"),
         help: ArgumentHelp(
-            "What to do when the destination exists; update downloads only when the server's copy is newer.", valueName: "mode"))
+            "What to do when the destination exists; update downloads only when the server's copy is newer or of another size.",
+            valueName: "mode"))
     var onExists: OnExistsPolicy = .skip
 
     @Flag(

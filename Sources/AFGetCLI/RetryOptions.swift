@@ -31,7 +31,9 @@ struct RetryOptions: ParsableArguments {
 
     /// For downloads and uploads: every transient failure and status.
     var policy: RetryPolicy {
-        RetryPolicy(maxRetries: retries ?? 5, baseDelay: retryDelay, retriesAnyMethod: retries != nil)
+        RetryPolicy(
+            maxRetries: retries ?? 5, baseDelay: retryDelay, retriesAnyMethod: retries != nil,
+            firstContactTimeoutRetries: retries ?? 1)
     }
 
     /// For `afget request`: the status a server answers is shown at once, as curl and httpie

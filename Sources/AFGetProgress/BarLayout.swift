@@ -46,7 +46,16 @@ public struct BarLayout {
             let layout = BarColumns.choose(
                 width: width, nameWidth: names.map(DisplayWidth.of).max() ?? 0, hasLengths: hasLengths)
         else { return items.map { shortLine(bytes: $0.bytes, total: $0.total, speed: $0.speed) } }
-        return zip(names, items).map { name, item in row(name: name, item, in: layout) }
+        return zip(names, items).map { name, item in
+            item.waiting.map { waitingRow(name: name, TerminalText.clean($0), in: layout) } ?? row(name: name, item, in: layout)
+        }
+    }
+
+    /// An item waiting before its first byte: its name in the name column, then what it waits
+    /// for where its figures will be, cut to the width.
+    private func waitingRow(name: String, _ waiting: String, in layout: BarColumns) -> String {
+        let shown = DisplayWidth.shortenedPath(name, columns: layout.name)
+        return fitted(shown + BarFields.blank(layout.name - DisplayWidth.of(shown)) + " " + waiting)
     }
 
     /// The line for one item named `name`, shown alone.

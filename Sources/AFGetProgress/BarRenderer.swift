@@ -13,7 +13,8 @@ public final class BarRenderer: ProgressRenderer {
     private let isBatch: Bool
     /// Reads the window's size at each frame.
     private let measure: () -> TerminalSize
-    private var bars: [(info: ItemInfo, bytes: Int64, total: Int64?, speed: Double)] = []
+    /// A row per item: its figures, or what it waits for before its first byte.
+    private var bars: [(info: ItemInfo, bytes: Int64, total: Int64?, speed: Double, waiting: String?)] = []
     private var totals = BatchTotals()
     private var region = LiveRegion()
     private var lastDrawAt = 0.0
@@ -34,13 +35,23 @@ public final class BarRenderer: ProgressRenderer {
         if let line = HumanMessages.message(for: event, inBatch: isBatch) {
             if case .interrupted = event { bars.removeAll() }
             if let ended = event.endedItem { remove(ended) }
+            // Waiting to retry is not connecting: the row goes until the next attempt's news.
+            if case .retrying(let info, _, _, _) = event { bars.removeAll { $0.info.id == info.id && $0.waiting != nil } }
             printAbove(line)
             return
         }
         switch event {
+        case .connecting(let info, let host):
+            bars.removeAll { $0.info.id == info.id }
+            bars.append((info, 0, nil, 0, HumanMessages.connecting(to: host)))
+            redraw(throttled: false)
+        case .connected(let info):
+            // Its figures come with its answer; until then, nothing said is better than a stale word.
+            bars.removeAll { $0.info.id == info.id && $0.waiting != nil }
+            redraw(throttled: false)
         case .started(let info, let total, let offset):
             bars.removeAll { $0.info.id == info.id }
-            bars.append((info, offset ?? 0, total, 0))
+            bars.append((info, offset ?? 0, total, 0, nil))
             // A continued download says where it picks up, as a log does; a bar starting at
             // 37% would not tell a continue from a fast start.
             if offset != nil {
@@ -50,7 +61,7 @@ public final class BarRenderer: ProgressRenderer {
             }
         case .progress(let info, let bytes, let total, let speed):
             if let index = bars.firstIndex(where: { $0.info.id == info.id }) {
-                bars[index] = (info, bytes, total, speed)
+                bars[index] = (info, bytes, total, speed, nil)
             }
             redraw(throttled: true)
         case .summary(let summary):
@@ -105,7 +116,9 @@ public final class BarRenderer: ProgressRenderer {
     /// What brings the block on screen up to date: nothing when no row changed.
     private func frame(in size: TerminalSize) -> String {
         lastDrawAt = monotonicSeconds()
-        let items = bars.map { LiveBlock.Item(name: $0.info.lineName, bytes: $0.bytes, total: $0.total, speed: $0.speed) }
+        let items = bars.map {
+            LiveBlock.Item(name: $0.info.lineName, bytes: $0.bytes, total: $0.total, speed: $0.speed, waiting: $0.waiting)
+        }
         let lines = LiveBlock(size: size, useColor: useColor).lines(
             items: items, totalLine: isBatch ? totals.line : nil, shortTotalLine: isBatch ? totals.shortLine : nil)
         return region.draw(lines, in: size)

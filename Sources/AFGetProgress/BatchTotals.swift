@@ -50,7 +50,8 @@ struct BatchTotals {
             if info.id >= 0 { end(info.id) } else { queued += 1 }
             finished += 1
             failed += 1
-        case .retrying, .restarting, .notice, .interrupted, .summary, .sourceDropped, .sourcesServed:
+        case .connecting, .connected, .retrying, .restarting, .notice, .interrupted, .summary, .sourceDropped,
+            .sourcesServed:
             break
         }
         if now - lastSampleAt >= Self.sampleInterval {

@@ -37,7 +37,7 @@ enum HumanMessages {
         case .interrupted(_, let kept):
             // Said last, once the bars are gone, and its advice is the point: whole.
             MessageLine(interrupted(kept))
-        case .expecting, .queued, .started, .progress, .summary, .sourcesServed:
+        case .expecting, .queued, .connecting, .connected, .started, .progress, .summary, .sourcesServed:
             nil
         }
     }
@@ -68,13 +68,19 @@ enum HumanMessages {
         return line
     }
 
-    static func skipped(_ info: ItemInfo, reason: String) -> String {
+    static func skipped(_ info: ItemInfo, reason: SkipReason) -> String {
         skippedLine(info, reason: reason).text
     }
 
-    private static func skippedLine(_ info: ItemInfo, reason: String) -> MessageLine {
-        var line = MessageLine("afget: skipping \(info.path): \(reason)")
-        line.addDetail(" (see --on-exists)", dropOrder: 1)
+    /// "afget: skipping f.iso: already exists (…)": the advice is left out first.
+    private static func skippedLine(_ info: ItemInfo, reason: SkipReason) -> MessageLine {
+        var line = MessageLine("afget: skipping \(info.path): \(reason.words)")
+        switch reason.advice {
+        case .seeOnExists:
+            line.addDetail(" (see --on-exists)", dropOrder: 1)
+        case .continueOrReplace:
+            line.addDetail(" (if it is incomplete: -c continues it, --on-exists overwrite replaces it)", dropOrder: 1)
+        }
         return line
     }
 
@@ -116,6 +122,16 @@ enum HumanMessages {
         line.addDetail(" from ", dropOrder: 1)
         line.addURL(info.url, dropOrder: 1)
         return line
+    }
+
+    /// "connecting to example.org:443": a bar's row while its item waits for a connection.
+    static func connecting(to host: String) -> String {
+        "connecting to \(host)"
+    }
+
+    /// "f.iso: connecting to example.org:443": the same, as a log's line.
+    static func connecting(_ info: ItemInfo, to host: String) -> String {
+        "\(info.lineName): \(connecting(to: host))"
     }
 
     static func retrying(_ info: ItemInfo, attempt: Int, delay: Double, failure: TransferFailure) -> String {

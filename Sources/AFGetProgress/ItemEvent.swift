@@ -28,13 +28,18 @@ public enum ItemEvent: Sendable, Equatable {
     case expecting(items: Int)
     /// An item is about to start.
     case queued(ItemInfo)
+    /// The item's request has waited a while for its connection to `host` (host:port, or its
+    /// proxy's), and still waits: a host that does not answer is shown as such, not as nothing.
+    case connecting(ItemInfo, host: String)
+    /// The connection the item waited for (`connecting`) was made.
+    case connected(ItemInfo)
     /// The body is arriving; `offset` is where a continued download picks up.
     case started(ItemInfo, total: Int64?, offset: Int64?)
     case progress(ItemInfo, bytes: Int64, total: Int64?, speed: Double)
     /// `bytes` is the whole file; `transferred` what this run received of it (less when it
     /// continued an earlier run), which the speed is reckoned from.
     case done(ItemInfo, bytes: Int64, transferred: Int64, seconds: Double, sha256: String?)
-    case skipped(ItemInfo, reason: String)
+    case skipped(ItemInfo, reason: SkipReason)
     /// Attempt `attempt` failed transiently; the next starts after `delay` seconds.
     case retrying(ItemInfo, attempt: Int, delay: Double, failure: TransferFailure)
     /// A continue was impossible; the download starts again from zero.

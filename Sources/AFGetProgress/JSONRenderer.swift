@@ -19,6 +19,11 @@ public final class JSONRenderer: ProgressRenderer {
             return  // each item has its queued event
         case .queued(let info):
             describe(&line, "queued", info)
+        case .connecting(let info, let host):
+            describe(&line, "connecting", info)
+            line.add("host", host)
+        case .connected(let info):
+            describe(&line, "connected", info)
         case .started(let info, let total, let offset):
             describe(&line, "started", info)
             if let total { line.add("total", total) }
@@ -35,7 +40,7 @@ public final class JSONRenderer: ProgressRenderer {
             if let sha256 { line.add("sha256", sha256) }
         case .skipped(let info, let reason):
             describe(&line, "skipped", info)
-            line.add("reason", reason)
+            line.add("reason", reason.words)
         case .failed(let info, let failure):
             describe(&line, "failed", info)
             line.add("exit", Int(failure.exitCode))

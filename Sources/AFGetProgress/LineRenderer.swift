@@ -26,6 +26,8 @@ public final class LineRenderer: ProgressRenderer {
             return
         }
         switch event {
+        case .connecting(let info, let host):
+            output.writeLine(to: stream, HumanMessages.connecting(info, to: host))
         case .started(let info, let total, let offset):
             guard !isBatch else { return }
             output.writeLine(to: stream, HumanMessages.started(info, total: total, offset: offset))

@@ -1,3 +1,5 @@
+import AFGetSupport
+
 /// What the live block shows in a window of a given size: a line per active item, the lines
 /// in columns (`BarLayout`), and, in a batch, the total line under them.
 ///
@@ -12,6 +14,9 @@ struct LiveBlock {
         var bytes: Int64
         var total: Int64?
         var speed: Double
+        /// What the item waits for before its first byte ("connecting to HOST"), shown in place
+        /// of its figures.
+        var waiting: String? = nil
     }
 
     let size: TerminalSize
@@ -26,7 +31,10 @@ struct LiveBlock {
         let layout = BarLayout(columns: size.columns, useColor: useColor)
         guard layout.fitsItemLines else {
             if let totalLine { return [layout.fitted(shortTotalLine ?? totalLine)] }
-            return items.prefix(1).map { layout.shortLine(bytes: $0.bytes, total: $0.total, speed: $0.speed) }
+            return items.prefix(1).map {
+                $0.waiting.map { layout.fitted(TerminalText.clean($0)) }
+                    ?? layout.shortLine(bytes: $0.bytes, total: $0.total, speed: $0.speed)
+            }
         }
         // The rows are laid out together, and only those shown: they line up with each other.
         guard let totalLine else { return layout.lines(for: Array(items.prefix(tallest))) }

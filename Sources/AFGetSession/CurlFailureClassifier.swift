@@ -8,8 +8,10 @@ enum CurlFailureClassifier {
     /// `requestUnsent`: the transfer never got as far as sending (libcurl's pre-transfer time is
     /// still 0): no connection, or none that took a byte. `ftpReply`: an FTP server's last reply
     /// code (0 for other schemes). `body`: the bytes received of an announced length.
+    /// `hostAnswered`: the host answered a request in this run (a connect timeout then is
+    /// worth the usual retries; on first contact it is not).
     static func failure(
-        for error: CurlError, host: String, readingHeaders: Bool,
+        for error: CurlError, host: String, readingHeaders: Bool, hostAnswered: Bool = true,
         limits: ResponseLimits, requestUnsent: Bool = false, proxies: ProxySettings = ProxySettings(environment: [:]),
         proxy: ChosenProxy? = nil, tunnelStatus: Int = 0, ftpReply: Int = 0, body: (received: Int64, expected: Int64)? = nil
     ) -> TransferFailure {
@@ -47,7 +49,9 @@ enum CurlFailureClassifier {
         }
         // A body that cannot be decoded is worthless: nothing of it is kept.
         return TransferFailure(
-            reason(of: error.curlCode, said: said, host: host, isTLSAlert: isTLSAlert, requestUnsent: requestUnsent, body: body),
+            reason(
+                of: error.curlCode, said: said, host: host, isTLSAlert: isTLSAlert, requestUnsent: requestUnsent,
+                hostAnswered: hostAnswered, body: body),
             transient: !isTLSAlert && isTransient(error.curlCode),
             discardsData: error.curlCode == CURLE_BAD_CONTENT_ENCODING, requestUnsent: requestUnsent)
     }
@@ -102,7 +106,7 @@ enum CurlFailureClassifier {
     /// `host` (or an alert after its handshake), and libcurl's words for the rest.
     static func reason(
         of code: CURLcode, said: String, host: String = "", isTLSAlert: Bool = false, requestUnsent: Bool,
-        body: (received: Int64, expected: Int64)? = nil
+        hostAnswered: Bool = true, body: (received: Int64, expected: Int64)? = nil
     ) -> FailureReason {
         if code == CURLE_PARTIAL_FILE, let body {
             return .response(.bodyShort(received: body.received, expected: body.expected, said: said))
@@ -110,7 +114,8 @@ enum CurlFailureClassifier {
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST: return .connection(.hostNotFound(said: said))
         case CURLE_COULDNT_CONNECT: return .connection(.connectFailed(said: said))
-        case CURLE_OPERATION_TIMEDOUT where requestUnsent: return .connection(.connectTimeout(said: said))
+        case CURLE_OPERATION_TIMEDOUT where requestUnsent:
+            return .connection(hostAnswered ? .connectTimeout(said: said) : .connectTimeoutOnFirstContact(said: said))
         case CURLE_REMOTE_FILE_NOT_FOUND: return .response(.noSuchFile(said: said))
         case CURLE_REMOTE_ACCESS_DENIED: return .response(.accessDenied(said: said))
         case CURLE_FTP_COULDNT_RETR_FILE: return .response(.fileNotSent(said: said))

@@ -374,7 +374,8 @@ final class CurlLoop {
         let error = CurlError(code: result, detail: context.easy.lastErrorDetail)
         let failure = CurlFailureClassifier.failure(
             for: error, host: context.request.url.host,
-            readingHeaders: !context.headersComplete, limits: context.options.limits,
+            readingHeaders: !context.headersComplete, hostAnswered: originsThatAnswered.contains(context.request.url.origin),
+            limits: context.options.limits,
             requestUnsent: context.easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) == 0,
             proxies: context.options.proxy, proxy: context.options.proxy.proxy(forRequestTo: context.request.url),
             tunnelStatus: context.easy.info(CURLINFO_HTTP_CONNECTCODE),
@@ -496,6 +497,7 @@ final class CurlLoop {
             running = Array(running[releaseTurn...] + running[..<releaseTurn])
         }
         for context in running where context.machine.state == .running && context.isAttached {
+            context.tellConnectWait(at: now)
             let unpaused = context.releaseIfAllowed(now: now)
             if unpaused != CURLE_OK {
                 endIfUnpauseEnded(context, unpaused)

@@ -43,6 +43,12 @@ public struct TaskResponse: Sendable, Equatable {
 
 /// What the task manager reports, in order per task, on its event stream.
 public enum TaskEvent: Sendable, Equatable {
+    /// The transfer has waited `TransferContext.connectingNoticeDelay` for a connection to
+    /// `host` (host:port, or the proxy's), and still waits: said once per request, and only
+    /// when connecting takes that long.
+    case connecting(TaskID, host: String)
+    /// The connection said to be awaited (`connecting`) was made.
+    case connected(TaskID)
     /// The final response's headers arrived and its body is starting.
     case started(TaskID, ResponseHead)
     /// Counters, a few times a second while the task runs.
@@ -69,7 +75,8 @@ public enum TaskEvent: Sendable, Equatable {
 
     public var taskID: TaskID {
         switch self {
-        case .started(let id, _), .progress(let id, _), .suspended(let id), .resumed(let id),
+        case .connecting(let id, _), .connected(let id), .started(let id, _), .progress(let id, _), .suspended(let id),
+            .resumed(let id),
             .redirected(let id, _, _), .verbose(let id, _), .completed(let id, _), .failed(let id, _, _),
             .canceled(let id, _, _):
             id

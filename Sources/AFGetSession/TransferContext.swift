@@ -35,6 +35,49 @@ final class TransferContext {
                 || easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) > 0)
     }
 
+    /// Where the current request is in saying that it waits for its connection.
+    private enum ConnectWait {
+        case quiet(since: Double)
+        case said
+        case over
+    }
+    private var connectWait = ConnectWait.over
+    /// Most connections take milliseconds, and one that quick needs no words; a host that
+    /// does not answer would leave the screen blank for the whole connect timeout.
+    static let connectingNoticeDelay = 1.0
+
+    /// Says (once per request) that the transfer still waits for its connection after
+    /// `connectingNoticeDelay`, then that it has it: asked by the loop's housekeeping.
+    func tellConnectWait(at now: Double) {
+        switch connectWait {
+        case .quiet(let since) where now - since >= Self.connectingNoticeDelay:
+            if isConnected {
+                connectWait = .over
+            } else {
+                connectWait = .said
+                emit(.connecting(id, host: connectingTo))
+            }
+        case .said where isConnected:
+            connectWait = .over
+            emit(.connected(id))
+        default:
+            break
+        }
+    }
+
+    /// The request has its connection (a new one or a reused one), or an answer.
+    private var isConnected: Bool {
+        headerBytes > 0 || easy.info(offset: CURLINFO_CONNECT_TIME_T) > 0
+            || easy.info(offset: CURLINFO_PRETRANSFER_TIME_T) > 0
+    }
+
+    /// What the transfer connects to: its proxy when it has one, else the URL's host and port.
+    private var connectingTo: String {
+        if let proxy = options.proxy.proxy(forRequestTo: request.url) { return proxy.name }
+        let host = request.url.host
+        return (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + ":\(request.url.port)"
+    }
+
     // The response of the current hop.
     private(set) var head = ResponseHead()
     private(set) var headersComplete = false
@@ -157,6 +200,7 @@ final class TransferContext {
         decoder = nil
         progress = TransferProgress()
         if firstRequestAt == 0 { firstRequestAt = monotonicSeconds() }
+        connectWait = .quiet(since: monotonicSeconds())
         progress.startedAt = firstRequestAt
         easy.clearErrorDetail()
 

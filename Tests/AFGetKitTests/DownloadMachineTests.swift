@@ -62,6 +62,15 @@ final class DownloadMachineTests: XCTestCase {
     func testStatusesAreRetriedOrEndTheItem() {
         var conditional = machine(.init(isConditional: true))
         XCTAssertEqual(conditional.attemptCompleted(head(304), reached: 0, size: 0), .keepAsNotModified)
+        // `--on-exists update` with the file's size: a 304 asks the server's length, which keeps
+        // the file when it is the same (or not said) and replaces it when it differs.
+        var updating = machine(.init(isConditional: true, updatedSize: 2500))
+        XCTAssertEqual(
+            updating.attemptCompleted(head(304, [("Content-Length", "0")]), reached: 0, size: 0),
+            .confirmSameSize(size: 2500))
+        XCTAssertEqual(updating.unchangedLength(2500), .keepAsNotModified)
+        XCTAssertEqual(updating.unchangedLength(nil), .keepAsNotModified)
+        XCTAssertEqual(updating.unchangedLength(6000), .replaceOtherSize(size: 2500, serverSize: 6000))
         for status in [408, 429, 500, 502, 503, 504] {
             var machine = machine()
             guard case .retry(let failure, nil) = machine.attemptCompleted(head(status), reached: 0, size: 0) else {

@@ -4,6 +4,7 @@ import CurlCore
 import Glibc
 import XCTest
 
+@testable import AFGetKit
 @testable import AFGetSession
 @testable import AFGetSupport
 
@@ -32,6 +33,23 @@ final class FailureReasonTests: XCTestCase {
             XCTAssertEqual(reason.code, row.code, "code \(row.curl.rawValue)")
             XCTAssertEqual(reason.isHostDown, row.hostDown, "code \(row.curl.rawValue)")
         }
+    }
+
+    /// A connect timeout to a host that has not answered in this run is the host's as any is,
+    /// with the same code, but retried once by default, and as often as `--retry N` says.
+    func testAConnectTimeoutOnFirstContactIsRetriedLess() {
+        let reason = CurlFailureClassifier.reason(
+            of: CURLE_OPERATION_TIMEDOUT, said: "said", requestUnsent: true, hostAnswered: false)
+        XCTAssertEqual(reason, .connection(.connectTimeoutOnFirstContact(said: "said")))
+        XCTAssertEqual(reason.code, "connect-timeout")
+        XCTAssertTrue(reason.isHostDown)
+        let firstContact = TransferFailure(reason, transient: true)
+        let answered = TransferFailure(.connection(.connectTimeout(said: "said")), transient: true)
+        XCTAssertEqual(RetryPolicy().retryCount(for: firstContact), 1)
+        XCTAssertEqual(RetryPolicy().retryCount(for: answered), 5)
+        XCTAssertEqual(RetryPolicy(maxRetries: 3, firstContactTimeoutRetries: 3).retryCount(for: firstContact), 3)
+        XCTAssertEqual(RetryPolicy().decision(afterFailedAttempts: 2, of: firstContact, retryAfter: nil, now: 0), .giveUp)
+        XCTAssertEqual(RetryPolicy().decision(afterFailedAttempts: 2, of: answered, retryAfter: nil, now: 0), .retry(after: 2))
     }
 
     /// libcurl (7.88) reports every FTP 421 as CURLE_OPERATION_TIMEDOUT: one in place of the

@@ -201,7 +201,7 @@ final class OutsideTextTests: XCTestCase {
             .retrying(Self.hostileInfo, attempt: 1, delay: 1, failure: TransferFailure(.response(.httpStatus(503, phrase: h)))),
             .restarting(Self.hostileInfo, because: .malformedContentRange(h)),
             .sourceDropped(Self.hostileInfo, source: "http://m/" + h, reason: h),
-            .skipped(Self.hostileInfo, reason: h),
+            .skipped(Self.hostileInfo, reason: SkipReason(h)),
             .started(Self.hostileInfo, total: 10, offset: 5),
             .started(Self.hostileInfo, total: 10, offset: nil),
             .done(Self.hostileInfo, bytes: 10, transferred: 5, seconds: 1, sha256: nil),

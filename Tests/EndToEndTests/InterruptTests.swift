@@ -310,10 +310,41 @@ final class InterruptTests: ServerTestCase {
         // Then nothing is left: success, said in one line (nothing at all with -q).
         let again = try Afget.run(["resume"], in: directory)
         XCTAssertEqual(again.status, 0)
-        XCTAssertEqual(again.stderrLines, ["afget: nothing to resume: no .afresume files in ."])
+        XCTAssertEqual(
+            again.stderrLines, ["afget: nothing to resume: no .afresume files in . or the directories below it (3 levels down)"])
         let quiet = try Afget.run(["resume", "-q"], in: directory)
         XCTAssertEqual(quiet.status, 0)
         XCTAssertEqual(quiet.stderr, "")
+    }
+
+    /// A download started with `-d downloads` and stopped: `afget resume` where it was started
+    /// finds its resume data below the current directory, says where, and finishes the file.
+    /// Deeper than the search goes, or in a hidden directory, it is not looked for.
+    func testResumeWithoutAPathFindsResumeDataBelowTheCurrentDirectory() throws {
+        let (process, _, _) = try Afget.start(["--progress", "line", "-d", "downloads", url], in: directory)
+        let kept = directory.appendingPathComponent("downloads/big.bin.afresume")
+        waitUntil("a checkpoint beyond 100000 bytes") { (checkpointedBytes(kept) ?? 0) > 100_000 }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+
+        let result = try Afget.run(["resume", "--progress", "line"], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderrLines.first, "afget: no .afresume files in .; continuing those in downloads")
+        let finished = directory.appendingPathComponent("downloads/big.bin")
+        XCTAssertEqual(sha256Hex(ofFile: finished.path), TestPayload.sha256(count: size))
+        XCTAssertEqual(listing(directory.appendingPathComponent("downloads")), ["big.bin"])
+
+        for place in ["a/b/c/d", ".hidden"] {
+            let deep = directory.appendingPathComponent(place)
+            try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: deep.appendingPathComponent("f.bin.afresume"))
+        }
+        let nothing = try Afget.run(["resume"], in: directory)
+        XCTAssertEqual(nothing.status, 0, nothing.stderr)
+        XCTAssertEqual(
+            nothing.stderrLines, ["afget: nothing to resume: no .afresume files in . or the directories below it (3 levels down)"]
+        )
     }
 
     /// A password in the URL is used for the request but never shown or written down: not in

@@ -18,7 +18,7 @@ final class OnExistsTests: ServerTestCase {
         let result = try Afget.run(["--progress", "line", url], in: directory)
         XCTAssertEqual(result.status, 0)
         XCTAssertEqual(try String(contentsOf: existing, encoding: .utf8), "old")
-        XCTAssertEqual(result.stderrLines, ["afget: skipping f.bin: already exists (see --on-exists)"])
+        XCTAssertEqual(result.stderrLines, [Self.skippedWithAdvice("f.bin")])
         XCTAssertEqual(server.log.all.count, 0, "nothing is requested")
 
         // A part file left beside it by an unfinished download is mentioned, and kept.
@@ -32,6 +32,30 @@ final class OnExistsTests: ServerTestCase {
                     + "unfinished download and is left as it is (see --on-exists)"
             ])
         XCTAssertEqual(listing(directory), ["f.bin", "f.bin.afpart"])
+    }
+
+    static func skippedWithAdvice(_ name: String) -> String {
+        "afget: skipping \(name): already exists (if it is incomplete: -c continues it, --on-exists overwrite replaces it)"
+    }
+
+    /// A file another tool left short is skipped, as any file there is, but the line says the
+    /// two ways on, and each does what it says: `-c` continues it to the server's bytes,
+    /// `--on-exists overwrite` replaces it.
+    func testASkippedFileSaysHowToContinueOrReplaceIt() throws {
+        let size = 5000
+        let short = directory.appendingPathComponent("short.bin")
+        let url = server.url("/file/short.bin?size=\(size)")
+        for way in [["-c"], ["--on-exists", "overwrite"]] {
+            try Data(TestPayload.bytes(0..<2000)).write(to: short)
+            let skipped = try Afget.run(["--progress", "line", url], in: directory)
+            XCTAssertEqual(skipped.status, 0, skipped.stderr)
+            XCTAssertEqual(skipped.stderrLines, [Self.skippedWithAdvice("short.bin")])
+            XCTAssertEqual(fileSize(short), 2000, "skipped: left as it is")
+
+            let followed = try Afget.run(["-q"] + way + [url], in: directory)
+            XCTAssertEqual(followed.status, 0, "\(way): \(followed.stderr)")
+            XCTAssertEqual(sha256Hex(ofFile: short.path), TestPayload.sha256(count: size), "\(way)")
+        }
     }
 
     /// `-q` shows failures only; a batch that shows one ends with its summary line, which counts
@@ -124,10 +148,13 @@ final class OnExistsUpdateTests: XCTestCase {
         let file = directory.appendingPathComponent("u.bin")
         XCTAssertEqual(try Afget.run(["-q", url], in: directory).status, 0)
 
+        let before = server.log.all.count
         let unchanged = try Afget.run(["--progress", "line", "--on-exists", "update", url], in: directory)
         XCTAssertEqual(unchanged.status, 0, unchanged.stderr)
         XCTAssertEqual(unchanged.stderrLines, ["afget: skipping u.bin: not modified on the server (see --on-exists)"])
-        XCTAssertEqual(server.log.all.last?.header("If-Modified-Since"), Route.lastModified)
+        let asked = server.log.all.dropFirst(before)
+        XCTAssertEqual(asked.map(\.method), ["GET", "HEAD"], "a 304, then its length asked for")
+        XCTAssertEqual(asked.first?.header("If-Modified-Since"), Route.lastModified)
         XCTAssertEqual(listing(directory), ["u.bin"])
 
         try Data("stale".utf8).write(to: file)
@@ -137,5 +164,29 @@ final class OnExistsUpdateTests: XCTestCase {
         XCTAssertEqual(older.status, 0, older.stderr)
         XCTAssertEqual(sha256Hex(ofFile: file.path), TestPayload.sha256(count: 6000))
         XCTAssertEqual(server.log.all.last?.header("If-Modified-Since"), "Sun, 09 Sep 2001 01:46:40 GMT")
+    }
+
+    /// A file of another length than the server's is fetched again even when the server's copy
+    /// is no newer: one another tool left short has the time it was written (newer), or kept
+    /// the server's time (`cp -p`, `curl -R`), and If-Modified-Since alone kept it.
+    func testAFileOfAnotherSizeIsFetchedAgainWhateverItsTime() throws {
+        let server = try TestHTTPServer()
+        let directory = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = server.url("/file/u.bin?size=6000")
+        let file = directory.appendingPathComponent("u.bin")
+        let times = [Date(timeIntervalSince1970: TimeInterval(Route.lastModifiedEpoch)), Date()]
+        for time in times {
+            try Data(TestPayload.bytes(0..<2500)).write(to: file)
+            try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: file.path)
+            let result = try Afget.run(["--progress", "line", "--on-exists", "update", url], in: directory)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(
+                result.stderrLines.first,
+                "afget: u.bin: not modified on the server, but 6000 bytes there and 2500 here: fetching it again")
+            XCTAssertEqual(sha256Hex(ofFile: file.path), TestPayload.sha256(count: 6000), "\(time)")
+            XCTAssertEqual(listing(directory), ["u.bin"])
+            XCTAssertNil(server.log.all.last?.header("If-Modified-Since"), "the file is asked for whole")
+        }
     }
 }

@@ -45,6 +45,10 @@ struct ExchangeAttempt {
             speed.add(bytes: bytes, at: now)
             said.append(.progress(info, bytes: bytes, total: total, speed: speed.bytesPerSecond))
             return (said, nil)
+        case .connecting(_, let host):
+            return ([.connecting(info, host: host)], nil)
+        case .connected:
+            return ([.connected(info)], nil)
         case .verbose, .redirected, .suspended, .resumed:
             return (event.notice(verbose: verbose).map { [.notice($0)] } ?? [], nil)
         case .completed(_, let response):

@@ -84,7 +84,9 @@ struct RetryLoop: Sendable {
     /// failed attempt and tells the renderer of the wait, or gives up.
     mutating func decide(after problem: Problem, item info: ItemInfo) -> Decision {
         failedAttempts += 1
-        switch policy.decision(afterFailedAttempts: failedAttempts, retryAfter: problem.retryAfter, now: Int64(time(nil))) {
+        switch policy.decision(
+            afterFailedAttempts: failedAttempts, of: problem.failure, retryAfter: problem.retryAfter, now: Int64(time(nil)))
+        {
         case .giveUp:
             return .giveUp(.exhausted(finalFailure(problem.failure)))
         case .tooLongToWait(let seconds, let retryAfter):
@@ -100,6 +102,9 @@ struct RetryLoop: Sendable {
     /// A failure as reported at the end: a transient one says how many attempts it took.
     func finalFailure(_ failure: TransferFailure) -> TransferFailure {
         guard failedAttempts > 1, failure.isTransient else { return failure }
+        if policy.retryCount(for: failure) < policy.maxRetries {
+            return failure.noting(.firstContactTimeouts(failedAttempts, more: policy.maxRetries))
+        }
         return failure.noting(.afterAttempts(failedAttempts))
     }
 }

@@ -1,4 +1,5 @@
 import AFGetRequest
+import AFGetSupport
 
 /// When and how long to wait before trying a failed transfer again (DESIGN.md §8):
 /// transient failures and HTTP 408, 429, 500, 502, 503, 504 are retried with a delay that
@@ -9,6 +10,11 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The user asked for retries (`--retry N`): a POST or PATCH is repeated like any request.
     public var retriesAnyMethod: Bool
     public var statuses: StatusRetries
+    /// Retries of a connect timeout to a host that has not answered in this run (at most
+    /// `maxRetries`): the kernel already sent its SYN again several times within the timeout, so
+    /// five more timeouts (minutes of a blank wait) rarely find a host the first did not. One
+    /// more try covers a network that was coming up; `--retry N` given explicitly sets it to N.
+    public var firstContactTimeoutRetries: Int
     public static let maxBackoff = 30.0
 
     /// Which final statuses are tried again (failures on the way, such as a reset, always are).
@@ -22,9 +28,11 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     public init(
-        maxRetries: Int = 5, baseDelay: Double = 1, retriesAnyMethod: Bool = false, statuses: StatusRetries = .transient
+        maxRetries: Int = 5, baseDelay: Double = 1, retriesAnyMethod: Bool = false, statuses: StatusRetries = .transient,
+        firstContactTimeoutRetries: Int = 1
     ) {
         self.maxRetries = maxRetries
+        self.firstContactTimeoutRetries = firstContactTimeoutRetries
         self.baseDelay = baseDelay
         self.retriesAnyMethod = retriesAnyMethod
         self.statuses = statuses
@@ -53,9 +61,18 @@ public struct RetryPolicy: Sendable, Equatable {
         case tooLongToWait(seconds: Int, retryAfter: String)
     }
 
-    /// After `failedAttempts` failures (1 after the first), with the response's Retry-After if any.
-    public func decision(afterFailedAttempts failedAttempts: Int, retryAfter: String?, now: Int64) -> Decision {
-        guard failedAttempts <= maxRetries else { return .giveUp }
+    /// The retries `failure` gets: fewer for a connect timeout to a host not answered yet.
+    public func retryCount(for failure: TransferFailure) -> Int {
+        guard case .connection(.connectTimeoutOnFirstContact) = failure.reason else { return maxRetries }
+        return min(maxRetries, firstContactTimeoutRetries)
+    }
+
+    /// After `failedAttempts` failures (1 after the first) the last of which was `failure`, with
+    /// the response's Retry-After if any.
+    public func decision(
+        afterFailedAttempts failedAttempts: Int, of failure: TransferFailure? = nil, retryAfter: String?, now: Int64
+    ) -> Decision {
+        guard failedAttempts <= failure.map(retryCount(for:)) ?? maxRetries else { return .giveUp }
         if let retryAfter, let wait = RetryAfter.seconds(retryAfter, now: now) {
             guard wait <= RetryAfter.longestWait else {
                 return .tooLongToWait(seconds: Int(wait), retryAfter: retryAfter)

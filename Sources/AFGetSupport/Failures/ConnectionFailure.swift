@@ -7,6 +7,9 @@ public enum ConnectionFailure: Sendable, Equatable {
     case connectFailed(said: String)
     /// No connection was made before the connect timeout.
     case connectTimeout(said: String)
+    /// The same, to a host that has not answered in this run: likely down or behind a firewall
+    /// that drops what is sent to it, which is tried again only so often (`RetryPolicy`).
+    case connectTimeoutOnFirstContact(said: String)
     /// Not tried: earlier items of its host failed the same way in a row (`HostSchedule`), as
     /// `after` says; `again` for an item that was tried before the host was given up.
     indirect case hostGivenUp(host: String, after: FailureReason, again: Bool)
@@ -65,7 +68,7 @@ public enum ConnectionFailure: Sendable, Equatable {
         switch self {
         case .hostNotFound: "host-not-found"
         case .connectFailed: "connect-failed"
-        case .connectTimeout: "connect-timeout"
+        case .connectTimeout, .connectTimeoutOnFirstContact: "connect-timeout"
         case .hostGivenUp: "host-given-up"
         case .timeLimit: "time-limit"
         case .stalled: "stalled"
@@ -95,7 +98,8 @@ public enum ConnectionFailure: Sendable, Equatable {
 
     var words: String {
         switch self {
-        case .hostNotFound(let said), .connectFailed(let said), .connectTimeout(let said), .curl(_, let said, _):
+        case .hostNotFound(let said), .connectFailed(let said), .connectTimeout(let said),
+            .connectTimeoutOnFirstContact(let said), .curl(_, let said, _):
             said
         case .hostGivenUp(let host, let reason, let again):
             "not tried\(again ? " again" : ""): \(host) was given up for this run (\(reason.hostFailureWords))"
@@ -139,7 +143,7 @@ public enum ConnectionFailure: Sendable, Equatable {
     /// meet it too.
     var isHostDown: Bool {
         switch self {
-        case .hostNotFound, .connectFailed, .connectTimeout: true
+        case .hostNotFound, .connectFailed, .connectTimeout, .connectTimeoutOnFirstContact: true
         default: false
         }
     }
@@ -149,7 +153,7 @@ public enum ConnectionFailure: Sendable, Equatable {
         switch self {
         case .hostNotFound: "the host name did not resolve"
         case .connectFailed: "no connection could be made"
-        case .connectTimeout: "the connection timed out"
+        case .connectTimeout, .connectTimeoutOnFirstContact: "the connection timed out"
         default: "failed"
         }
     }

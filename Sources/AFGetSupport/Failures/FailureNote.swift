@@ -24,6 +24,9 @@ public indirect enum FailureNote: Sendable, Equatable {
     case notSentAgain(method: String)
     /// A transient failure that outlasted every attempt.
     case afterAttempts(Int)
+    /// Connect timeouts to a host that has not answered in this run, tried that many times:
+    /// fewer than the `more` retries other failures get (`RetryPolicy.firstContactTimeoutRetries`).
+    case firstContactTimeouts(Int, more: Int)
     /// A list entry that is left out, and the URL it named.
     case notUsing(url: String)
     case notDownloading(url: String)
@@ -51,6 +54,9 @@ public indirect enum FailureNote: Sendable, Equatable {
         case .notSentAgain(let method):
             "\(words) (not sent again: the server may have acted on this \(method); --retry N repeats it)"
         case .afterAttempts(let count): "\(words) (after \(count) attempts)"
+        case .firstContactTimeouts(let count, let more):
+            "\(words) (after \(count) attempts: a host that has not answered in this run is not retried \(more) times; "
+                + "--retry N retries it N times)"
         case .notUsing(let url): "\(words); not using \(url)"
         case .notDownloading(let url): "\(words); not downloading \(url)"
         case .everySourceFailed(let count): "every source failed (\(count) of them); the last: \(words)"

@@ -1,3 +1,4 @@
+import AFGetProgress
 import AFGetSupport
 import CurlCore
 import Glibc
@@ -10,9 +11,10 @@ public enum Destination: Sendable, Equatable {
     /// written in place, as there is no file to complete and rename over it.
     case stream(path: String)
     /// The file is already there and the policy says leave it.
-    case skip(path: String, reason: String)
-    /// The file is there; replace it only if the server's copy changed after `modifiedAt`.
-    case update(path: String, modifiedAt: Int64)
+    case skip(path: String, reason: SkipReason)
+    /// The file is there, `size` bytes long; replace it only if the server's copy changed
+    /// after `modifiedAt`, or is of another size.
+    case update(path: String, modifiedAt: Int64, size: Int64)
 
     /// Resolves `target` for `url`. Only looks; creates nothing. `listings` may say the path
     /// was not there without a look-up.
@@ -59,7 +61,7 @@ public enum Destination: Sendable, Equatable {
         case .update:
             var status = stat()
             guard stat(path, &status) == 0 else { throw fileFailure(.inspect, path, errno: errno) }
-            return .update(path: path, modifiedAt: Int64(status.st_mtim.tv_sec))
+            return .update(path: path, modifiedAt: Int64(status.st_mtim.tv_sec), size: Int64(status.st_size))
         case .error:
             throw TransferFailure(.file(.exists(path: path)))
         case .rename:
@@ -69,12 +71,12 @@ public enum Destination: Sendable, Equatable {
 
     /// A part file beside a destination that exists is left from an unfinished earlier download
     /// (the file came some other way): said, so it is not found and skipped again unexplained on
-    /// every run, and left as it is.
-    private static func existsReason(_ path: String) -> String {
+    /// every run, and left as it is. A file alone may be another tool's, cut short: the line
+    /// then says how to continue or replace it.
+    private static func existsReason(_ path: String) -> SkipReason {
         let part = FileNaming.workingFileStem(for: path) + PartFile.suffix
-        guard fileKind(at: part) != nil else { return "already exists" }
-        return "already exists; \(splitPath(part).name) beside it is from an unfinished download "
-            + "and is left as it is"
+        guard fileKind(at: part) != nil else { return SkipReason("already exists", advice: .continueOrReplace) }
+        return "already exists; \(splitPath(part).name) beside it is from an unfinished download and is left as it is"
     }
 
     /// `name.1.ext`, `name.2.ext`, ...: the first with neither a file nor a part file.

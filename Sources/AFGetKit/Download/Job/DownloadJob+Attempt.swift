@@ -18,7 +18,7 @@ extension DownloadJob {
         /// range done or answered wrongly, or segments that could not go on.
         case decided(DownloadMachine.Action)
         /// `-J` named the file after one that `--on-exists skip` keeps: its body is not needed.
-        case serverNamedFileStays(String, reason: String)
+        case serverNamedFileStays(String, reason: SkipReason)
     }
 
     /// A first request's bounded range whose response showed the file can be split: its task
@@ -56,7 +56,7 @@ extension DownloadJob {
             /// A failure on this side: no room, resume data that cannot be written.
             case localFailure(TransferFailure)
             /// `-J` found the server's name taken by a file that stays.
-            case serverNamedFileStays(path: String, reason: String)
+            case serverNamedFileStays(path: String, reason: SkipReason)
         }
 
         var localFailure: TransferFailure? {
@@ -132,6 +132,10 @@ extension DownloadJob {
                     state.cancel(because: .localFailure(failure), on: tasks)
                 }
             }
+        case .connecting(_, let host):
+            renderer.handle(.connecting(info, host: host))
+        case .connected:
+            renderer.handle(.connected(info))
         case .verbose, .redirected, .suspended, .resumed:
             if let notice = event.notice(verbose: settings.transfer.verbose) { renderer.handle(.notice(notice)) }
         case .completed(_, let response):

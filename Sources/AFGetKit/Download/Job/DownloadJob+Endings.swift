@@ -136,12 +136,12 @@ extension DownloadJob {
     /// once. A file of that name that `--on-exists` keeps is returned (and an `error` policy
     /// throws), so the body is not fetched for nothing; one that appears later is refused by the
     /// move into place (unless the policy replaces files).
-    func adoptServerName(_ head: ResponseHead) throws(TransferFailure) -> (path: String, reason: String)? {
+    func adoptServerName(_ head: ResponseHead) throws(TransferFailure) -> (path: String, reason: SkipReason)? {
         guard !hasServerName else { return nil }
         switch try serverNamedPath(head) {
         case .some(.skip(let existing, let reason)):
             return (existing, reason)
-        case .some(.file(let path)), .some(.update(let path, _)):
+        case .some(.file(let path)), .some(.update(let path, _, _)):
             record.info = ItemInfo(id: info.id, url: info.url, path: path)
             hasServerName = true
             return nil
@@ -155,12 +155,12 @@ extension DownloadJob {
     /// The server's name for the file is taken and `--on-exists skip` keeps it: the downloaded
     /// copy, or the part of it fetched so far, is not needed, once the file there matches the
     /// item's checksum (one read), as any file kept because it exists must.
-    func skipServerNamed(_ existing: String, reason: String) -> ItemOutcome {
+    func skipServerNamed(_ existing: String, reason: SkipReason) -> ItemOutcome {
         if let part = download.part, !part.isAnonymous { unlink(part.path) }
         download.part?.abandon()
         store?.remove()
         record.info = ItemInfo(id: info.id, url: info.url, path: existing)
-        let checkedReason: String
+        let checkedReason: SkipReason
         do {
             checkedReason = try PreparedDownload.skipReason(existing, reason, checksum: download.checksum)
         } catch {
@@ -204,7 +204,7 @@ extension DownloadJob {
     func notModified() -> ItemOutcome {
         download.part?.abandon()
         record.httpStatus = 304
-        let reason: String
+        let reason: SkipReason
         do {
             reason = try PreparedDownload.skipReason(info.path, "not modified on the server", checksum: download.checksum)
         } catch {

@@ -95,6 +95,7 @@ final class DownloadJob {
         machine = DownloadMachine(
             rules: DownloadMachine.Rules(
                 stream: download.part == nil ? download.sink.name : nil, isConditional: download.isConditional,
+                updatedSize: download.updatedSize,
                 splits: settings.split > 1, minimumSplitSize: settings.minimumSplitSize,
                 fetchesWholeFilesOnly: download.request.url.scheme == "scp", refusesRestart: settings.refusesRestart,
                 sendsCredentials: settings.transfer.sendsCredentials),
@@ -185,6 +186,9 @@ final class DownloadJob {
         case .wholePartConfirmation(let task, let size, let response):
             guard event.isFinal else { return .awaitingTask(task) }
             return perform(machine.wholePart(confirmed: confirmsWholePart(event, size: size)), after: response)
+        case .sizeConfirmation(let task):
+            guard event.isFinal else { return .awaitingTask(task) }
+            return perform(machine.unchangedLength(serversLength(event)))
         case .start, .retry, .hostPlace, .segments, .commit, .nothing:
             // A late event of a task the job has finished with.
             return currentStep
@@ -221,7 +225,7 @@ final class DownloadJob {
     private var currentStep: JobStep {
         switch awaiting {
         case .attempt(let state): .awaitingTask(state.task)
-        case .wholePartConfirmation(let task, _, _): .awaitingTask(task)
+        case .wholePartConfirmation(let task, _, _), .sizeConfirmation(let task): .awaitingTask(task)
         case .start, .retry, .hostPlace, .segments, .commit, .nothing: .waiting
         }
     }
@@ -307,6 +311,15 @@ final class DownloadJob {
             return finish(head, lastModified: lastModified)
         case .keepAsNotModified:
             return end(notModified())
+        case .confirmSameSize:
+            let task = askServersLength()
+            awaiting = .sizeConfirmation(task)
+            return .awaitingTask(task)
+        case .replaceOtherSize(let size, let serverSize):
+            renderer.handle(.notice(DownloadNotices.otherSize(info.path, size: size, serverSize: serverSize)))
+            sources.dropCondition()
+            offset = machine.offset
+            return nextAttempt()
         case .fail(let failure, let afterRetries):
             let failure = afterRetries ? retries.finalFailure(failure) : failure
             guard sources.isMirrored, let last = sources.current, MirrorSources.isSourceFailure(failure) else {

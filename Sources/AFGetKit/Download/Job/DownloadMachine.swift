@@ -14,8 +14,11 @@ struct DownloadMachine {
         /// The stream written to (`-o -`: "standard output"), which cannot take back what it
         /// was given; nil for a file.
         var stream: String?
-        /// `--on-exists update`: the request carries If-Modified-Since, and a 304 keeps the file.
+        /// `--on-exists update`: the request carries If-Modified-Since, and a 304 keeps the file
+        /// (once the server's length is found to be `updatedSize` too, when that is given).
         var isConditional = false
+        /// `--on-exists update`: the size of the file there.
+        var updatedSize: Int64?
         /// `-s N` with N > 1.
         var splits = false
         /// `--min-split-size`: the smallest segment.
@@ -71,6 +74,13 @@ struct DownloadMachine {
         case finish(wholePart: Bool = false, confirmedByHead: Bool = false)
         /// `--on-exists update` and the server's copy is not newer.
         case keepAsNotModified
+        /// `--on-exists update`, a 304: ask the server (HEAD) for its copy's length, which a
+        /// 304 does not say reliably (servers send `Content-Length: 0`), and tell
+        /// `unchangedLength(_:)`; the file there has `size` bytes.
+        case confirmSameSize(size: Int64)
+        /// `--on-exists update`: the server's copy is no newer, but `serverSize` bytes long, not
+        /// `size`: say so, and attempt again without If-Modified-Since, replacing the file.
+        case replaceOtherSize(size: Int64, serverSize: Int64)
         /// The item fails; `afterRetries`: say how many attempts it took.
         case fail(TransferFailure, afterRetries: Bool = true)
         /// The reader of the stream went away: the run ends quietly.
@@ -83,7 +93,9 @@ struct DownloadMachine {
     /// `size`: what the part file holds (for a stream, `reached`).
     mutating func attemptCompleted(_ head: ResponseHead, reached: Int64, size: Int64) -> Action {
         offset = reached
-        if head.status == 304 && rules.isConditional { return .keepAsNotModified }
+        if head.status == 304 && rules.isConditional {
+            return rules.updatedSize.map { .confirmSameSize(size: $0) } ?? .keepAsNotModified
+        }
         if head.isSuccess {
             guard let failure = lengthFailure(size: size) else { return .finish() }
             return retryOrFail(failure, response: nil)
@@ -108,6 +120,13 @@ struct DownloadMachine {
     /// What the HEAD request asked for by `.confirmWholePart` found.
     mutating func wholePart(confirmed: Bool) -> Action {
         confirmed ? .finish(wholePart: true, confirmedByHead: true) : startOver(because: .cannotServeTheRest)
+    }
+
+    /// What the HEAD request asked for by `.confirmSameSize` found of the server's length (nil:
+    /// nothing, it failed or said none): the file stays unless a length was said and differs.
+    func unchangedLength(_ length: Int64?) -> Action {
+        guard let size = rules.updatedSize, let length, length != size else { return .keepAsNotModified }
+        return .replaceOtherSize(size: size, serverSize: length)
     }
 
     /// The part was started over (after `.startOver`): the file is new to the machine.

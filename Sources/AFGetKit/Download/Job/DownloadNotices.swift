@@ -3,6 +3,12 @@ import AFGetSupport
 /// The words of what a download tells people beside its progress and its ending: said once
 /// here, as `HostMessages` says a host's.
 enum DownloadNotices {
+    /// `--on-exists update`: the server's copy is no newer than the file there, but of another
+    /// length, so it is fetched again.
+    static func otherSize(_ path: String, size: Int64, serverSize: Int64) -> String {
+        "afget: \(path): not modified on the server, but \(serverSize) bytes there and \(size) here: fetching it again"
+    }
+
     /// Asked to split (`-s`), the file comes over one connection, for this reason.
     static func oneConnection(_ path: String, because reason: String) -> String {
         "afget: \(path): one connection: \(reason)"

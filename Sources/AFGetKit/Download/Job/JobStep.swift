@@ -32,6 +32,9 @@ extension DownloadJob {
         /// A HEAD request's answer: whether a part already holds the whole file (416 without a
         /// length), and the response of the attempt that led to it.
         case wholePartConfirmation(TaskID, size: Int64, response: TaskResponse?)
+        /// A HEAD request's answer: the length of the server's copy of a file `--on-exists update`
+        /// was told is not modified.
+        case sizeConfirmation(TaskID)
         /// The end of a retry's wait.
         case retry
         /// A place among its host's items, after the server turned the connection away: the

@@ -11,8 +11,10 @@ struct PreparedDownload {
     let output: Output
     /// Resume data found for a part file (already checked against the URL).
     let resumeData: ResumeData?
-    /// The request carries If-Modified-Since (`--on-exists update`): a 304 means keep the file.
-    let isConditional: Bool
+    /// `--on-exists update`: the size of the file there. The request carries If-Modified-Since,
+    /// and a 304 keeps the file if the server's copy has this size too.
+    let updatedSize: Int64?
+    var isConditional: Bool { updatedSize != nil }
     /// Verified before the file is moved into place.
     let checksum: Checksum?
     /// Verified piece by piece (a part file's; a stream's bytes are gone once written).
@@ -57,19 +59,19 @@ struct PreparedDownload {
     /// What becomes of an item before any byte is transferred.
     enum Preparation {
         case ready(PreparedDownload)
-        case skip(ItemInfo, reason: String)
+        case skip(ItemInfo, reason: SkipReason)
         case fail(ItemInfo, ItemFailure)
     }
 
     private init(
         _ item: DownloadItem, path: String, request: HTTPRequest, output: Output, checksum: Checksum?,
-        resumeData: ResumeData? = nil, isConditional: Bool = false, takesServerName: Bool = false
+        resumeData: ResumeData? = nil, updatedSize: Int64? = nil, takesServerName: Bool = false
     ) {
         info = item.info(path: path)
         self.request = request
         self.output = output
         self.resumeData = resumeData
-        self.isConditional = isConditional
+        self.updatedSize = updatedSize
         self.checksum = checksum
         if case .part = output { pieces = item.pieces } else { pieces = nil }
         self.takesServerName = takesServerName
@@ -125,7 +127,7 @@ struct PreparedDownload {
             case .skip(let existing, let reason):
                 path = existing
                 return .skip(item.info(path: existing), reason: try skipReason(existing, reason, checksum: checksum))
-            case .update(let existing, let modifiedAt):
+            case .update(let existing, let modifiedAt, let size):
                 path = existing
                 var conditional = request
                 conditional.headers.append(
@@ -133,13 +135,13 @@ struct PreparedDownload {
                         name: "If-Modified-Since", value: HTTPDate.format(modifiedAt), scope: .everyHop))
                 return try prepareFile(
                     item, path: existing, request: conditional, checksum: checksum, settings: settings, spares: spares,
-                    listings: listings, updating: true)
+                    listings: listings, updating: size)
             case .file(let destination):
                 path = destination
                 do throws(TransferFailure) {
                     return try prepareFile(
                         item, path: destination, request: request, checksum: checksum, settings: settings, spares: spares,
-                        listings: listings, updating: false)
+                        listings: listings, updating: nil)
                 } catch  where settings.onExists != .overwrite && finishedMeanwhile(destination, error) {
                     return .skip(item.info(path: destination), reason: "another afget downloaded it meanwhile")
                 }
@@ -169,10 +171,11 @@ struct PreparedDownload {
 
     /// Why an existing file is left as it is, once a checksum it has is matched by one read of
     /// the file; a mismatch throws (exit 10).
-    static func skipReason(_ existing: String, _ reason: String, checksum: Checksum?) throws(TransferFailure) -> String {
+    static func skipReason(_ existing: String, _ reason: SkipReason, checksum: Checksum?) throws(TransferFailure) -> SkipReason {
         guard let checksum else { return reason }
         try verify(existing, against: checksum)
-        return "\(reason) and matches its \(checksum.algorithm.rawValue) checksum"
+        // Checked whole: nothing to continue.
+        return reason.adding(" and matches its \(checksum.algorithm.rawValue) checksum", advice: .seeOnExists)
     }
 
     /// A file kept because it exists must still be the one the checksum names: a re-run with
@@ -189,7 +192,7 @@ struct PreparedDownload {
     /// Opens and locks the part file, then loads and checks resume data.
     private static func prepareFile(
         _ item: DownloadItem, path: String, request: HTTPRequest, checksum: Checksum?, settings: DownloadSettings,
-        spares: SpareFiles, listings: DirectoryListings, updating: Bool
+        spares: SpareFiles, listings: DirectoryListings, updating: Int64?
     ) throws(TransferFailure) -> Preparation {
         // Its part file is named shorter, so a name no file may have would only fail at the
         // final rename, after the whole body.
@@ -197,7 +200,7 @@ struct PreparedDownload {
         if nameBytes > FileNaming.nameMaxBytes {
             throw TransferFailure(.file(.nameTooLong(bytes: nameBytes, most: FileNaming.nameMaxBytes)))
         }
-        let replacing = updating || settings.onExists == .overwrite
+        let replacing = updating != nil || settings.onExists == .overwrite
         let store = ResumeStore(destination: path)
         let namedAfterURL = if case .directory = item.output { true } else { false }
         let takesServerName = item.takesServerName || (settings.namesFromServer && namedAfterURL)
@@ -209,7 +212,7 @@ struct PreparedDownload {
             return .ready(
                 PreparedDownload(
                     item, path: path, request: request, output: .part(anonymous), checksum: checksum, resumeData: nil,
-                    isConditional: updating, takesServerName: takesServerName))
+                    updatedSize: updating, takesServerName: takesServerName))
         }
         // The lock first: a destination another afget is downloading is busy (exit 12) whatever
         // else this item would find there, such as that afget's resume data for another URL.
@@ -227,7 +230,7 @@ struct PreparedDownload {
         return .ready(
             PreparedDownload(
                 item, path: path, request: request, output: .part(part), checksum: checksum,
-                resumeData: resumeData, isConditional: updating, takesServerName: takesServerName))
+                resumeData: resumeData, updatedSize: updating, takesServerName: takesServerName))
     }
 
     /// The resume data for `item`'s destination, nil when there is none or it is discarded;

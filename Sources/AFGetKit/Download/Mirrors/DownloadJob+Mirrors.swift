@@ -13,7 +13,8 @@ extension DownloadJob {
             return MirrorSources.isSourceFailure(failure) ? failure.message : nil
         case .startOver(let reason):
             return sources.isMirror(source) ? reason.words : nil
-        case .attempt, .fallBack, .confirmWholePart, .finish, .keepAsNotModified, .outputClosed:
+        case .attempt, .fallBack, .confirmWholePart, .finish, .keepAsNotModified, .confirmSameSize, .replaceOtherSize,
+            .outputClosed:
             return nil
         }
     }

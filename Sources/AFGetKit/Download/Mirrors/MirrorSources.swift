@@ -19,7 +19,7 @@ struct MirrorSources {
     struct Source {
         /// As messages and reports show it: without a password.
         let url: String
-        let request: HTTPRequest
+        var request: HTTPRequest
         /// What this source said of the file in its first answer (its own ETag above all).
         var validators: EntityValidators?
         /// Bytes of the file it served in this run.
@@ -149,6 +149,14 @@ struct MirrorSources {
             for range in held { ranges.record(sources[0].url, range) }
         } else {
             ranges = recorded
+        }
+    }
+
+    /// `--on-exists update` found the file there of another length than the server's: every
+    /// source is asked for the whole file, whatever its time.
+    mutating func dropCondition() {
+        for index in sources.indices {
+            sources[index].request.headers.removeAll { $0.name.isSameHeaderName(as: "If-Modified-Since") }
         }
     }
 

@@ -1,3 +1,4 @@
+import AFGetProgress
 import AFGetRequest
 import AFGetSession
 import AFGetSupport
@@ -18,7 +19,7 @@ enum ForeignPart {
         /// was checked.
         case adopted(notice: String)
         /// The file already has the server's length, and its last bytes are the server's.
-        case complete(path: String, reason: String)
+        case complete(path: String, reason: SkipReason)
         /// Left as it is, for this reason.
         case leftAlone(path: String, TransferFailure)
         /// The run stopped while the server was asked.

@@ -3,22 +3,39 @@ import AFGetSupport
 import Glibc
 
 /// Finds what `afget resume PATH...` continues: each `.afresume` file named, and every one in a
-/// directory named. The destination is the resume file's own path without the suffix (or with
+/// directory named; without a path, those in the current directory, else those in the
+/// directories below it that hold some (`ResumeSearch`). The destination is the resume file's own path without the suffix (or with
 /// the long name it stands for), so a moved directory still resumes in place.
 public enum ResumeDiscovery {
     public struct Found: Sendable {
         public var items: [DownloadItem] = []
         /// Resume files that cannot be used, each naming the file and the cause.
         public var failures: [ItemFailure] = []
+        /// Without a path, the current directory held none: the directories below it whose
+        /// resume files these are (empty when none held any either).
+        public var foundBelow: [String] = []
     }
+
+    /// How far below the current directory `afget resume` looks when it holds no resume data.
+    public static var searchDepth: Int { ResumeSearch.depth }
 
     /// `replacementURL` continues the (single) resume file against a new URL. The recorded
     /// request headers are replayed, except those `commandHeaders` give again.
     public static func find(_ paths: [String], replacementURL: String?, commandHeaders: [HTTPHeader] = []) -> Found {
+        let here = find(given: paths.isEmpty ? ["."] : paths, replacementURL: replacementURL, commandHeaders: commandHeaders)
+        guard paths.isEmpty, here.items.isEmpty, here.failures.isEmpty else { return here }
+        let below = ResumeSearch.directoriesHoldingResumeData(below: ".")
+        guard !below.isEmpty else { return here }
+        var found = find(given: below, replacementURL: replacementURL, commandHeaders: commandHeaders)
+        found.foundBelow = below
+        return found
+    }
+
+    private static func find(given paths: [String], replacementURL: String?, commandHeaders: [HTTPHeader]) -> Found {
         let givenAgain = Set(commandHeaders.map { $0.name.lowercased() })
         var found = Found()
         var resumeFiles: [String] = []
-        for path in paths.isEmpty ? ["."] : paths {
+        for path in paths {
             if fileKind(at: path, followingSymlinks: true) == S_IFDIR {
                 do {
                     let listed = try listResumeFiles(in: path)

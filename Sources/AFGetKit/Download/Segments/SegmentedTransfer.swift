@@ -321,7 +321,8 @@ final class SegmentedTransfer {
                 mostServedAtOnce = max(mostServedAtOnce, running.values.filter(\.isServed).count)
                 recountPauses[task.segment] = nil
             }
-        case .verbose, .redirected, .suspended, .resumed:
+        case .verbose, .redirected, .suspended, .resumed, .connecting, .connected:
+            // A segment's connection goes to a host that answered its first range.
             if let notice = event.notice(verbose: settings.transfer.verbose) { renderer.handle(.notice(notice)) }
         }
     }
