@@ -28,25 +28,27 @@ public struct CrawlURL: Sendable, Hashable, CustomStringConvertible {
         let cleaned = cleanedReference(reference)
         // A link to this very document, or to a place in it.
         if let base, cleaned.isEmpty || cleaned.hasPrefix("#") { return base }
-        guard let editor = CurlURLEditor(cleaned, relativeTo: base?.text),
-            let scheme = editor.get(.scheme), scheme == "http" || scheme == "https",
-            let host = editor.get(.host)
+        guard let resolved = CurlURLParts(cleaned, relativeTo: base?.text),
+            let scheme = resolved.get(.scheme), scheme == "http" || scheme == "https",
+            let host = resolved.get(.host)
         else { return nil }
-        editor.set(.fragment, nil)
-        editor.set(.host, asciiLowercased(host))
-        let path = editor.get(.path) ?? "/"
-        let normalizedPath = PercentNormalizing.normalized(path.isEmpty ? "/" : path)
-        if let query = editor.get(.query) {
-            editor.set(.query, PercentNormalizing.normalized(query))
+        // The URL written again in one spelling and read anew: libcurl 7.88 keeps the escapes
+        // of a resolved reference as they were even when its path is set again, and it removes
+        // dot segments (a decoded `%2E%2E` is one now) only as it reads a whole URL.
+        var text = scheme + "://"
+        if let user = resolved.get(.user) {
+            text += user + (resolved.get(.password).map { ":" + $0 } ?? "") + "@"
         }
-        if normalizedPath != path {
-            // A decoded `%2E%2E` is a dot segment now: libcurl removes it as it reads the URL again.
-            guard editor.set(.path, normalizedPath), let again = editor.url, editor.reread(again) else { return nil }
-        }
-        guard let text = editor.url, let port = editor.effectivePort, let host = editor.get(.host) else { return nil }
+        text += asciiLowercased(host)
+        if let port = resolved.get(.port), Int(port) != defaultPort(of: scheme) { text += ":" + port }
+        text += PercentNormalizing.normalized(resolved.get(.path).flatMap { $0.isEmpty ? nil : $0 } ?? "/")
+        if let query = resolved.get(.query) { text += "?" + PercentNormalizing.normalized(query) }
+        guard let normalized = CurlURLParts(text), let text = normalized.url, let port = normalized.effectivePort,
+            let host = normalized.get(.host)
+        else { return nil }
         return CrawlURL(
-            text: text, scheme: scheme, host: host, port: port, path: editor.get(.path) ?? "/",
-            query: editor.get(.query))
+            text: text, scheme: scheme, host: host, port: port, path: normalized.get(.path) ?? "/",
+            query: normalized.get(.query))
     }
 
     private init(text: String, scheme: String, host: String, port: Int, path: String, query: String?) {

@@ -30,19 +30,21 @@ final class URLPattern {
 
     /// The pattern `option` gave, compiled; refused in libc's words when it cannot be.
     init(_ pattern: String, option: String) throws(TransferFailure) {
-        compiled = .allocate(capacity: 1)
-        let status = regcomp(compiled, pattern, REG_EXTENDED | REG_NOSUB)
+        let made = UnsafeMutablePointer<regex_t>.allocate(capacity: 1)
+        let status = regcomp(made, pattern, REG_EXTENDED | REG_NOSUB)
         guard status == 0 else {
             var words = [UInt8](repeating: 0, count: 256)
             words.withUnsafeMutableBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { _ = regerror(status, compiled, $0.baseAddress, $0.count) }
+                buffer.withMemoryRebound(to: CChar.self) { _ = regerror(status, made, $0.baseAddress, $0.count) }
             }
-            compiled.deallocate()
+            made.deallocate()
             throw TransferFailure(
                 .input(
                     .patternInvalid(
                         option: option, pattern: pattern, said: String(decoding: words.prefix { $0 != 0 }, as: UTF8.self))))
         }
+        // Set only once compiled: a refused pattern leaves nothing for deinit to free.
+        compiled = made
     }
 
     deinit {

@@ -44,7 +44,7 @@ public struct RobotsRules: Sendable, Equatable {
     public init(parsing text: String) {
         var groups: [(agents: [String], rules: [Rule], delay: Double?)] = []
         var readingAgents = false
-        for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+        for rawLine in text.split(whereSeparator: \.isNewline) {
             let line = rawLine.prefix { $0 != "#" }
             guard let colon = line.firstIndex(of: ":") else { continue }
             let key = line[..<colon].trimmingWhitespace().lowercased()

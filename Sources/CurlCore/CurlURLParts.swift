@@ -1,15 +1,14 @@
 import CCurl
 
-/// A URL held in libcurl's own parser (CURLU) while it is resolved and edited: a link found in
-/// a page resolved against the page's URL as RFC 3986 §5 says (dot segments removed), then
-/// changed part by part. The crawl normalizes every URL it finds through it, so that a link is
-/// judged as libcurl will fetch it. Used by one thread at a time: the handle is libcurl's
-/// memory, freed with the editor.
-public final class CurlURLEditor {
+/// A URL held in libcurl's own parser (CURLU): a link found in a page resolved against the
+/// page's URL as RFC 3986 §5 says (dot segments removed), read part by part. The crawl
+/// normalizes every URL it finds through it, so that a link is judged as libcurl will fetch
+/// it. Used by one thread at a time: the handle is libcurl's memory, freed with the reader.
+public final class CurlURLParts {
     private let handle: OpaquePointer
 
     public enum Part {
-        case scheme, user, password, host, port, path, query, fragment
+        case scheme, user, password, host, port, path, query
 
         fileprivate var curlPart: CURLUPart {
             switch self {
@@ -20,7 +19,6 @@ public final class CurlURLEditor {
             case .port: CURLUPART_PORT
             case .path: CURLUPART_PATH
             case .query: CURLUPART_QUERY
-            case .fragment: CURLUPART_FRAGMENT
             }
         }
     }
@@ -31,15 +29,10 @@ public final class CurlURLEditor {
         guard !reference.utf8.contains(0), !(base?.utf8.contains(0) ?? false) else { return nil }
         CurlRuntime.initialize()
         guard let handle = curl_url() else { fatalError("curl_url failed: out of memory") }
+        // Held before anything can fail: deinit frees it, also after a failed init.
         self.handle = handle
-        if let base, curl_url_set(handle, CURLUPART_URL, base, 0) != CURLUE_OK {
-            curl_url_cleanup(handle)
-            return nil
-        }
-        guard curl_url_set(handle, CURLUPART_URL, reference, 0) == CURLUE_OK else {
-            curl_url_cleanup(handle)
-            return nil
-        }
+        if let base, curl_url_set(handle, CURLUPART_URL, base, 0) != CURLUE_OK { return nil }
+        guard curl_url_set(handle, CURLUPART_URL, reference, 0) == CURLUE_OK else { return nil }
     }
 
     deinit {
@@ -49,21 +42,6 @@ public final class CurlURLEditor {
     /// The part as libcurl holds it (still percent-encoded); nil when the URL has none.
     public func get(_ part: Part) -> String? {
         value(part.curlPart, flags: 0)
-    }
-
-    /// Sets a part as given, encoded already (nil removes it); false when libcurl refuses it.
-    @discardableResult
-    public func set(_ part: Part, _ value: String?) -> Bool {
-        if let value, value.utf8.contains(0) { return false }
-        return curl_url_set(handle, part.curlPart, value, 0) == CURLUE_OK
-    }
-
-    /// Replaces the whole URL by `url` read against the present one: libcurl removes the dot
-    /// segments of a path as it reads a URL, not as a path is set.
-    @discardableResult
-    public func reread(_ url: String) -> Bool {
-        guard !url.utf8.contains(0) else { return false }
-        return curl_url_set(handle, CURLUPART_URL, url, 0) == CURLUE_OK
     }
 
     /// The whole URL, its scheme's default port left out.
