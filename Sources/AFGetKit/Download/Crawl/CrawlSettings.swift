@@ -1,3 +1,5 @@
+import AFGetSupport
+
 /// What a recursive download follows and where it puts what it fetched: the command line's
 /// `-r`, `-l`, `-np`, `-A`/`-R`, the regexes, `-H`/`-D`, `-p`, `-k`, `--robots` and the layout
 /// options, as one value (issue 54). Patterns are kept as given and compiled where they are
@@ -37,4 +39,11 @@ public struct CrawlSettings: Sendable, Equatable {
 
     /// The deepest a followed page may be: `-l`, or 0 with `-p` alone.
     var pageLevel: Int? { recursive ? level : 0 }
+}
+
+extension CrawlSettings {
+    /// Refuses a pattern regcomp(3) cannot compile, in its words, before the crawl starts.
+    public static func checkPattern(_ pattern: String, option: String) throws(TransferFailure) {
+        _ = try URLPattern(pattern, option: option)
+    }
 }
