@@ -38,8 +38,13 @@ struct PeerHabit: Equatable {
         case insecureIsNotConvertLinks
         /// wget's `--no-check-certificate`.
         case noCertificateCheck
-        /// wget's `-r`, `--mirror`, `-p`, `-np`, ...; `maxTime` for `-m`, afget's `--max-time`.
+        /// wget's `-r`, `-p`, `-np`, ... outside the download command; `maxTime` for wget's
+        /// `-m` (afget's `--max-time`), its `--mirror`.
         case crawl(maxTime: Bool)
+        /// wget's `-H` (afget's `-H` is a header).
+        case spanHosts
+        /// wget's `-A LIST` on a recursive download's line (afget's `-A` is a user agent).
+        case acceptList(String)
         /// curl's body options (`--data`, `--json`, `-F`) outside `afget request`: the option.
         case requestBody(String)
         /// curl's `-X METHOD`, `--request METHOD`.
@@ -72,7 +77,7 @@ struct PeerHabit: Equatable {
     var isWget: Bool {
         switch kind {
         case .outputFile, .outputToStandardOutput, .tries, .timestamping, .noClobber, .noCertificateCheck, .crawl,
-            .timeout, .userAgent, .retryRefused, .directoryPrefix:
+            .timeout, .userAgent, .retryRefused, .directoryPrefix, .spanHosts, .acceptList:
             true
         default:
             false
@@ -128,12 +133,17 @@ struct PeerHabit: Equatable {
         case .cookie:
             "curl's -b is --cookie 'NAME=VALUE' in afget (--cookie-jar FILE reads cookies from a file)"
         case .insecureIsNotConvertLinks:
-            "afget's -k is curl's --insecure (certificates are not checked), not wget's --convert-links; leave it out"
+            "afget's -k is curl's --insecure (certificates are not checked); wget's -k is --convert-links in afget"
         case .noCertificateCheck:
             "wget's --no-check-certificate is -k (--insecure) in afget"
-        case .crawl(let maxTime):
-            "afget follows no links: it fetches the URLs it is given, on the command line or in a list (-i FILE)"
-                + (maxTime ? "; afget's -m SECONDS is --max-time" : "")
+        case .crawl(true):
+            "wget's -m is --mirror URL in afget (afget's -m SECONDS is --max-time)"
+        case .crawl(false):
+            "a recursive download is afget's download command: afget -r URL"
+        case .spanHosts:
+            "wget's -H is --span-hosts in afget (afget's -H is curl's: a header)"
+        case .acceptList(let list):
+            "wget's -A is --accept \(list) in afget (afget's -A is curl's: the user agent)"
         case .requestBody(let option) where option == "--json":
             "a JSON body is for afget request: afget request POST URL --json name=value"
         case .requestBody(let option) where option == "-F" || option.hasPrefix("--form"):

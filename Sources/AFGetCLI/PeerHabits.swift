@@ -32,7 +32,10 @@ enum PeerHabits {
     static func letters(of command: PeerHabit.Command) -> (flags: Set<Character>, values: Set<Character>) {
         switch command {
         case .download:
-            (["O", "J", "L", "v", "k", "c", "q", "h", "f", "S"], ["o", "d", "P", "i", "j", "s", "H", "m", "x", "A", "u"])
+            (
+                ["O", "J", "L", "v", "k", "c", "q", "h", "f", "S", "r", "p"],
+                ["o", "d", "P", "i", "j", "s", "H", "m", "x", "A", "u", "l", "R", "D", "e"]
+            )
         case .resume: (["L", "v", "k", "c", "q", "h"], ["j", "s", "H", "m", "x", "A", "u"])
         case .request: (["i", "L", "v", "k", "h"], ["d", "o", "H", "m", "x", "A", "u"])
         case .upload: (["L", "v", "k", "q", "h"], ["H", "m", "x", "A", "u"])
@@ -45,18 +48,20 @@ enum PeerHabits {
 
         func habits(in words: ArraySlice<String>) -> [PeerHabit] {
             var found: [PeerHabit] = []
+            // A recursive download's line: there wget's -A is a list of names, not a user agent.
+            let crawls = command == .download && words.contains { ["-r", "--recursive", "-p", "--page-requisites"].contains($0) }
             var typesK = false
             // wget's flags that afget takes as they are (`HabitualFlags`): beside one, a `-k` is wget's too.
             var typesWgetFlag = false
             for index in words.indices {
                 let word = words[index]
                 typesWgetFlag =
-                    typesWgetFlag || command == .download && ["-nc", "--no-clobber", "--show-progress"].contains(word)
+                    typesWgetFlag || command == .download && Self.wgetFlagsTaken.contains(word)
                 let next = index + 1 < words.endIndex ? words[index + 1] : nil
                 if word.hasPrefix("--") {
                     found += longHabit(word, next: next).map { [$0] } ?? []
                 } else if word.hasPrefix("-"), word.count > 1 {
-                    found += shortHabits(word, next: next)
+                    found += shortHabits(word, next: next, crawls: crawls)
                     typesK = typesK || isCluster(word) && word.contains("k")
                 }
             }
@@ -66,6 +71,12 @@ enum PeerHabits {
             }
             return found
         }
+
+        /// wget's flags afget's download takes as wget means them.
+        private static let wgetFlagsTaken: Set<String> = [
+            "-nc", "--no-clobber", "--show-progress", "-r", "--recursive", "-np", "--no-parent", "-nd", "-nH", "-p",
+            "--page-requisites",
+        ]
 
         private func isCluster(_ word: String) -> Bool {
             word.dropFirst().allSatisfy { $0.isASCII && $0.isLetter }
@@ -93,7 +104,8 @@ enum PeerHabits {
             case "--load-cookies", "--save-cookies": return habit(.cookieJar)
             case "--no-check-certificate": return habit(.noCertificateCheck)
             case "--recursive", "--page-requisites", "--convert-links", "--no-parent", "--level":
-                return habit(.crawl(maxTime: false))
+                // The download command's own options; no other command follows links.
+                return command == .download ? nil : habit(.crawl(maxTime: false))
             case "--data", "--data-binary", "--data-raw", "--data-urlencode", "--data-ascii", "--json", "--form",
                 "--form-string":
                 // All but the last two are afget request's own (or refused there by the parser).
@@ -111,10 +123,15 @@ enum PeerHabits {
             }
         }
 
-        private func shortHabits(_ word: String, next: String?) -> [PeerHabit] {
+        private func shortHabits(_ word: String, next: String?, crawls: Bool) -> [PeerHabit] {
             switch word {
             case "-nc": return command == .download ? [] : [PeerHabit(typed: word, kind: .noClobber)]
-            case "-np", "-nd", "-nH": return [PeerHabit(typed: word, kind: .crawl(maxTime: false))]
+            case "-np", "-nd", "-nH": return command == .download ? [] : [PeerHabit(typed: word, kind: .crawl(maxTime: false))]
+            // wget's -H takes no value: a URL or another option after it is no header.
+            case "-H" where command == .download && (next.map { isURL($0) || $0.hasPrefix("-") } ?? true):
+                return [PeerHabit(typed: word, kind: .spanHosts)]
+            case "-A" where crawls && next.map(isNameList) == true:
+                return [PeerHabit(typed: "-A \(next!)", kind: .acceptList(next!))]
             default: break
             }
             let letters = Array(word.dropFirst())
@@ -223,6 +240,13 @@ enum PeerHabits {
             case "O" where command == .request: return PeerHabit(typed: "-O", kind: .outputFile)
             default: return nil
             }
+        }
+
+        /// wget's `-A` list (`*.iso`, `pdf,iso`): globs or suffixes, never a user agent, which
+        /// names a product and its version (`name/1.0`).
+        private func isNameList(_ word: String) -> Bool {
+            !word.isEmpty && !word.contains("/") && !word.contains(" ")
+                && word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "*?[].,_-".contains($0)) }
         }
 
         /// `POST` in `-X POST`; nil for a word that is no method.

@@ -273,3 +273,101 @@ final class SecurityParsingTests: XCTestCase {
         }
     }
 }
+
+/// A recursive download's options → the crawl's settings (run once the driver takes a `Crawl`).
+final class CrawlParsingTests: XCTestCase {
+    private func request(_ arguments: [String]) throws -> CrawlRequest? {
+        let command = try XCTUnwrap(try AFGetCommand.parseAsRoot(arguments) as? DownloadCommand)
+        return try command.crawlRequest()
+    }
+
+    func testNoCrawlWithoutRecursiveOrRequisites() throws {
+        XCTAssertNil(try request(["http://h/f"]))
+        XCTAssertNil(try request(["--mirror", "http://m/f", "http://h/f"]), "afget's --mirror: another source")
+    }
+
+    func testWgetsUsualCommands() throws {
+        let directory = try XCTUnwrap(
+            try request(["-r", "-np", "-nH", "--cut-dirs=2", "-R", "index.html*", "-d", "out", "https://h/pub/data/"]))
+        var expected = CrawlSettings()
+        expected.noParent = true
+        expected.reject = ["index.html*"]
+        expected.layout = CrawlLayout(directory: "out", hostDirectories: false, cutDirectories: 2)
+        XCTAssertEqual(directory, CrawlRequest(settings: expected, starts: ["https://h/pub/data/"], onExists: .skip))
+
+        let mirror = try XCTUnwrap(try request(["--mirror", "https://docs.example.org/", "-p", "--convert-links"]))
+        expected = CrawlSettings()
+        expected.level = nil
+        expected.pageRequisites = true
+        expected.convertsLinks = true
+        XCTAssertEqual(mirror, CrawlRequest(settings: expected, starts: ["https://docs.example.org/"], onExists: .update))
+    }
+
+    func testEachOption() throws {
+        let rows: [([String], (inout CrawlSettings) -> Void, UInt)] = [
+            (["-l", "3"], { $0.level = 3 }, #line),
+            (["--level", "inf"], { $0.level = nil }, #line),
+            (["-l", "0"], { $0.level = nil }, #line),
+            (["--no-parent"], { $0.noParent = true }, #line),
+            (["--accept", "*.iso,*.pdf", "--accept", "txt"], { $0.accept = ["*.iso,*.pdf", "txt"] }, #line),
+            (["--reject", "*.tmp"], { $0.reject = ["*.tmp"] }, #line),
+            (
+                ["--accept-regex", "/pub/.*", "--reject-regex", "\\?"],
+                {
+                    $0.acceptRegex = "/pub/.*"
+                    $0.rejectRegex = "\\?"
+                }, #line
+            ),
+            (
+                ["--span-hosts", "-D", "a.org,b.org"],
+                {
+                    $0.spanHosts = true
+                    $0.domains = ["a.org,b.org"]
+                }, #line
+            ),
+            (
+                ["--no-host-directories", "--no-directories"],
+                {
+                    $0.layout.hostDirectories = false
+                    $0.layout.directories = false
+                }, #line
+            ),
+            (["-p"], { $0.pageRequisites = true }, #line),
+            (["--robots", "off"], { $0.obeysRobots = false }, #line),
+            (["-e", "robots=off"], { $0.obeysRobots = false }, #line),
+            (["--robots", "off", "-e", "robots = on"], { _ in }, #line),
+            (["-P", "site"], { $0.layout.directory = "site" }, #line),
+        ]
+        for (options, change, line) in rows {
+            var expected = CrawlSettings()
+            change(&expected)
+            XCTAssertEqual(try request(["-r"] + options + ["http://h/"])?.settings, expected, "\(options)", line: line)
+        }
+        var requisitesOnly = CrawlSettings()
+        requisitesOnly.recursive = false
+        requisitesOnly.pageRequisites = true
+        XCTAssertEqual(try request(["-p", "http://h/page.html"])?.settings, requisitesOnly)
+    }
+
+    func testRefusals() {
+        let rows: [([String], String, UInt)] = [
+            (["-r", "-l", "many", "http://h/"], "-l/--level many: give a count or inf", #line),
+            (["-r", "--cut-dirs=-1", "http://h/"], "--cut-dirs must be 0 or more", #line),
+            (["-r", "-e", "wait=1", "http://h/"], "-e wait=1: afget takes wget's robots=off and robots=on only", #line),
+            (
+                ["-r", "--reject-regex", "a(b", "http://h/"], "--reject-regex \"a(b\" is not a POSIX extended regular expression",
+                #line
+            ),
+            (["-np", "http://h/"], "-np/--no-parent applies to a recursive download: add -r", #line),
+            (["-r", "-i", "list.txt"], "a recursive download starts from the URLs on the command line", #line),
+            (["-r", "-o", "x.html", "http://h/"], "-o/--output names one file", #line),
+            (["--robots", "maybe", "-r", "http://h/"], "maybe", #line),
+        ]
+        for (arguments, message, line) in rows {
+            XCTAssertThrowsError(try AFGetCommand.parseAsRoot(arguments), "\(arguments)", line: line) { error in
+                let said = AFGetCommand.message(for: error)
+                XCTAssertTrue(said.contains(message), "\(arguments): \(said)", line: line)
+            }
+        }
+    }
+}

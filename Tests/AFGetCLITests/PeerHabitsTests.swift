@@ -45,12 +45,20 @@ final class PeerHabitsTests: XCTestCase {
             (["-c", "cookies.txt", url], ["-c cookies.txt: curl's cookie jar is --cookie-jar FILE in afget"]),
             (["-b", "a=1", url], ["-b: curl's -b is --cookie 'NAME=VALUE' in afget"]),
             (["-k", "1M", url], ["-k 1M: aria2c's -k SIZE is --min-split-size 1M in afget"]),
+            // The crawl's options are afget's own; wget's letters afget gives other meanings are answered.
             (
                 ["-r", "-k", "-np", url],
-                ["-r: afget follows no links", "-np: afget follows no links", "-k: afget's -k is curl's --insecure"]
+                ["-k: afget's -k is curl's --insecure (certificates are not checked); wget's -k is --convert-links"]
             ),
+            (["-r", "-H", url], ["-H: wget's -H is --span-hosts in afget (afget's -H is curl's: a header)"]),
+            (["-r", "-H", "-np", url], ["-H: wget's -H is --span-hosts"]),
+            (["-r", "-A", "*.iso,pdf", url], ["-A *.iso,pdf: wget's -A is --accept *.iso,pdf in afget"]),
+            (["-p", "-A", "iso", url], ["-A iso: wget's -A is --accept iso in afget"]),
+            (["request", "-r", url], ["-r: a recursive download is afget's download command: afget -r URL"]),
+            (["upload", "--recursive", "f", url], ["--recursive: a recursive download is afget's download command"]),
+            (["resume", "-np"], ["-np: a recursive download is afget's download command"]),
             (["--parallel-max-host", "2", url], ["--parallel-max-host: curl's --parallel-max-host N is --max-per-host N"]),
-            (["-m", url], ["-m: afget follows no links"]),
+            (["-m", url], ["-m: wget's -m is --mirror URL in afget (afget's -m SECONDS is --max-time)"]),
             (["--data", "a=1", url], ["--data: a request body is for afget request: afget request POST URL -d DATA"]),
             (["--json", "a=1", url], ["--json: a JSON body is for afget request"]),
             (["-X", "POST", url], ["-X POST: the method comes first in afget request: afget request POST URL"]),
@@ -89,6 +97,10 @@ final class PeerHabitsTests: XCTestCase {
             ["-f", url], ["-S", url], ["-fSL", url], ["--fail", url], ["--show-error", url], ["-nc", url],
             ["--no-clobber", url], ["--create-dirs", "-o", "a/b/f.iso", url], ["--remote-header-name", url],
             ["-OJ", url], ["--show-progress", "-q", url],
+            // A recursive download in wget's words, where afget's letters mean what wget's do.
+            ["-r", "-np", "-nH", "--cut-dirs", "2", "-R", "index.html*", url], ["-r", "-l", "inf", "-nd", "-p", url],
+            ["-r", "-D", "example.org", "--span-hosts", url], ["-r", "-e", "robots=off", url], ["--mirror", url],
+            ["-r", "-A", "Mozilla/5.0 (X11)", url], ["-r", "-H", "X-Tries: 3", url], ["-r", "--accept", "*.iso", url],
         ] {
             XCTAssertEqual(lines(arguments), [], "\(arguments)")
             XCTAssertNoThrow(try AFGetCommand.parseAsRoot(arguments), "\(arguments)")

@@ -144,6 +144,8 @@ public enum FileAction: String, Sendable {
     case readTheSSHKey = "read the SSH key"
     case readTheNetrcFile = "read the netrc file"
     case writeTheCookieJar = "write the cookie jar"
+    /// The crawl's queue of links, spilled to a file in the temporary directory.
+    case keepTheCrawlQueue = "keep the crawl's queue in"
 
     /// As the report's code says it: "cannot-" and this.
     var code: String {
@@ -154,6 +156,7 @@ public enum FileAction: String, Sendable {
         case .readTheSSHKey: "read-ssh-key"
         case .readTheNetrcFile: "read-netrc"
         case .writeTheCookieJar: "write-cookie-jar"
+        case .keepTheCrawlQueue: "keep-crawl-queue"
         default: rawValue
         }
     }

@@ -164,6 +164,11 @@ public enum InputFailure: Sendable, Equatable {
     case certificateNotBase64(path: String)
     case notCertificates(path: String)
 
+    // MARK: Recursive downloads
+
+    /// A regular expression (`--accept-regex`, `--reject-regex`) regcomp(3) refused, in its words.
+    case patternInvalid(option: String, pattern: String, said: String)
+
     var code: String {
         switch self {
         case .notUTF8: "line-not-utf8"
@@ -244,6 +249,7 @@ public enum InputFailure: Sendable, Equatable {
         case .publicKeyPinMalformed: "public-key-pin-malformed"
         case .certificateNotBase64: "certificate-not-base64"
         case .notCertificates: "not-certificates"
+        case .patternInvalid: "pattern-invalid"
         }
     }
 
@@ -363,6 +369,9 @@ public enum InputFailure: Sendable, Equatable {
         case .publicKeyPinMalformed(let pin): "--pin-pubkey \"\(pin)\" is not sha256// followed by a base64 SHA-256 hash"
         case .certificateNotBase64(let path): "\(path): a PEM certificate is not valid base64"
         case .notCertificates(let path): "\(path) does not hold X.509 certificates (PEM or DER)"
+
+        case .patternInvalid(let option, let pattern, let said):
+            "\(option) \"\(pattern)\" is not a POSIX extended regular expression: \(said)"
         }
     }
 

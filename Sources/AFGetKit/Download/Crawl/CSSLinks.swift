@@ -1,0 +1,152 @@
+/// The URLs a style sheet loads: `url(...)` (quoted or not) and `@import "..."`, outside
+/// comments and other strings, with CSS escapes decoded (CSS Syntax Level 3 §4.3). No CSS
+/// parser is at hand in the system's libraries; these two tokens are all the crawl needs.
+enum CSSLinks {
+    static func references(in text: String) -> [String] {
+        var scanner = Scanner(bytes: Array(text.utf8))
+        return scanner.references()
+    }
+
+    private struct Scanner {
+        let bytes: [UInt8]
+        var index = 0
+
+        mutating func references() -> [String] {
+            var found: [String] = []
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "/"), peek(1) == UInt8(ascii: "*") {
+                    skipComment()
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    _ = string()
+                } else if byte == UInt8(ascii: "\\") {
+                    index += 2
+                } else if byte == UInt8(ascii: "@"), hasWord("@import") {
+                    index += "@import".utf8.count
+                    skipWhitespace()
+                    if let quote = peek(0), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
+                        found.append(string())
+                    }
+                } else if (byte | 0x20) == UInt8(ascii: "u"), hasWord("url("), !followsNameCharacter() {
+                    index += "url(".utf8.count
+                    if let url = urlArgument() { found.append(url) }
+                } else {
+                    index += 1
+                }
+            }
+            return found.filter { !$0.isEmpty }
+        }
+
+        private func peek(_ offset: Int) -> UInt8? {
+            index + offset < bytes.count ? bytes[index + offset] : nil
+        }
+
+        /// The word at `index`, in any ASCII case.
+        private func hasWord(_ word: String) -> Bool {
+            let word = Array(word.utf8)
+            guard index + word.count <= bytes.count else { return false }
+            return zip(bytes[index..<index + word.count], word).allSatisfy { lowered($0) == $1 }
+        }
+
+        private func lowered(_ byte: UInt8) -> UInt8 {
+            (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+        }
+
+        /// `url(` ends a longer name (`myurl(`): not the url token.
+        private func followsNameCharacter() -> Bool {
+            guard index > 0 else { return false }
+            let before = bytes[index - 1]
+            return before == UInt8(ascii: "-") || before == UInt8(ascii: "_") || before >= 0x80
+                || (0x30...0x39).contains(before) || (0x61...0x7A).contains(lowered(before))
+        }
+
+        private mutating func skipComment() {
+            index += 2
+            while index < bytes.count, !(bytes[index] == UInt8(ascii: "*") && peek(1) == UInt8(ascii: "/")) {
+                index += 1
+            }
+            index += 2
+        }
+
+        private mutating func skipWhitespace() {
+            while let byte = peek(0), isWhitespace(byte) { index += 1 }
+        }
+
+        private func isWhitespace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+        }
+
+        /// A quoted string at `index`, its escapes decoded; `index` past its closing quote.
+        private mutating func string() -> String {
+            let quote = bytes[index]
+            index += 1
+            var value: [UInt8] = []
+            while index < bytes.count, bytes[index] != quote {
+                if bytes[index] == UInt8(ascii: "\\") {
+                    index += 1
+                    value += escaped()
+                } else if bytes[index] == 0x0A {
+                    break  // an unclosed string ends at the line's end
+                } else {
+                    value.append(bytes[index])
+                    index += 1
+                }
+            }
+            index += 1
+            return String(decoding: value, as: UTF8.self)
+        }
+
+        /// The argument of `url(`, quoted or not; `index` past its `)`.
+        private mutating func urlArgument() -> String? {
+            skipWhitespace()
+            guard let first = peek(0) else { return nil }
+            if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
+                let value = string()
+                skipWhitespace()
+                if peek(0) == UInt8(ascii: ")") { index += 1 }
+                return value
+            }
+            var value: [UInt8] = []
+            while let byte = peek(0), byte != UInt8(ascii: ")") {
+                if byte == UInt8(ascii: "\\") {
+                    index += 1
+                    value += escaped()
+                } else {
+                    value.append(byte)
+                    index += 1
+                }
+            }
+            index += 1
+            while let last = value.last, isWhitespace(last) { value.removeLast() }
+            return String(decoding: value, as: UTF8.self)
+        }
+
+        /// After a backslash: up to six hex digits and one blank, or the character itself.
+        private mutating func escaped() -> [UInt8] {
+            var digits = 0
+            var scalar: UInt32 = 0
+            while digits < 6, let byte = peek(0), let value = hexValue(byte) {
+                scalar = scalar << 4 | UInt32(value)
+                digits += 1
+                index += 1
+            }
+            guard digits > 0 else {
+                guard let byte = peek(0) else { return [] }
+                index += 1
+                return byte == 0x0A ? [] : [byte]
+            }
+            if let byte = peek(0), isWhitespace(byte) { index += 1 }
+            let character = Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}"
+            return Array(String(character).utf8)
+        }
+
+        private func hexValue(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+    }
+}

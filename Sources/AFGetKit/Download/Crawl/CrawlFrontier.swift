@@ -1,0 +1,236 @@
+import AFGetSupport
+import Glibc
+
+/// What the frontier hands out next.
+enum CrawlStep: Equatable {
+    case item(DownloadItem)
+    /// Nothing to fetch now; items in flight may bring more.
+    case waiting
+    /// Nothing queued, nothing in flight: the crawl is over.
+    case finished
+}
+
+/// The crawl's own work, on one thread (the crawl thread, `Crawl`), touching the network
+/// never: seeded with start URLs, it hands out the URLs to fetch as download items (robots.txt
+/// first for each host), and is told of each item's end, reading a page's links from the file
+/// now in place and queuing those in scope. URLs seen are kept as 64-bit keys and the queue
+/// spills to a file (`SpillQueue`), so memory stays bounded for a million pages.
+final class CrawlFrontier {
+    private let settings: CrawlSettings
+    private let scope: CrawlScope
+    private let queue: SpillQueue
+    private var seen = Set<UInt64>()
+    /// Each URL skipped by a rule, so each is counted once.
+    private var skippedKeys = Set<UInt64>()
+    /// Destinations claimed, by their path's hash: two URLs for one file (`-nd`, `-nH` across
+    /// hosts) get `name.1.ext` for the later.
+    private var claimedPaths = Set<UInt64>()
+    /// Items handed out and not yet ended, by item index.
+    private var inFlight: [Int: Flight] = [:]
+    /// Start pages and robots.txt files, handed out before the queue.
+    private var first: [(url: CrawlURL, flight: Flight)] = []
+    /// Each origin's robots.txt: links of a host wait here while its robots.txt is fetched.
+    private var robots: [String: HostRobots] = [:]
+    private var nextIndex: Int
+    private(set) var tally = CrawlTally()
+
+    private struct Flight {
+        let url: CrawlURL
+        let depth: Int
+        let kind: LinkKind
+        let keep: Bool
+        let isRobots: Bool
+    }
+
+    private enum HostRobots {
+        case pending([QueuedLink])
+        case known(RobotsRules)
+    }
+
+    /// `starts` are URLs as the user gave them; items are numbered from `firstIndex`. A start
+    /// URL is fetched whatever the rules say (robots.txt included): it was asked for by name.
+    init(settings: CrawlSettings, starts: [String], firstIndex: Int, queue: SpillQueue = SpillQueue())
+        throws(TransferFailure)
+    {
+        var startURLs: [CrawlURL] = []
+        for start in starts {
+            guard let url = CrawlURL.normalized(start) else {
+                throw TransferFailure(.input(.malformedURL(start))).noting(.at(start))
+            }
+            startURLs.append(url)
+        }
+        self.settings = settings
+        scope = try CrawlScope(settings: settings, starts: startURLs)
+        self.queue = queue
+        nextIndex = firstIndex
+        for url in startURLs where seen.insert(url.key).inserted {
+            if settings.obeysRobots { askRobots(for: url) }
+            first.append((url, Flight(url: url, depth: 0, kind: .page, keep: scope.keepsName(of: url), isRobots: false)))
+        }
+    }
+
+    var isFinished: Bool { first.isEmpty && queue.isEmpty && inFlight.isEmpty }
+
+    /// The next URL to fetch, as a download item.
+    func next() throws(TransferFailure) -> CrawlStep {
+        if !first.isEmpty {
+            let (url, flight) = first.removeFirst()
+            return .item(handOut(url, flight))
+        }
+        while let link = try queue.popFirst() {
+            guard let url = CrawlURL.normalized(link.url) else { continue }
+            if settings.obeysRobots {
+                switch robots[origin(of: url)] {
+                case nil:
+                    robots[origin(of: url)] = .pending([link])
+                    if let robotsItem = robotsItem(for: url) { return .item(robotsItem) }
+                    continue
+                case .pending(var waiting):
+                    waiting.append(link)
+                    robots[origin(of: url)] = .pending(waiting)
+                    continue
+                case .known(let rules):
+                    guard rules.allows(url) else {
+                        count(.robots, url)
+                        continue
+                    }
+                }
+            }
+            let flight = Flight(url: url, depth: link.depth, kind: link.kind, keep: link.keep, isRobots: false)
+            return .item(handOut(url, flight))
+        }
+        return inFlight.isEmpty ? .finished : .waiting
+    }
+
+    /// Takes in an ended item: a page now in place is read for links; robots.txt gives its
+    /// host's rules. Returns what the item was; nil for an item that is not the crawl's.
+    @discardableResult
+    func ended(_ ending: CrawlEnding) throws(TransferFailure) -> CrawlRole? {
+        guard let flight = inFlight.removeValue(forKey: ending.record.info.id) else { return nil }
+        if flight.isRobots {
+            try learnRobots(flight.url, from: ending)
+            return .robots
+        }
+        if let finalURL = ending.finalURL.flatMap({ CrawlURL.normalized($0) }) { seen.insert(finalURL.key) }
+        switch ending.record.outcome {
+        case .done, .skipped:
+            try read(ending, flight)
+        case .failed, .stopped:
+            break
+        }
+        return flight.kind == .page ? .page : .requisite
+    }
+
+    /// What the item `index`, handed out and not yet ended, is.
+    func role(ofItem index: Int) -> CrawlRole? {
+        inFlight[index].map { $0.isRobots ? .robots : $0.kind == .page ? .page : .requisite }
+    }
+
+    /// Whether an item's redirect to `target` is followed: judged as if the item had linked
+    /// to it (issue 54, point 3). Asked by the driver as the redirect arrives.
+    func admitsRedirect(ofItem index: Int, to target: String) -> Bool {
+        guard let flight = inFlight[index], let url = CrawlURL.normalized(target) else { return false }
+        if flight.isRobots { return url.hostAndPort == flight.url.hostAndPort }
+        return scope.admitsRedirect(to: url, kind: flight.kind, depth: flight.depth, from: flight.url)
+    }
+
+    /// The pace robots.txt asks of the host of `url` (`Crawl-delay`), once it is known.
+    func crawlDelay(forHostOf url: CrawlURL) -> Double? {
+        guard case .known(let rules) = robots[origin(of: url)] else { return nil }
+        return rules.crawlDelay
+    }
+
+    private func read(_ ending: CrawlEnding, _ flight: Flight) throws(TransferFailure) {
+        let path = ending.record.info.path
+        defer {
+            if !flight.keep && unlink(path) == 0 { tally.removedAfterReading += 1 }
+        }
+        guard let kind = CrawlDocument.kind(contentType: ending.contentType, path: path),
+            let found = CrawlDocument.links(
+                inFileAt: path, kind: kind, charset: CrawlDocument.charset(of: ending.contentType))
+        else { return }
+        tally.pagesRead += 1
+        let fetchedFrom = ending.finalURL.flatMap { CrawlURL.normalized($0) } ?? flight.url
+        let base = found.base.flatMap { CrawlURL.normalized($0, base: fetchedFrom) } ?? fetchedFrom
+        let source = LinkSource(url: fetchedFrom, isListing: found.isListing)
+        // A style sheet's images belong to the page that uses it: no level further.
+        let depth = flight.depth + (kind == .css ? 0 : 1)
+        let noFollow = found.noFollow && settings.obeysRobots
+        for link in found.links {
+            guard let url = CrawlURL.normalized(link.reference, base: base), !seen.contains(url.key) else { continue }
+            if noFollow && link.kind == .page {
+                count(.nofollow, url)
+                continue
+            }
+            switch scope.verdict(for: url, kind: link.kind, depth: depth, from: source) {
+            case .skip(let reason):
+                count(reason, url)
+            case .fetch(let keep):
+                seen.insert(url.key)
+                try queue.append(QueuedLink(url: url.text, depth: depth, kind: link.kind, keep: keep))
+            }
+        }
+    }
+
+    private func learnRobots(_ url: CrawlURL, from ending: CrawlEnding) throws(TransferFailure) {
+        let rules: RobotsRules
+        switch ending.record.outcome {
+        case .done, .skipped:
+            let file = open(ending.record.info.path, O_RDONLY | O_CLOEXEC)
+            let bytes: [UInt8]? = file < 0 ? nil : try? readAll(file, limit: RobotsRules.largest).get()
+            if file >= 0 { close(file) }
+            rules = bytes.map { RobotsRules(parsing: String(decoding: $0, as: UTF8.self)) } ?? .allowAll
+        case .failed, .stopped:
+            rules = RobotsRules.forFailedFetch(status: ending.record.httpStatus)
+        }
+        let waiting: [QueuedLink]
+        if case .pending(let links) = robots[origin(of: url)] { waiting = links } else { waiting = [] }
+        robots[origin(of: url)] = .known(rules)
+        for link in waiting { try queue.append(link) }
+    }
+
+    /// robots.txt of `url`'s origin, to be handed out before anything else of it.
+    private func askRobots(for url: CrawlURL) {
+        guard robots[origin(of: url)] == nil else { return }
+        robots[origin(of: url)] = .pending([])
+        if let item = robotsFlight(for: url) { first.append(item) }
+    }
+
+    private func robotsItem(for url: CrawlURL) -> DownloadItem? {
+        robotsFlight(for: url).map { handOut($0.url, $0.flight) }
+    }
+
+    private func robotsFlight(for url: CrawlURL) -> (url: CrawlURL, flight: Flight)? {
+        guard let robotsURL = CrawlURL.normalized("/robots.txt", base: url) else { return nil }
+        seen.insert(robotsURL.key)
+        return (robotsURL, Flight(url: robotsURL, depth: 0, kind: .requisite, keep: true, isRobots: true))
+    }
+
+    private func handOut(_ url: CrawlURL, _ flight: Flight) -> DownloadItem {
+        let index = nextIndex
+        nextIndex += 1
+        inFlight[index] = flight
+        return DownloadItem(index: index, url: url.text, output: .path(claimedPath(for: url)))
+    }
+
+    /// The layout's path for `url`, numbered when another URL of this crawl took it.
+    private func claimedPath(for url: CrawlURL) -> String {
+        let path = settings.layout.path(for: url)
+        if claimedPaths.insert(StableHash.of(path)).inserted { return path }
+        let (directory, name) = splitPath(path)
+        for number in 1... {
+            let numbered = joinPath(directory, FileNaming.numbered(name, number))
+            if claimedPaths.insert(StableHash.of(numbered)).inserted { return numbered }
+        }
+        return path
+    }
+
+    private func count(_ reason: SkipReason, _ url: CrawlURL) {
+        if skippedKeys.insert(url.key).inserted { tally.skipped[reason, default: 0] += 1 }
+    }
+
+    /// robots.txt is per scheme, host and port (RFC 9309 §2.3).
+    private func origin(of url: CrawlURL) -> String {
+        "\(url.scheme)://\(url.hostAndPort)"
+    }
+}
