@@ -31,7 +31,7 @@ public enum CrawlRole: Sendable, Equatable {
 public struct CrawlTally: Sendable, Equatable {
     public var pagesRead = 0
     public var removedAfterReading = 0
-    public var skipped: [SkipReason: Int] = [:]
+    public var skipped: [CrawlSkip: Int] = [:]
 
     public init() {}
 }

@@ -225,7 +225,7 @@ final class CrawlFrontier {
         return path
     }
 
-    private func count(_ reason: SkipReason, _ url: CrawlURL) {
+    private func count(_ reason: CrawlSkip, _ url: CrawlURL) {
         if skippedKeys.insert(url.key).inserted { tally.skipped[reason, default: 0] += 1 }
     }
 

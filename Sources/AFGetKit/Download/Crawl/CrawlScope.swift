@@ -11,7 +11,7 @@ public enum LinkKind: Sendable, Equatable {
 }
 
 /// Why a link is not fetched: what the summary and the report count as skipped by a rule.
-public enum SkipReason: String, Sendable, CaseIterable {
+public enum CrawlSkip: String, Sendable, CaseIterable {
     case otherHost = "other-host"
     case aboveStart = "no-parent"
     case tooDeep = "level"
@@ -34,7 +34,7 @@ struct LinkSource {
 enum ScopeVerdict: Equatable {
     /// Fetched; `keep` false for a page `-A`/`-R` refuse, fetched for its links and then removed.
     case fetch(keep: Bool)
-    case skip(SkipReason)
+    case skip(CrawlSkip)
 }
 
 /// The scope rules as a value (issue 54, point 3): a link, how it was found and how deep it is

@@ -13,8 +13,8 @@ extension DownloadJob {
         request.headers.removeAll { $0.name.isSameHeaderName(as: "If-Modified-Since") }
         var options = settings.transfer
         options.gateOrder = info.id
-        let task = manager.dataTask(with: request, bodyLimit: 0, options: options, route: route)
-        manager.resume(task)
+        let task = tasks.dataTask(with: request, bodyLimit: 0, options: options)
+        tasks.resume(task)
         return task
     }
 
