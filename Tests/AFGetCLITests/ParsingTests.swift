@@ -53,8 +53,9 @@ final class ParsingTests: XCTestCase {
         let arguments = ["--retry", "2", "--retry-delay", "0.5", "--no-restart", "-c", "http://h/"]
         let given = try download(arguments).options.resume
         XCTAssertEqual(
-            try download(arguments).options.retry.policy, RetryPolicy(maxRetries: 2, baseDelay: 0.5, retriesAnyMethod: true),
-            "--retry given: a POST is retried too")
+            try download(arguments).options.retry.policy,
+            RetryPolicy(maxRetries: 2, baseDelay: 0.5, retriesAnyMethod: true, firstContactTimeoutRetries: 2),
+            "--retry given: a POST is retried too, and a host not answering as often as any failure")
         XCTAssertTrue(given.noRestart)
         XCTAssertTrue(given.continueDownloads)
         XCTAssertTrue(try download(["--restart", "http://h/"]).options.resume.restart)
