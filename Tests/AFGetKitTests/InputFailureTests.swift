@@ -48,7 +48,8 @@ final class InputFailureTests: XCTestCase {
             // Destinations
             (
                 .sameDestination(earlier: "l:1", later: "l:2"),
-                "l:1 and l:2 would both write this file; give one of them out= or -o", "same-destination"
+                "l:1 and l:2 would both write this file; give one of them out= or -o, or add --on-conflict rename to number the later one",
+                "same-destination"
             ),
             (
                 .sameDestinationOtherOptions(earlier: "l:1", later: "l:2"),

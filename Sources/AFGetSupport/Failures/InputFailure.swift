@@ -266,7 +266,7 @@ public enum InputFailure: Sendable, Equatable {
         case .documentUnknownOption(let key): "unknown option \"\(key)\" (a Metalink document's line takes dir=)"
 
         case .sameDestination(let earlier, let later):
-            "\(earlier) and \(later) would both write this file; give one of them out= or -o"
+            "\(earlier) and \(later) would both write this file; give one of them out= or -o, or add --on-conflict rename to number the later one"
         case .sameDestinationOtherOptions(let earlier, let later):
             "\(earlier) and \(later) fetch the same URL into this file with different checksum= or header= lines; keep one of them"
         case .reportIsList(let report): "--report \(report) is the input list, which the report would replace; name another file"
