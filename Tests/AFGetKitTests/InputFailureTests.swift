@@ -203,7 +203,10 @@ final class InputFailureTests: XCTestCase {
                 .fileFieldsNeedMultipart(format: "json"), "file fields (name@path) need a multipart body, not --json",
                 "file-fields-need-multipart"
             ),
-            (.rawBodyWithItems, "a raw body (-d, --data-binary) cannot be combined with body items", "raw-body-with-items"),
+            (
+                .rawBodyWithItems, "a raw body (-d, --data-binary, --json DATA, ...) cannot be combined with body items",
+                "raw-body-with-items"
+            ),
             (
                 .fileFieldsWithoutBody(method: "GET"), "GET requests carry no body, so file fields (name@path) cannot be sent",
                 "file-fields-without-body"

@@ -334,7 +334,7 @@ public enum InputFailure: Sendable, Equatable {
         case .itemJSONInvalid(let item, let value, let said): "item \"\(item)\": \(value) is not valid JSON (\(said))"
         case .itemNamesNoFile(let item): "item \"\(item)\" names no file"
         case .fileFieldsNeedMultipart(let format): "file fields (name@path) need a multipart body, not --\(format)"
-        case .rawBodyWithItems: "a raw body (-d, --data-binary) cannot be combined with body items"
+        case .rawBodyWithItems: "a raw body (-d, --data-binary, --json DATA, ...) cannot be combined with body items"
         case .fileFieldsWithoutBody(let method): "\(method) requests carry no body, so file fields (name@path) cannot be sent"
         case .bodyUnrepresentable(let said): said
         case .headerWithoutColon(let word): "header \"\(word)\" has no colon; use \"Name: value\""
