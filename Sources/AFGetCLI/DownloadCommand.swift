@@ -116,7 +116,7 @@ struct DownloadCommand: AsyncParsableCommand {
             urls: urls.map(TypedURL.completed), output: output.target, list: described, directory: output.directory,
             checksum: checksum,
             mirrors: batch.mirrors)
-        let plan = BatchPlan.check(urlItems)
+        let plan = BatchPlan.check(urlItems, onConflict: output.onConflict)
         if let conflict = plan.conflict { throw UsageFailure(message: "\(conflict)") }
         say(plan.notices)
         guard let list = batch.inputFile else { return ItemFeed(items: plan.items, shard: batch.shard) }
@@ -126,7 +126,7 @@ struct DownloadCommand: AsyncParsableCommand {
         if list != "-" && fileKind(at: list, followingSymlinks: true) == S_IFREG {
             let made = await ListCheck.made(
                 list: list, after: plan.items, firstIndex: urls.count + described.count, directory: output.directory,
-                report: options.run.report, shard: batch.shard, documents: documents)
+                report: options.run.report, shard: batch.shard, onConflict: output.onConflict, documents: documents)
             let check = try usage { () throws(ItemFailure) in try made.get() }
             if let document = check.stoppedFetching {
                 OutputStream.standardError.writeLine("afget: interrupted while fetching \(document)")
@@ -141,7 +141,7 @@ struct DownloadCommand: AsyncParsableCommand {
             try ItemFeed(
                 items: plan.items, list: list, firstIndex: urls.count + described.count, directory: output.directory,
                 firstPass: firstPass,
-                report: options.run.report, shard: batch.shard, documents: documents)
+                report: options.run.report, shard: batch.shard, onConflict: output.onConflict, documents: documents)
         }
     }
 

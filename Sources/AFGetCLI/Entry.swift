@@ -85,7 +85,7 @@ public enum Entry {
         }
         var command: ParsableCommand
         do {
-            command = try AFGetCommand.parseAsRoot(configured?.merged() ?? arguments)
+            command = try AFGetCommand.parseAsRoot(DataArguments.marked(configured?.merged() ?? arguments))
         } catch {
             if AFGetCommand.exitCode(for: error) == .success {
                 OutputStream.standardOutput.write(successText(for: error) + "\n")

@@ -1,6 +1,7 @@
 import AFGetSupport
 import AFGetKit
 import ArgumentParser
+import Glibc
 
 /// Where downloads go.
 struct OutputOptions: ParsableArguments {
@@ -36,14 +37,33 @@ struct OutputOptions: ParsableArguments {
                 + "--remote-header-name as curl calls it."))
     var namesFromServer = false
 
+    @Option(
+        name: .customLong("on-conflict"),
+        help: ArgumentHelp(
+            "When two URLs of the run would write one file: error (default: the run does not start) or rename "
+                + "(the later one is saved as name.1.ext, name.2.ext, ...).", valueName: "mode"))
+    var onConflict: ConflictPolicy = .error
+
     func validate(urlCount: Int, hasList: Bool) throws {
         if output != nil && (urlCount > 1 || hasList) {
             throw ValidationError("-o/--output takes a single URL; use -d/--dir for several, or out= in a list")
         }
-        if output != nil && directory != nil {
-            throw ValidationError("-o/--output and -d/--dir cannot be combined")
+        guard let output, output != "-" else {
+            if output != nil && directory != nil {
+                throw ValidationError("-o - writes to standard output, where -d/--dir has no file to hold: give one")
+            }
+            return
         }
-        if let output, output != "-" { try Self.checkNamesAFile(output, else: "use -d/--dir to download into it") }
+        try Self.checkNamesAFile(output, else: "use -d/--dir to download into it")
+        // As curl's --output-dir: -d holds the file -o names, which is then relative.
+        if let directory, output.hasPrefix("/") {
+            throw ValidationError("-o/--output \"\(output)\" is absolute, so -d/--dir \"\(directory)\" cannot hold it: give one")
+        }
+        // Found out only at the final rename, it would waste the transfer.
+        if let path = filePath, fileKind(at: path, followingSymlinks: true) == S_IFDIR {
+            throw ValidationError(
+                "-o/--output \"\(path)\" is a directory; use -d \(ShellWord.quoted(path)) to download into it")
+        }
     }
 
     /// Refuses an `-o` path with no file name to create: empty, ending in "/", or whose last
@@ -56,9 +76,15 @@ struct OutputOptions: ParsableArguments {
         }
     }
 
+    /// The file `-o` names, inside `-d` when both are given; nil without `-o` or for `-o -`.
+    private var filePath: String? {
+        guard let output, output != "-" else { return nil }
+        return directory.map { joinPath($0, output) } ?? output
+    }
+
     var target: OutputTarget {
-        switch output {
-        case "-": .standardOutput
+        switch filePath {
+        case nil where output == "-": .standardOutput
         // `-o /dev/stdout` is `-o -`, also when standard output is a file (`OutputStream.named`).
         case let path? where OutputStream.named(path)?.descriptor == 1: .standardOutput
         case let path?: .path(path)
@@ -68,3 +94,4 @@ struct OutputOptions: ParsableArguments {
 }
 
 extension OnExistsPolicy: ExpressibleByArgument {}
+extension ConflictPolicy: ExpressibleByArgument {}

@@ -13,9 +13,10 @@ struct RequestCommand: AsyncParsableCommand {
         discussion: """
             Items: name=value (a parameter: in the query for GET, HEAD and DELETE, else in the body), \
             name==value (always in the query), Name:value (a header), name:=JSON (a raw JSON value), \
-            field@path (a file field; makes the body multipart). METHOD defaults to GET, or POST when \
-            an item goes in the body (name=value, name:=JSON, field@path, or -d); name==value items \
-            and headers alone keep GET.
+            field@path (a file field; makes the body multipart). A raw body as curl sends it instead: \
+            -d, --data-raw, --data-binary, --data-urlencode (a form, joined with &) or --json DATA. \
+            METHOD defaults to GET, or POST when an item goes in the body (name=value, name:=JSON, \
+            field@path, or a raw body); name==value items and headers alone keep GET.
             """
     )
 

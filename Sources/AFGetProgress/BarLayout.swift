@@ -6,8 +6,11 @@ import AFGetSupport
 ///     dir/name.iso    42% [=====>      ]   12.3 MiB/  27.0 MiB    5.1 MiB/s     ETA 0:03
 ///     other.tar.gz     7% [>           ]    1.9 MiB/  27.0 MiB  870.2 KiB/s     ETA 0:29
 ///
-/// A line is at most `columns - 1` display columns: one that fills the last column leaves the
-/// cursor waiting to wrap, and terminals disagree on what happens next. Percent, speed and ETA
+/// A line is at most `columns - 2` display columns. One that fills the last column leaves the
+/// cursor waiting to wrap, and terminals disagree on what happens next; one that fills all but
+/// the last leaves the cursor in it, where the terminal echoes a Ctrl-C's `^C`: its `C` wraps,
+/// the live block is a row lower than afget knows, and the frame stays behind with a `^` at its
+/// end. Two columns free take the echo on the row, and afget's next line writes over it. Percent, speed and ETA
 /// stay down to `minimumColumns`; below that the renderer draws one short line for the whole
 /// block.
 public struct BarLayout {
@@ -26,8 +29,8 @@ public struct BarLayout {
         self.useColor = useColor
     }
 
-    /// The columns a line may fill.
-    public var width: Int { max(0, columns - 1) }
+    /// The columns a line may fill: the window's less two, for the cursor and a `^C` echo.
+    public var width: Int { max(0, columns - 2) }
 
     /// Whether the terminal is wide enough for a line per item.
     public var fitsItemLines: Bool { columns >= Self.minimumColumns }

@@ -74,6 +74,21 @@ public struct QueryEncoding: Sendable, Equatable {
         escape(text, leavingAsIs: isUnreserved)
     }
 
+    /// Percent-escapes all but unreserved characters in bytes that need not be UTF-8 (a file's,
+    /// for curl's `--data-urlencode`), as curl_easy_escape does.
+    public static func escapeBytes(_ bytes: [UInt8]) -> [UInt8] {
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(bytes.count)
+        for byte in bytes {
+            if isUnreserved(byte) {
+                escaped.append(byte)
+            } else {
+                escaped += [UInt8(ascii: "%"), hexBytes[Int(byte >> 4)], hexBytes[Int(byte & 0x0F)]]
+            }
+        }
+        return escaped
+    }
+
     private static func escape(_ text: String, leavingAsIs isLeftAsIs: (UInt8) -> Bool) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
@@ -88,6 +103,7 @@ public struct QueryEncoding: Sendable, Equatable {
     }
 
     private static let hexDigits = Array("0123456789ABCDEF")
+    private static let hexBytes = Array("0123456789ABCDEF".utf8)
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {

@@ -17,11 +17,26 @@ public struct RequestSerializer: Sendable {
         case multipart
     }
 
-    /// A body given as it is (`-d`, `--data-binary`), not built from parameters.
-    public enum RawBody: Sendable, Equatable {
-        case text(String)
-        case file(path: String)
-        case standardInput
+    /// A body given as it is (curl's `-d`, `--data-binary`, `--json`: `DataPiece`), not built
+    /// from parameters, and the headers that say what it is.
+    public struct RawBody: Sendable, Equatable {
+        public enum Source: Sendable, Equatable {
+            case bytes([UInt8])
+            case file(path: String)
+            case standardInput
+        }
+
+        public let source: Source
+        /// Unless `--content-type` or a Content-Type header says otherwise.
+        public let contentType: String
+        /// Unless an Accept header says otherwise; nil for none of afget's own.
+        public let accept: String?
+
+        public init(_ source: Source, contentType: String, accept: String? = nil) {
+            self.source = source
+            self.contentType = contentType
+            self.accept = accept
+        }
     }
 
     /// Headers the user gave; they win over the defaults a body format brings.
@@ -93,8 +108,9 @@ public struct RequestSerializer: Sendable {
         var defaults: [HTTPHeader] = []
         var body = RequestBody.none
         if let rawBody {
-            body = Self.body(of: rawBody)
-            defaults.append(HTTPHeader(name: "Content-Type", value: rawContentType ?? "application/octet-stream"))
+            body = Self.body(of: rawBody.source)
+            defaults.append(HTTPHeader(name: "Content-Type", value: rawContentType ?? rawBody.contentType))
+            if let accept = rawBody.accept { defaults.append(HTTPHeader(name: "Accept", value: accept)) }
         } else if !parametersInQuery && (!parameters.isEmpty || !files.isEmpty) {
             let encoded: (contentType: String, body: RequestBody)
             do {
@@ -105,7 +121,7 @@ public struct RequestSerializer: Sendable {
             body = encoded.body
             defaults.append(HTTPHeader(name: "Content-Type", value: encoded.contentType))
         }
-        if bodyFormat == .json {
+        if bodyFormat == .json && rawBody?.accept == nil {
             defaults.append(HTTPHeader(name: "Accept", value: "application/json, */*;q=0.5"))
         }
         let userHeaders = headers + itemHeaders
@@ -150,9 +166,9 @@ public struct RequestSerializer: Sendable {
         }
     }
 
-    private static func body(of raw: RawBody) -> RequestBody {
+    private static func body(of raw: RawBody.Source) -> RequestBody {
         switch raw {
-        case .text(let text): .bytes(Array(text.utf8))
+        case .bytes(let bytes): .bytes(bytes)
         case .file(let path): .file(path: path)
         case .standardInput: .standardInput
         }

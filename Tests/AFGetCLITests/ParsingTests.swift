@@ -43,6 +43,10 @@ final class ParsingTests: XCTestCase {
         XCTAssertEqual(try download(["-d", "out", "http://h/"]).output.target, .directory("out"))
         XCTAssertEqual(try download(["-o", "./...", "http://h/"]).output.target, .path("./..."))
         XCTAssertEqual(try download(["-o", "x.bin", "http://h/"]).output.target, .path("x.bin"))
+        // curl's --output-dir: -d holds -o's file.
+        XCTAssertEqual(try download(["-o", "a/x.bin", "-P", "out", "http://h/"]).output.target, .path("out/a/x.bin"))
+        XCTAssertEqual(try download(["http://h/"]).output.onConflict, .error)
+        XCTAssertEqual(try download(["--on-conflict", "rename", "http://h/"]).output.onConflict, .rename)
     }
 
     func testResumeAndRetryOptions() throws {
@@ -72,7 +76,9 @@ final class ParsingTests: XCTestCase {
 
     func testRejectedCombinations() {
         for arguments in [
-            [], ["-o", "a", "http://h/1", "http://h/2"], ["-o", "a", "-d", "b", "http://h/"],
+            [], ["-o", "a", "http://h/1", "http://h/2"], ["-o", "/a", "-d", "b", "http://h/"],
+            ["-o", "-", "-d", "b", "http://h/"],
+            ["--on-conflict", "number", "http://h/"],
             ["--on-exists", "maybe", "http://h/"], ["--progress", "fancy", "http://h/"],
             ["--max-redirects", "-1", "http://h/"], ["--stall-timeout", "0", "http://h/"],
             ["--restart", "--no-restart", "http://h/"], ["--retry", "-1", "http://h/"],

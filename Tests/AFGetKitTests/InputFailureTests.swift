@@ -48,7 +48,8 @@ final class InputFailureTests: XCTestCase {
             // Destinations
             (
                 .sameDestination(earlier: "l:1", later: "l:2"),
-                "l:1 and l:2 would both write this file; give one of them out= or -o", "same-destination"
+                "l:1 and l:2 would both write this file; give one of them out= or -o, or add --on-conflict rename to number the later one",
+                "same-destination"
             ),
             (
                 .sameDestinationOtherOptions(earlier: "l:1", later: "l:2"),
@@ -202,7 +203,10 @@ final class InputFailureTests: XCTestCase {
                 .fileFieldsNeedMultipart(format: "json"), "file fields (name@path) need a multipart body, not --json",
                 "file-fields-need-multipart"
             ),
-            (.rawBodyWithItems, "a raw body (-d, --data-binary) cannot be combined with body items", "raw-body-with-items"),
+            (
+                .rawBodyWithItems, "a raw body (-d, --data-binary, --json DATA, ...) cannot be combined with body items",
+                "raw-body-with-items"
+            ),
             (
                 .fileFieldsWithoutBody(method: "GET"), "GET requests carry no body, so file fields (name@path) cannot be sent",
                 "file-fields-without-body"

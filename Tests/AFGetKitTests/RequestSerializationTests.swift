@@ -109,7 +109,11 @@ final class RequestSerializerTests: XCTestCase {
         let serializer = RequestSerializer()
         XCTAssertEqual(try serializer.request(method: nil, url: "http://h/", items: items(["q==1"])).method, "GET")
         XCTAssertEqual(try serializer.request(method: nil, url: "http://h/", items: items(["a=1"])).method, "POST")
-        XCTAssertEqual(try serializer.request(method: nil, url: "http://h/", items: [], rawBody: .text("x")).method, "POST")
+        XCTAssertEqual(
+            try serializer.request(
+                method: nil, url: "http://h/", items: [],
+                rawBody: RequestSerializer.RawBody(.bytes(Array("x".utf8)), contentType: "text/plain")
+            ).method, "POST")
     }
 
     func testQueryMethodsPutParametersInTheQuery() throws {
@@ -131,7 +135,9 @@ final class RequestSerializerTests: XCTestCase {
         XCTAssertThrowsError(
             try RequestSerializer(bodyFormat: .json).request(method: nil, url: "http://h/", items: items(["f@x"])))
         XCTAssertThrowsError(
-            try RequestSerializer().request(method: nil, url: "http://h/", items: items(["a=1"]), rawBody: .text("x")))
+            try RequestSerializer().request(
+                method: nil, url: "http://h/", items: items(["a=1"]),
+                rawBody: RequestSerializer.RawBody(.bytes(Array("x".utf8)), contentType: "text/plain")))
         XCTAssertThrowsError(try RequestSerializer().request(method: "GET", url: "http://h/", items: items(["f@x"])))
         XCTAssertThrowsError(
             try RequestSerializer(bodyFormat: .plist).request(method: nil, url: "http://h/", items: items(["n:=null"])))

@@ -111,7 +111,9 @@ final class BatchTests: ServerTestCase {
         let result = try Afget.run(["-i", "-", "--progress", "line"], in: directory, input: Data(list.utf8))
         XCTAssertEqual(result.status, 2, result.stderr)
         XCTAssertTrue(
-            result.stderr.contains("afget: x.bin: stdin:1 and stdin:2 would both write this file; give one of them out= or -o"),
+            result.stderr.contains(
+                "afget: x.bin: stdin:1 and stdin:2 would both write this file; give one of them out= or -o, or add --on-conflict rename to number the later one"
+            ),
             result.stderr)
         XCTAssertTrue(
             result.stderr.contains("afget: stdin:5: same URL and destination as stdin:4; downloading it once"), result.stderr)
@@ -447,7 +449,9 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(result.status, 2)
         XCTAssertEqual(
             result.stderrLines,
-            ["afget: x.bin: urls.txt:1 and urls.txt:2 would both write this file; give one of them out= or -o"])
+            [
+                "afget: x.bin: urls.txt:1 and urls.txt:2 would both write this file; give one of them out= or -o, or add --on-conflict rename to number the later one"
+            ])
         XCTAssertEqual(server.log.all.count, 0)
     }
 
@@ -469,7 +473,9 @@ final class BatchTests: ServerTestCase {
             XCTAssertEqual(result.status, 2, other)
             XCTAssertEqual(
                 result.stderrLines,
-                ["afget: x.bin: urls.txt:1 and urls.txt:3 would both write this file; give one of them out= or -o"],
+                [
+                    "afget: x.bin: urls.txt:1 and urls.txt:3 would both write this file; give one of them out= or -o, or add --on-conflict rename to number the later one"
+                ],
                 other)
         }
         XCTAssertEqual(server.log.all.count, 0)

@@ -196,13 +196,49 @@ final class RequestTests: ServerTestCase {
     func testRawBodiesFromAFileAndFromStandardInput() throws {
         let payload = Data((0..<100_000).map { UInt8($0 % 256) })
         try payload.write(to: directory.appendingPathComponent("body.bin"))
-        let fromFile = try echo(["-d", "@body.bin", "--content-type", "text/csv", server.url("/echo")])
+        let fromFile = try echo(["--data-binary", "@body.bin", "--content-type", "text/csv", server.url("/echo")])
         XCTAssertEqual(fromFile["method"] as? String, "POST")
         XCTAssertEqual(headers(fromFile)["content-type"], "text/csv")
         XCTAssertEqual(fromFile["bodySHA256"] as? String, sha256Hex(payload))
         let fromInput = try echo(["PUT", "--data-binary", "@-", server.url("/echo")], input: payload)
         XCTAssertEqual(fromInput["bodySHA256"] as? String, sha256Hex(payload))
-        XCTAssertEqual(headers(fromInput)["content-type"], "application/octet-stream")
+        XCTAssertEqual(headers(fromInput)["content-type"], "application/x-www-form-urlencoded", "as curl sends it")
+    }
+
+    /// curl's body options, as curl 7.88 sends them: `-d` is a form, a file read for it loses
+    /// its CR and LF bytes, `--data-binary` keeps every byte, `--data-urlencode` encodes, the
+    /// pieces are joined with & in the order typed; `--json` pieces are joined as they are, and
+    /// say JSON both ways. The server's own record of the bytes and headers is what is checked.
+    func testCurlsBodyOptionsAreSentAsCurlSendsThem() throws {
+        let form = try echo(["-d", "a=1&b=2", server.url("/echo")])
+        XCTAssertEqual(form["method"] as? String, "POST")
+        XCTAssertEqual(headers(form)["content-type"], "application/x-www-form-urlencoded")
+        XCTAssertEqual(form["body"] as? String, "a=1&b=2")
+
+        let lines = Data("a=1\r\nb=2\n".utf8)
+        try lines.write(to: directory.appendingPathComponent("form.txt"))
+        let joined = try echo([
+            "-d", "@form.txt", "--data-urlencode", "c=x y&z", "--data-raw", "@raw", "--data-binary", "@form.txt",
+            "--data-urlencode", "@form.txt", server.url("/echo"),
+        ])
+        let expected = "a=1b=2&c=x%20y%26z&@raw&a=1\r\nb=2\n&a%3D1%0D%0Ab%3D2%0A"
+        XCTAssertEqual(joined["body"] as? String, expected)
+        XCTAssertEqual(joined["bodySHA256"] as? String, sha256Hex(Data(expected.utf8)))
+        XCTAssertEqual(headers(joined)["content-type"], "application/x-www-form-urlencoded")
+
+        let json = try echo(["PUT", server.url("/echo"), "--json", #"{"drink":"#, "--json", #" "coffee"}"#])
+        XCTAssertEqual(json["method"] as? String, "PUT")
+        XCTAssertEqual(json["body"] as? String, #"{"drink": "coffee"}"#)
+        XCTAssertEqual(headers(json)["content-type"], "application/json")
+        XCTAssertEqual(headers(json)["accept"], "application/json")
+
+        let piped = try echo(["--json", "@-", server.url("/echo")], input: Data("[1,\n2]\n".utf8))
+        XCTAssertEqual(piped["body"] as? String, "[1,\n2]\n", "byte for byte")
+        XCTAssertEqual(headers(piped)["content-type"], "application/json")
+
+        let typed = try echo(["-H", "Content-Type: text/plain", "-d", "x", server.url("/echo"), "Accept:text/csv"])
+        XCTAssertEqual(headers(typed)["content-type"], "text/plain", "the user's header wins")
+        XCTAssertEqual(headers(typed)["accept"], "text/csv")
     }
 
     func testAStatusOutsideTheAcceptedOnesPrintsTheBodyAndExits8() throws {

@@ -46,6 +46,13 @@ final class Tmux {
         return lines.filter { !$0.hasPrefix("Pane is dead") }
     }
 
+    /// Types `keys` into the session's pane as a person would (tmux's key names: `C-c` is
+    /// Ctrl-C, which the terminal turns into SIGINT and echoes as `^C`).
+    func sendKeys(_ session: String, _ keys: String) throws {
+        let run = try tmux(["send-keys", "-t", session, keys])
+        XCTAssertEqual(run.status, 0, "tmux send-keys: \(run.stderr)")
+    }
+
     /// The exit status of the session's command once it has ended; nil until then.
     func exitStatus(_ session: String) throws -> Int32? {
         guard let text = try? String(contentsOf: statusFile(session), encoding: .utf8), text.hasSuffix("\n") else { return nil }

@@ -269,6 +269,43 @@ final class TmuxBarTests: ServerTestCase {
         }
     }
 
+    /// Ctrl-C during a download whose row fills the line: the terminal echoes `^C` where the
+    /// cursor is, after the row's last figure. With a column to spare beyond the cursor's the
+    /// echo stays on the row and the interruption's lines are written over it; at every width
+    /// no frame is left, marked with a `^` or not, and no `C` wraps onto a line of its own.
+    func testCtrlCsEchoStaysInTheFreeColumn() throws {
+        let name = "ubuntu-24.04-desktop-amd64-with-a-name-as-long-as-a-mirror-gives-it.iso"
+        for columns in widths {
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent("w\(columns)"), withIntermediateDirectories: true)
+            let url = server.url("/file/w\(columns)/\(name)?size=50000000&chunk=20000&ms=100")
+            try tmux.start(
+                "\(shellWord(Afget.binary.path)) \(shellWord(url))", session: "w\(columns)", columns: columns, rows: 10,
+                in: directory.appendingPathComponent("w\(columns)"), environment: ["NO_COLOR": "1"])
+        }
+        for columns in widths {
+            let session = "w\(columns)"
+            try waitUntil(timeout: 30, "\(columns): a bar on the screen") {
+                try tmux.capture(session).contains(where: isItemRow)
+            }
+            // Below 40 columns the row is a short line of figures, not the width.
+            if columns >= 40 {
+                let row = try XCTUnwrap(try tmux.capture(session).first(where: isItemRow))
+                XCTAssertEqual(TerminalScreen.columns(of: row), columns - 2, "\(columns): the row fills the line: \(row)")
+            }
+            try tmux.sendKeys(session, "C-c")
+        }
+        for columns in widths {
+            let session = "w\(columns)"
+            try waitUntil(timeout: 30, "\(columns): afget to end") { try tmux.exitStatus(session) != nil }
+            XCTAssertEqual(try tmux.exitStatus(session), 130)
+            let final = try tmux.capture(session, history: true)
+            XCTAssertEqual(final.filter(isItemRow), [], "\(columns): a frame left behind: \(final)")
+            XCTAssertFalse(final.contains { $0.hasSuffix("^") || $0 == "C" || $0.hasPrefix("C") }, "\(columns): \(final)")
+            XCTAssertTrue(final.contains { $0.hasPrefix("afget: interrupted") }, "\(columns): \(final)")
+        }
+    }
+
     // MARK: Running
 
     /// What one session showed: its screens while afget ran (each one seen twice in a row, so

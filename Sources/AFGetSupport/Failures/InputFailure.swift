@@ -272,7 +272,7 @@ public enum InputFailure: Sendable, Equatable {
         case .documentUnknownOption(let key): "unknown option \"\(key)\" (a Metalink document's line takes dir=)"
 
         case .sameDestination(let earlier, let later):
-            "\(earlier) and \(later) would both write this file; give one of them out= or -o"
+            "\(earlier) and \(later) would both write this file; give one of them out= or -o, or add --on-conflict rename to number the later one"
         case .sameDestinationOtherOptions(let earlier, let later):
             "\(earlier) and \(later) fetch the same URL into this file with different checksum= or header= lines; keep one of them"
         case .reportIsList(let report): "--report \(report) is the input list, which the report would replace; name another file"
@@ -340,7 +340,7 @@ public enum InputFailure: Sendable, Equatable {
         case .itemJSONInvalid(let item, let value, let said): "item \"\(item)\": \(value) is not valid JSON (\(said))"
         case .itemNamesNoFile(let item): "item \"\(item)\" names no file"
         case .fileFieldsNeedMultipart(let format): "file fields (name@path) need a multipart body, not --\(format)"
-        case .rawBodyWithItems: "a raw body (-d, --data-binary) cannot be combined with body items"
+        case .rawBodyWithItems: "a raw body (-d, --data-binary, --json DATA, ...) cannot be combined with body items"
         case .fileFieldsWithoutBody(let method): "\(method) requests carry no body, so file fields (name@path) cannot be sent"
         case .bodyUnrepresentable(let said): said
         case .headerWithoutColon(let word): "header \"\(word)\" has no colon; use \"Name: value\""

@@ -44,13 +44,17 @@ public enum BatchPlan {
     /// URL with different `checksum=` or `header=` lines, for one destination are a conflict
     /// naming both (merging would drop a checksum or a header unsaid). The same claims as a
     /// list's (`DestinationClaims`).
-    public static func check(_ items: [DownloadItem]) -> Plan {
+    /// With `--on-conflict rename` the later of two URLs for one file is renamed instead.
+    public static func check(_ items: [DownloadItem], onConflict: ConflictPolicy = .error) -> Plan {
         var plan = Plan()
-        var claims = DestinationClaims(listName: nil, commandLineItems: items)
+        var claims = DestinationClaims(listName: nil, commandLineItems: items, onConflict: onConflict)
         for item in items {
             switch claims.claim(item, line: nil) {
             case .new:
                 plan.items.append(item)
+            case .renamed(let renamed, let notice):
+                plan.items.append(renamed)
+                plan.notices.append(notice)
             case .sameAs(let earlier):
                 plan.notices.append(DestinationClaims.mergeNotice(item, earlier: earlier))
             case .conflict(let failure):

@@ -10,8 +10,13 @@ struct DestinationClaims: Sendable {
         /// The same URL, checksum and headers into the same file as `earlier` ("FILE:LINE" or
         /// the URL): fetched once.
         case sameAs(earlier: String)
+        /// `--on-conflict rename`: the item with its new name, and the line saying so.
+        case renamed(DownloadItem, notice: String)
         case conflict(ItemFailure)
     }
+
+    /// What becomes of a later item of another URL for a claimed file.
+    private let onConflict: ConflictPolicy
 
     private var directories = BatchPlan.CanonicalDirectories()
     /// By the hash of the destination's canonical name, a `Claim` in 8 bytes: a list of a
@@ -50,8 +55,9 @@ struct DestinationClaims: Sendable {
         }
     }
 
-    init(listName: String?, commandLineItems: [DownloadItem]) {
+    init(listName: String?, commandLineItems: [DownloadItem], onConflict: ConflictPolicy = .error) {
         self.listName = listName
+        self.onConflict = onConflict
         commandLineSources = Dictionary(commandLineItems.map { ($0.index, $0.source) }) { first, _ in first }
     }
 
@@ -66,7 +72,9 @@ struct DestinationClaims: Sendable {
     }
 
     /// Claims `item`'s destination. `line` is its list line, nil for a command-line URL.
-    mutating func claim(_ item: DownloadItem, line: Int?) -> Verdict {
+    /// `reserved` tells the names other items of the run will claim (a list's first pass knows
+    /// them all): `--on-conflict rename` passes over them.
+    mutating func claim(_ item: DownloadItem, line: Int?, reserved: (UInt64) -> Bool = { _ in false }) -> Verdict {
         guard let path = item.plannedPath else { return .new }
         let key = key(ofPath: path)
         let claim = Claim(
@@ -78,6 +86,9 @@ struct DestinationClaims: Sendable {
         }
         let earlierSource = source(of: earlier.origin)
         guard earlier.url == claim.url else {
+            if onConflict == .rename {
+                return renaming(item, from: path, claim: claim, earlier: earlierSource, reserved: reserved)
+            }
             return .conflict(
                 ItemFailure(
                     item: BatchPlan.normalized(path),
@@ -90,6 +101,30 @@ struct DestinationClaims: Sendable {
                     TransferFailure(.input(.sameDestinationOtherOptions(earlier: earlierSource, later: item.source)))))
         }
         return .sameAs(earlier: earlierSource)
+    }
+
+    /// `item` under the first `name.N.ext` beside `path` that no item of the run claims, or
+    /// merged into the item of its own URL that claimed one before it (the same command run
+    /// again names it alike).
+    private mutating func renaming(
+        _ item: DownloadItem, from path: String, claim: Claim, earlier claimant: String, reserved: (UInt64) -> Bool
+    ) -> Verdict {
+        let (directory, name) = splitPath(path)
+        var number = 1
+        while true {
+            let candidate = joinPath(directory, FileNaming.numbered(name, number))
+            let key = key(ofPath: candidate)
+            number += 1
+            if let earlier = claimed[Int(key >> 56)][key].map(Claim.init(packed:)) {
+                guard earlier.url == claim.url, earlier.options == claim.options else { continue }
+                return .sameAs(earlier: source(of: earlier.origin))
+            }
+            if reserved(key) { continue }
+            claimed[Int(key >> 56)][key] = claim.packed
+            let notice =
+                "afget: \(item.source): saving as \(BatchPlan.normalized(candidate)), as \(claimant) writes \(BatchPlan.normalized(path))"
+            return .renamed(item.renamed(to: candidate), notice: notice)
+        }
     }
 
     /// The item that claimed `path`, as "FILE:LINE" or its URL.

@@ -15,7 +15,7 @@ public struct DownloadItem: Sendable, Equatable {
     let parsedURL: Result<CurlURL, ItemFailure>
     /// `url` as messages, reports and resume data show it: without a password.
     public let shownURL: String
-    public let output: OutputTarget
+    public private(set) var output: OutputTarget
     /// Resume data recorded for this other URL may be continued against `url`
     /// (`afget resume --url`: an expired signed link replaced by a fresh one).
     public let replacesURL: String?
@@ -71,6 +71,13 @@ extension DownloadItem {
     var hostKey: String {
         guard case .success(let url) = parsedURL else { return "" }
         return url.origin
+    }
+
+    /// The item saved as `path` instead (`--on-conflict rename`).
+    func renamed(to path: String) -> DownloadItem {
+        var item = self
+        item.output = .path(path)
+        return item
     }
 
     /// The file the item would write before `--on-exists` has its say; nil for standard

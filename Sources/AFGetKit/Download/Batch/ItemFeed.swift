@@ -83,7 +83,8 @@ public final class ItemFeed: Sendable {
     /// read (or fetched) by `documents` as its line arrives.
     public init(
         items all: [DownloadItem], list path: String, firstIndex: Int, directory: String?,
-        firstPass: ListCheck?, report: String? = nil, shard: Shard? = nil, documents: ListDocuments
+        firstPass: ListCheck?, report: String? = nil, shard: Shard? = nil, onConflict: ConflictPolicy = .error,
+        documents: ListDocuments
     ) throws(ItemFailure) {
         let opened = try ListReader(path: path)
         let items = Self.taken(from: all, by: shard)
@@ -96,12 +97,13 @@ public final class ItemFeed: Sendable {
         var arrivalClaims: DestinationClaims?
         var reportKey: UInt64?
         if firstPass == nil {
-            var claims = DestinationClaims(listName: opened.name, commandLineItems: all)
+            var claims = DestinationClaims(listName: opened.name, commandLineItems: all, onConflict: onConflict)
             for item in all { _ = claims.claim(item, line: nil) }
             reportKey = report.map { claims.key(ofPath: $0) }
             arrivalClaims = claims
         }
         let merged = firstPass?.mergedItems ?? []
+        let renamed = firstPass?.renamedItems ?? [:]
         let documentsRead = firstPass?.documents ?? [:]
         startThread(named: "afget-list") { [self, arrivalClaims, reportKey] in
             var reader = opened
@@ -149,6 +151,8 @@ public final class ItemFeed: Sendable {
                         }
                         if merged.contains(item.index) {
                             next = nil  // said before the run
+                        } else if let path = renamed[item.index] {
+                            next = .item(item.renamed(to: path))  // said before the run
                         } else if let reportKey, let report, claims?.key(of: item) == reportKey {
                             next = .unusable(
                                 ItemFailure(
@@ -158,6 +162,9 @@ public final class ItemFeed: Sendable {
                         } else {
                             switch claims?.claim(item, line: entry.line) ?? .new {
                             case .new: next = .item(item)
+                            case .renamed(let renamed, let notice):
+                                guard add(.notice(notice)) else { break reading }
+                                next = .item(renamed)
                             case .sameAs(let earlier):
                                 next = .notice(DestinationClaims.mergeNotice(item, earlier: earlier))
                             case .conflict(let failure): next = .unusable(failure)

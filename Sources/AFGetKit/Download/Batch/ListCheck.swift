@@ -12,6 +12,8 @@ public struct ListCheck: Sendable {
     public private(set) var count = 0
     /// The indexes of items merged into an earlier identical one.
     public private(set) var mergedItems: Set<Int> = []
+    /// The paths of items renamed by `--on-conflict rename`, by their indexes.
+    public private(set) var renamedItems: [Int: String] = [:]
     /// What each document line (by its number) stands for: its files, or why it cannot be used.
     public private(set) var documents: [Int: Result<[InputList.Entry], ItemFailure>] = [:]
     /// The document being fetched when the run was stopped (Ctrl-C): the check is not complete.
@@ -29,9 +31,9 @@ public struct ListCheck: Sendable {
     /// refuses the same list. Blocks while a document is fetched: see `made`.
     public init(
         list path: String, after items: [DownloadItem], firstIndex: Int, directory: String?, report: String?,
-        shard: Shard? = nil, documents reader: ListDocuments
+        shard: Shard? = nil, onConflict: ConflictPolicy = .error, documents reader: ListDocuments
     ) throws(ItemFailure) {
-        var claims = DestinationClaims(listName: path, commandLineItems: items)
+        var claims = DestinationClaims(listName: path, commandLineItems: items, onConflict: onConflict)
         var destinations = items.compactMap { claims.key(of: $0) }
         var documents: [Int: Result<[InputList.Entry], ItemFailure>] = [:]
         defer { self.documents = documents }
@@ -60,9 +62,13 @@ public struct ListCheck: Sendable {
             guard case .entry(let line, let item) = result, let key = claims.key(of: item),
                 shared.contains(key)
             else { return true }
-            switch claims.claim(item, line: line) {
+            // A new name passes over every name the list gives, claimed in this pass or not.
+            switch claims.claim(item, line: line, reserved: destinations.binarySearchContains) {
             case .new:
                 break
+            case .renamed(let renamed, let notice):
+                renamedItems[item.index] = renamed.plannedPath
+                if shard?.takes(item, beneath: directory) ?? true { notices.append(notice) }
             case .sameAs(let earlier):
                 mergedItems.insert(item.index)
                 if shard?.takes(item, beneath: directory) ?? true {
@@ -84,7 +90,7 @@ public struct ListCheck: Sendable {
     /// the list names waits, and must not hold one of the few threads tasks run on.
     public static func made(
         list path: String, after items: [DownloadItem], firstIndex: Int, directory: String?, report: String?,
-        shard: Shard?, documents: ListDocuments
+        shard: Shard?, onConflict: ConflictPolicy, documents: ListDocuments
     ) async -> Result<ListCheck, ItemFailure> {
         await withCheckedContinuation { continuation in
             startThread(named: "afget-check") {
@@ -92,7 +98,7 @@ public struct ListCheck: Sendable {
                     returning: Result { () throws(ItemFailure) in
                         try ListCheck(
                             list: path, after: items, firstIndex: firstIndex, directory: directory, report: report,
-                            shard: shard, documents: documents)
+                            shard: shard, onConflict: onConflict, documents: documents)
                     })
             }
         }
