@@ -163,7 +163,7 @@ public final class ItemFeed: Sendable {
                             switch claims?.claim(item, line: entry.line) ?? .new {
                             case .new: next = .item(item)
                             case .renamed(let renamed, let notice):
-                                guard add(.notice(notice)) else { break reading }
+                                block.append(.notice(notice))
                                 next = .item(renamed)
                             case .sameAs(let earlier):
                                 next = .notice(DestinationClaims.mergeNotice(item, earlier: earlier))
