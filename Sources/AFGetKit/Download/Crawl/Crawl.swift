@@ -1,9 +1,10 @@
+import AFGetProgress
 import AFGetSupport
 import Dispatch
 
 /// A recursive download as the driver's source of items, in place of an `ItemFeed`: the driver
-/// takes items with `next()` (being woken through `onMore` after `.notYet`) and tells the
-/// crawl of each item's end with `ended(_:)`.
+/// takes items in blocks with `nextBlock()` (being woken through `onMore` after `.notYet`) and
+/// tells the crawl of each item's end with `itemEnded(_:)`.
 ///
 /// The frontier works on a thread of its own, the crawl thread, as the list thread reads a
 /// list: reading a page for links (a listing of thousands of files is milliseconds of libxml2)
@@ -48,18 +49,20 @@ public final class Crawl: Sendable {
         state.withLock { $0.wake = wake }
     }
 
-    /// The next item, from the driver.
-    func next() -> NextItem {
-        let (next, wakesCrawl) = state.withLock { state -> (NextItem, Bool) in
+    /// Every item read ahead, from the driver, in one hand-over: as `ItemFeed.nextBlock`.
+    func nextBlock() -> [NextItem] {
+        let (block, wakesCrawl) = state.withLock { state -> ([NextItem], Bool) in
             if !state.ready.isEmpty {
-                return (state.ready.removeFirst(), state.ready.count == Self.readAhead / 2)
+                defer { state.ready.removeAll(keepingCapacity: true) }
+                return (state.ready, true)
             }
-            if state.finished { return (.end, false) }
+            if state.finished { return ([.end], false) }
             state.starving = true
-            return (.notYet, false)
+            return ([.notYet], false)
         }
+        // The crawl thread reads ahead again: the driver has room for what it took.
         if wakesCrawl { work.signal() }
-        return next
+        return block
     }
 
     /// An item of the crawl ended (from the driver); returns what it was, for the counts: a
@@ -77,6 +80,14 @@ public final class Crawl: Sendable {
 
     /// What the crawl counted so far (skips by rule, pages read, pages removed).
     public var tally: CrawlTally { state.withLock { $0.tally } }
+
+    /// What the crawl counted so far, for the summary.
+    func describe(in summary: inout RunSummary) {
+        let tally = tally
+        summary.crawl = CrawlCount(
+            pagesRead: tally.pagesRead,
+            skippedByRule: Dictionary(uniqueKeysWithValues: tally.skipped.map { ($0.key.rawValue, $0.value) }))
+    }
 
     /// Stops the crawl thread: the run is over.
     func close() {
@@ -145,4 +156,17 @@ private final class FrontierHandOver: Sendable {
     func take() -> CrawlFrontier {
         frontier.withLock { $0.take()! }
     }
+}
+
+extension Crawl: ItemSource {
+    /// A crawl's size is known only once it is over.
+    var knownCount: Int? { nil }
+
+    func itemEnded(_ record: ItemRecord) {
+        ended(CrawlEnding(record: record, contentType: record.contentType, finalURL: record.finalURL))
+    }
+
+    /// After a stop nothing more is taken: the links the crawl found but did not fetch are not
+    /// items of the report (the next run finds them again), nor are those read ahead.
+    func nextBlockAfterStop() -> [NextItem] { [.end] }
 }

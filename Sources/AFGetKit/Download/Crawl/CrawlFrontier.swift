@@ -210,7 +210,8 @@ final class CrawlFrontier {
         let index = nextIndex
         nextIndex += 1
         inFlight[index] = flight
-        return DownloadItem(index: index, url: url.text, output: .path(claimedPath(for: url)))
+        return DownloadItem(
+            index: index, url: url.text, output: .path(claimedPath(for: url)), absentIsNoFailure: flight.isRobots)
     }
 
     /// The layout's path for `url`, numbered when another URL of this crawl took it.

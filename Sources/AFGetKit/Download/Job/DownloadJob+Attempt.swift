@@ -302,6 +302,10 @@ extension DownloadJob {
 
     private func completed(_ response: TaskResponse, _ state: AttemptState) -> AttemptResult {
         record.httpStatus = httpStatus(of: response.head)
+        if settings.keepsFinalResponse {
+            record.contentType = response.head.value(of: "Content-Type")
+            record.finalURL = response.finalURL
+        }
         noteRequest(response.progress)
         bytesThisRun += response.progress.received
         if state.bodyStarted && response.head.isSuccess { sources.served(state.source, bytes: response.progress.written) }

@@ -266,6 +266,10 @@ extension DownloadJob {
             store?.remove()
         }
         if failure.kind != .checksumMismatch { download.part?.abandon() }
+        if download.absentIsNoFailure, case .response(.httpStatus(let status, _)) = failure.reason, (400..<500).contains(status) {
+            renderer.handle(.skipped(info, reason: SkipReason("not on the server (HTTP \(status))", advice: .none)))
+            return .skipped
+        }
         return reportFailure(ItemFailure(item: info.url, failure))
     }
 
