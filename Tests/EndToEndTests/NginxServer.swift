@@ -16,7 +16,8 @@ final class NginxServer {
     private let process: Process
     private let prefix: URL
 
-    init(autoindex: Bool = false) throws {
+    /// `locations`: more of the server's configuration (a redirect's `location`).
+    init(autoindex: Bool = false, locations: String = "") throws {
         let executable = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let executable else {
             throw NginxError(message: "nginx is not installed; Scripts/test.sh installs it")
@@ -63,6 +64,7 @@ final class NginxServer {
                         alias \(root.path)/;
                         limit_rate 4m;
                     }
+                    \(locations)
                     location /slower/ {
                         alias \(root.path)/;
                         limit_rate 256k;

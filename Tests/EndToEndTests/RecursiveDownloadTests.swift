@@ -173,4 +173,32 @@ final class RecursiveDownloadTests: XCTestCase {
             .filter { $0.hasSuffix(".afpart") || $0.hasSuffix(".afresume") }
         XCTAssertEqual(remaining, [], "no part file or resume data left")
     }
+
+    /// A listed file that redirects above the start directory is judged as a link there would
+    /// be (`-np`): skipped, not fetched; one that redirects within the scope is followed.
+    func testARedirectOutOfScopeIsSkippedNotFetched() throws {
+        let server = try NginxServer(
+            autoindex: true,
+            locations: """
+                location = /pub/data/moved.txt { return 302 /pub/other.txt; }
+                location = /pub/data/renamed.txt { return 302 /pub/data/a/one.bin; }
+                """)
+        for name in ["pub/data/moved.txt", "pub/data/renamed.txt", "pub/data/a/one.bin", "pub/other.txt"] {
+            let file = server.root.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(name.utf8).write(to: file)
+        }
+        let result = try Afget.run(["-r", "-np", "-d", "out", server.url("/pub/data/")], in: directory)
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("moved.txt: redirected to \(server.url("/pub/other.txt")), out of the crawl's scope"),
+            result.stderr)
+        XCTAssertFalse(server.loggedRequests().contains { $0.uri == "/pub/other.txt" }, "\(server.loggedRequests())")
+        let saved = directory.appendingPathComponent("out/127.0.0.1:\(server.port)/pub/data")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: saved.appendingPathComponent("moved.txt").path))
+        XCTAssertEqual(
+            try String(contentsOf: saved.appendingPathComponent("renamed.txt"), encoding: .utf8), "pub/data/a/one.bin")
+        XCTAssertEqual(try String(contentsOf: saved.appendingPathComponent("a/one.bin"), encoding: .utf8), "pub/data/a/one.bin")
+    }
 }

@@ -60,6 +60,8 @@ public final class DownloadRunner: Sendable {
         }
         defer { feed.close() }
         // The items run on the curl thread, with the tally; both come back as the batch ends.
+        var environment = environment
+        environment.redirectJudge = feed.redirectJudge
         let ended = await environment.manager.run { [environment, admission, tally] thread, finish in
             DownloadDriver(
                 environment: environment, admission: admission, source: feed, tally: tally, thread: thread,

@@ -17,6 +17,8 @@ protocol ItemSource: AnyObject, Sendable {
     /// After the run stopped: the items not started, a block at a time, for the report; ends
     /// with `[.end]`.
     func nextBlockAfterStop() -> [NextItem]
+    /// Judges each item's redirects as they arrive (a crawl's scope); nil follows every one.
+    var redirectJudge: RedirectJudge? { get }
     /// What the source adds to the run's summary (a shard's count, a crawl's).
     func describe(in summary: inout RunSummary)
     /// The run is over: the source's thread stops.
@@ -30,4 +32,6 @@ extension ItemFeed: ItemSource {
     func describe(in summary: inout RunSummary) {
         summary.shard = shardCount
     }
+
+    var redirectJudge: RedirectJudge? { nil }
 }
