@@ -42,7 +42,7 @@ final class NginxServer {
             http {
                 log_format wire '$connection "$http_range" $status $bytes_sent';
                 access_log \(prefix.path)/logs/access.log wire;
-                log_format requests '$connection $status $request_uri';
+                log_format requests '$connection $status $msec $request_uri';
                 access_log \(prefix.path)/logs/requests.log requests;
                 # nginx closes a connection after 1000 requests (its default): a list that
                 # reuses one connection that often would need a ninth at -j 8, which is the
@@ -125,10 +125,12 @@ final class NginxServer {
         }
     }
 
-    /// One line of the requests log: a request's URI as it was asked for, and its answer.
+    /// One line of the requests log: a request's URI as it was asked for, its answer, and
+    /// when the answer ended (seconds since 1970, to the millisecond).
     struct LoggedRequest: Equatable {
         let connection: Int
         let status: Int
+        let time: Double
         let uri: String
     }
 
@@ -136,9 +138,11 @@ final class NginxServer {
     func loggedRequests() -> [LoggedRequest] {
         let text = (try? String(contentsOf: prefix.appendingPathComponent("logs/requests.log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: " ", maxSplits: 2)
-            guard fields.count == 3, let connection = Int(fields[0]), let status = Int(fields[1]) else { return nil }
-            return LoggedRequest(connection: connection, status: status, uri: String(fields[2]))
+            let fields = line.split(separator: " ", maxSplits: 3)
+            guard fields.count == 4, let connection = Int(fields[0]), let status = Int(fields[1]),
+                let time = Double(fields[2])
+            else { return nil }
+            return LoggedRequest(connection: connection, status: status, time: time, uri: String(fields[3]))
         }
     }
 

@@ -201,4 +201,27 @@ final class RecursiveDownloadTests: XCTestCase {
             try String(contentsOf: saved.appendingPathComponent("renamed.txt"), encoding: .utf8), "pub/data/a/one.bin")
         XCTAssertEqual(try String(contentsOf: saved.appendingPathComponent("a/one.bin"), encoding: .utf8), "pub/data/a/one.bin")
     }
+
+    /// A robots.txt's Crawl-delay paces the host's items: each starts that long after the one
+    /// before, whatever -j allows.
+    func testCrawlDelayPacesTheHostsItems() throws {
+        let server = try NginxServer(autoindex: true)
+        try Data("User-agent: *\nCrawl-delay: 0.4\n".utf8).write(to: server.root.appendingPathComponent("robots.txt"))
+        let names = ["f1.txt", "f2.txt", "f3.txt", "f4.txt"]
+        try FileManager.default.createDirectory(
+            at: server.root.appendingPathComponent("paced"), withIntermediateDirectories: true)
+        for name in names { try Data(name.utf8).write(to: server.root.appendingPathComponent("paced/" + name)) }
+        let result = try Afget.run(["-q", "-j", "4", "-r", "-np", "-d", "out", server.url("/paced/")], in: directory)
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let saved = directory.appendingPathComponent("out/127.0.0.1:\(server.port)")
+        XCTAssertEqual(
+            try String(contentsOf: saved.appendingPathComponent("robots.txt"), encoding: .utf8),
+            "User-agent: *\nCrawl-delay: 0.4\n")
+        let times = server.loggedRequests().filter { $0.uri.hasSuffix(".txt") && $0.uri != "/robots.txt" }.map(\.time)
+        XCTAssertEqual(times.count, names.count)
+        for (earlier, later) in zip(times, times.dropFirst()) {
+            XCTAssertGreaterThanOrEqual(later - earlier, 0.35, "\(times)")
+        }
+    }
 }

@@ -201,7 +201,8 @@ final class CrawlFrontier {
         nextIndex += 1
         inFlight[index] = flight
         return DownloadItem(
-            index: index, url: url.text, output: .path(claimedPath(for: url)), absentIsNoFailure: flight.isRobots)
+            index: index, url: url.text, output: .path(claimedPath(for: url)), absentIsNoFailure: flight.isRobots,
+            hostPace: crawlDelay(forHostOf: url))
     }
 
     /// The layout's path for `url`, numbered when another URL of this crawl took it.

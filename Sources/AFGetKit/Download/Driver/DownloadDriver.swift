@@ -157,6 +157,7 @@ final class DownloadDriver: CurlThreadWork {
         renderer.handle(.queued(item.plannedInfo))
         let host = item.hostKey
         let now = monotonicSeconds()
+        if let pace = item.hostPace { hosts.pace(host, every: pace) }
         switch hosts.arrive(item, host: host, now: now) {
         case .start:
             begin(item, host: host)
@@ -174,6 +175,8 @@ final class DownloadDriver: CurlThreadWork {
         guard hosts.setAsideCount > 0, !environment.cancellation.isRequested else { return }
         while admission.mayStartAnother(), let (item, host) = hosts.nextReady(now: monotonicSeconds()) {
             begin(item, host: host)
+            // A paced host's next item waits for its time, whatever else happens meanwhile.
+            if hosts.hasSetAside(host) { lookAgain(at: host, now: monotonicSeconds()) }
         }
     }
 
