@@ -70,7 +70,9 @@ struct CrawlOptions: ParsableArguments {
         help: "Fetch what each page needs to be shown (images, styles, scripts, frames), one level beyond -l.")
     var pageRequisites = false
 
-    @Flag(name: .customLong("convert-links"), help: "Make the pages' links point at the files fetched (wget's -k).")
+    @Flag(
+        name: .customLong("convert-links"),
+        help: "wget's -k, making the pages' links point at the files fetched: not run by this build yet (exit 2).")
     var convertLinks = false
 
     @Option(name: .customLong("robots"), help: ArgumentHelp("Obey robots.txt and <meta name=robots>.", valueName: "on|off"))

@@ -74,10 +74,8 @@ struct DownloadCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if try crawlRequest() != nil {
-            // The settings are made; the driver runs a `Crawl`'s items once it is moved onto the
-            // curl thread (issue 54): until then a crawl is refused rather than half done.
-            throw UsageFailure(message: "a recursive download (-r, -p, --mirror URL) is not run by this build yet")
+        if let request = try crawlRequest() {
+            return try await runCrawl(request)
         }
         let checksum: Checksum?
         do {
@@ -101,9 +99,26 @@ struct DownloadCommand: AsyncParsableCommand {
             SumsFileChoice(argument: $0, directory: output.directory, requiresChecksums: batch.requiresChecksums)
         }
         try await runDownloads(
-            feed, inputList: batch.inputFile, options: options, onExists: output.onExists,
+            .list(feed), inputList: batch.inputFile, options: options, onExists: output.onExists,
             namesFromServer: output.namesFromServer, stdoutCarriesData: output.target == .standardOutput, sums: sums,
             cancellation: cancellation)
+    }
+
+    /// A recursive download: its pages and files run as the items of one batch. Bad settings (a
+    /// regex regcomp refuses, a start URL that is no http(s) URL) stop it before any transfer.
+    private func runCrawl(_ request: CrawlRequest) async throws {
+        if request.settings.convertsLinks {
+            // Refused rather than done halfway: the pages would keep their links to the server.
+            throw UsageFailure(message: "-k/--convert-links is not run by this build yet")
+        }
+        let crawl: Crawl
+        do {
+            crawl = try Crawl(settings: request.settings, starts: request.starts)
+        } catch {
+            throw UsageFailure(message: error.message)
+        }
+        try await runDownloads(
+            .crawl(crawl), options: options, onExists: request.onExists, stdoutCarriesData: false)
     }
 
     /// The command line's URLs, then the list's entries as it is read. A list file is checked

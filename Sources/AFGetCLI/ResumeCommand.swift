@@ -45,7 +45,7 @@ struct ResumeCommand: AsyncParsableCommand {
             OutputStream.standardError.writeLine("afget: no \(suffix) files in .; continuing those in \(places)")
         }
         try await runDownloads(
-            ItemFeed(items: found.items), alreadyFailed: found.failures, options: options, onExists: .skip,
+            .list(ItemFeed(items: found.items)), alreadyFailed: found.failures, options: options, onExists: .skip,
             stdoutCarriesData: false)
     }
 }

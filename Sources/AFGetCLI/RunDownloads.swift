@@ -25,17 +25,34 @@ struct SumsFileChoice {
     let requiresChecksums: Bool
 }
 
+/// What a run downloads: a list's items (the command line's, `-i`'s, a resume's), or what a
+/// recursive download finds.
+enum RunItems {
+    case list(ItemFeed)
+    case crawl(Crawl)
+
+    /// The command line's items, which `--report` must not be written over.
+    var leadingItems: [DownloadItem] {
+        if case .list(let feed) = self { feed.leadingItems } else { [] }
+    }
+
+    /// A run of one known item says no summary; a crawl's size is not known.
+    var knownCount: Int? {
+        if case .list(let feed) = self { feed.knownCount } else { nil }
+    }
+}
+
 /// Runs download items with the options every downloading command shares, writes the report,
 /// and exits with the run's status. A caller that passes `cancellation` watches for signals
 /// itself (it fetched documents before the run, under the same stop).
 func runDownloads(
-    _ feed: ItemFeed, alreadyFailed: [ItemFailure] = [], inputList: String? = nil, options: DownloadingOptions,
+    _ items: RunItems, alreadyFailed: [ItemFailure] = [], inputList: String? = nil, options: DownloadingOptions,
     onExists: OnExistsPolicy, namesFromServer: Bool = false, stdoutCarriesData: Bool, sums: SumsFileChoice? = nil,
     cancellation: Cancellation? = nil
 ) async throws {
     let (run, connection, resume, progress) = (options.run, options.connection, options.resume, options.progress)
     let headers = try reportingFailures { try connection.headers() }
-    if let report = run.report { try RunReport.checkDestination(report, list: inputList, items: feed.leadingItems) }
+    if let report = run.report { try RunReport.checkDestination(report, list: inputList, items: items.leadingItems) }
     var settings = DownloadSettings(
         onExists: onExists, headers: headers,
         transfer: try connection.transferOptions(
@@ -47,9 +64,10 @@ func runDownloads(
         split: min(run.split, run.maxPerHost ?? run.split), minimumSplitSize: run.minSplitSize.bytes)
     settings.continuesExistingFiles = resume.continueDownloads
     settings.hosts = run.hostRules
+    if case .crawl = items { settings.keepsFinalResponse = true }
     let renderer = SharedRenderer(
         progress.style.makeRenderer(
-            stdoutCarriesData: stdoutCarriesData, showsSummary: (feed.knownCount ?? 2) + alreadyFailed.count > 1))
+            stdoutCarriesData: stdoutCarriesData, showsSummary: (items.knownCount ?? 2) + alreadyFailed.count > 1))
 
     // Every connection a run holds at once is kept for the next item, not only four per
     // transfer running when one ends.
@@ -78,7 +96,11 @@ func runDownloads(
     }
     let runner = try DownloadRunner(manager: manager, renderer: renderer, settings: settings)
     let report = try run.report.map { path throws(TransferFailure) in try RunReport(path: path) }
-    let summary = await runner.run(feed, alreadyFailed: alreadyFailed, report: report)
+    let summary =
+        switch items {
+        case .list(let feed): await runner.run(feed, alreadyFailed: alreadyFailed, report: report)
+        case .crawl(let crawl): await runner.run(crawl, report: report)
+        }
     renderer.finish()
     manager.invalidate()
     do throws(TransferFailure) {

@@ -80,6 +80,8 @@ enum HumanMessages {
             line.addDetail(" (see --on-exists)", dropOrder: 1)
         case .continueOrReplace:
             line.addDetail(" (if it is incomplete: -c continues it, --on-exists overwrite replaces it)", dropOrder: 1)
+        case .none:
+            break
         }
         return line
     }
@@ -191,10 +193,18 @@ enum HumanMessages {
             + (summary.interrupted > 0 ? ", \(summary.interrupted) interrupted; " : "; ")
             + "\(Formatting.bytes(summary.bytes)) in \(Formatting.took(summary.seconds))"
             + (summary.shard.map { "; shard \($0.name): \($0.taken) of \($0.seen) items" } ?? "")
+            + (summary.crawl.map(crawled) ?? "")
             + (summary.busy > 0
                 ? "; \(summary.busy) \(summary.busy == 1 ? "item was" : "items were") being downloaded by another afget"
                 : "")
             + (notInSums(summary).map { "; \($0)" } ?? "")
+    }
+
+    /// "; 4 pages read, 12 links skipped by rule": what a recursive download adds.
+    private static func crawled(_ crawl: CrawlCount) -> String {
+        let pages = crawl.pagesRead == 1 ? "1 page" : "\(crawl.pagesRead) pages"
+        let links = crawl.skippedTotal == 1 ? "1 link" : "\(crawl.skippedTotal) links"
+        return "; \(pages) read, \(links) skipped by rule"
     }
 
     /// "2 files not in SHA256SUMS, not checked": in the summary line of a batch, and on its own

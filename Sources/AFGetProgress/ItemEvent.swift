@@ -79,6 +79,19 @@ public struct ShardCount: Sendable, Equatable {
     }
 }
 
+/// What a recursive download adds to its summary: pages read for links, and links not
+/// followed, by the rule that refused them (`CrawlSkip`'s names).
+public struct CrawlCount: Sendable, Equatable {
+    public let pagesRead: Int
+    public let skippedByRule: [String: Int]
+
+    public init(pagesRead: Int, skippedByRule: [String: Int]) {
+        (self.pagesRead, self.skippedByRule) = (pagesRead, skippedByRule)
+    }
+
+    public var skippedTotal: Int { skippedByRule.values.reduce(0, +) }
+}
+
 public struct RunSummary: Sendable, Equatable {
     public var downloaded = 0
     public var skipped = 0
@@ -89,6 +102,8 @@ public struct RunSummary: Sendable, Equatable {
     public var busy = 0
     /// With `--shard K/N`: the items this run took of those it saw.
     public var shard: ShardCount?
+    /// A recursive download's own counts.
+    public var crawl: CrawlCount?
     /// With `--checksums`: the sums file's name, and how many items it did not name (downloaded
     /// or skipped unchecked).
     public var sumsFile: String?
@@ -134,6 +149,12 @@ public struct RunSummary: Sendable, Equatable {
             line.add("list_items", shard.seen)
         }
         if sumsFile != nil { line.add("not_in_checksums", notInSums) }
+        if let crawl {
+            line.add("pages", crawl.pagesRead)
+            // The rules' names are CrawlSkip's fixed words: nothing in them to escape.
+            let reasons = crawl.skippedByRule.keys.sorted().map { "\"\($0)\":\(crawl.skippedByRule[$0] ?? 0)" }
+            line.addRaw("skipped_by_rule", "{" + reasons.joined(separator: ",") + "}")
+        }
         line.add("bytes", bytes)
         line.add("seconds", seconds)
         line.add("exit", Int(exitCode))

@@ -12,6 +12,8 @@ public struct SkipReason: Sendable, Equatable, ExpressibleByStringInterpolation 
         /// the way on is said whatever its size: `-c` continues it, `--on-exists overwrite`
         /// replaces it.
         case continueOrReplace
+        /// Nothing to do about it: a crawl's robots.txt the server does not have.
+        case none
     }
 
     public init(_ words: String, advice: Advice = .seeOnExists) {

@@ -28,6 +28,21 @@ final class HostScheduleTests: XCTestCase {
         XCTAssertEqual(schedule.setAsideCount, 2)
     }
 
+    /// A host that asks for a pace (Crawl-delay) has its items started that far apart, while
+    /// another host's start at once; the waiting items say when to look again.
+    func testAPacedHostsItemsStartAsFarApartAsItAsks() {
+        var schedule = Schedule(rules: HostRules())
+        schedule.pace("A", every: 2)
+        XCTAssertEqual(schedule.arrive("a1", host: "A", now: 10), .start)
+        XCTAssertEqual(schedule.arrive("a2", host: "A", now: 10), .setAside)
+        XCTAssertEqual(schedule.arrive("b1", host: "B", now: 10), .start)
+        XCTAssertEqual(schedule.waitingUntil("A", now: 10), 12)
+        XCTAssertNil(schedule.nextReady(now: 11.9))
+        XCTAssertEqual(schedule.nextReady(now: 12)?.item, "a2")
+        XCTAssertEqual(schedule.arrive("a3", host: "A", now: 13), .setAside, "a2 started at 12: a3 at 14")
+        XCTAssertEqual(schedule.nextReady(now: 14)?.item, "a3")
+    }
+
     /// Four items of A with requests out at -j 4, and the server turns two away: each refusal
     /// counts the others with requests out, so A takes two. The two wait for places (no other
     /// item of A overtakes them), each getting one as an item ends; the limit is said once. A

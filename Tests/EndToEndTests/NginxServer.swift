@@ -4,9 +4,11 @@ import TestServer
 import XCTest
 
 /// A real nginx (Debian's package) on a free loopback port, serving a directory of the test's,
-/// the same files at 4 MB/s under /slow/, and WebDAV PUT under /dav/; the same over TLS with
-/// HTTP/2 on a second port (the test certificates). Its access log records, per response, the
-/// connection's serial number, the Range asked for and the bytes sent. Scripts/test.sh installs nginx.
+/// the same files at 4 MB/s under /slow/ and at 256 KB/s under /slower/, and WebDAV PUT under
+/// /dav/; the same over TLS with HTTP/2 on a second port (the test certificates). Its access log
+/// records, per response, the connection's serial number, the Range asked for and the bytes
+/// sent; a second log, each request's URI (`loggedRequests`). With `autoindex`, a directory is
+/// answered with nginx's listing of it. Scripts/test.sh installs nginx.
 final class NginxServer {
     let root: URL
     let port: Int
@@ -14,7 +16,8 @@ final class NginxServer {
     private let process: Process
     private let prefix: URL
 
-    init() throws {
+    /// `locations`: more of the server's configuration (a redirect's `location`).
+    init(autoindex: Bool = false, locations: String = "") throws {
         let executable = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let executable else {
             throw NginxError(message: "nginx is not installed; Scripts/test.sh installs it")
@@ -39,6 +42,8 @@ final class NginxServer {
             http {
                 log_format wire '$connection "$http_range" $status $bytes_sent';
                 access_log \(prefix.path)/logs/access.log wire;
+                log_format requests '$connection $status $msec $request_uri';
+                access_log \(prefix.path)/logs/requests.log requests;
                 # nginx closes a connection after 1000 requests (its default): a list that
                 # reuses one connection that often would need a ninth at -j 8, which is the
                 # server's doing, not afget's.
@@ -54,9 +59,15 @@ final class NginxServer {
                     ssl_certificate \(certificates.good.certificatePath);
                     ssl_certificate_key \(certificates.good.privateKeyPath);
                     root \(root.path);
+                    autoindex \(autoindex ? "on" : "off");
                     location /slow/ {
                         alias \(root.path)/;
                         limit_rate 4m;
+                    }
+                    \(locations)
+                    location /slower/ {
+                        alias \(root.path)/;
+                        limit_rate 256k;
                     }
                     location /dav/ {
                         dav_methods PUT DELETE;
@@ -111,6 +122,27 @@ final class NginxServer {
             return LoggedResponse(
                 connection: connection, range: fields[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")),
                 status: status, bytesSent: bytes)
+        }
+    }
+
+    /// One line of the requests log: a request's URI as it was asked for, its answer, and
+    /// when the answer ended (seconds since 1970, to the millisecond).
+    struct LoggedRequest: Equatable {
+        let connection: Int
+        let status: Int
+        let time: Double
+        let uri: String
+    }
+
+    /// The requests logged so far (a line as each response ends).
+    func loggedRequests() -> [LoggedRequest] {
+        let text = (try? String(contentsOf: prefix.appendingPathComponent("logs/requests.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ", maxSplits: 3)
+            guard fields.count == 4, let connection = Int(fields[0]), let status = Int(fields[1]),
+                let time = Double(fields[2])
+            else { return nil }
+            return LoggedRequest(connection: connection, status: status, time: time, uri: String(fields[3]))
         }
     }
 

@@ -202,7 +202,7 @@ final class CrawlFrontierTests: XCTestCase {
         guard case .item(let robots) = try frontier.next(), case .item(let start) = try frontier.next() else {
             return XCTFail("no items")
         }
-        XCTAssertEqual(frontier.role(ofItem: robots.index), .robots)
+        XCTAssertEqual(frontier.flight(ofItem: robots.index)?.role, .robots)
         XCTAssertTrue(frontier.admitsRedirect(ofItem: robots.index, to: "http://h/robots-moved.txt"))
         XCTAssertFalse(frontier.admitsRedirect(ofItem: robots.index, to: "http://mirror/robots.txt"))
         XCTAssertTrue(frontier.admitsRedirect(ofItem: start.index, to: "http://h/docs/index.html"))

@@ -4,8 +4,9 @@ import Dispatch
 import Foundation
 import XCTest
 
-/// The crawl as the driver's source: items taken with `next`, the driver woken through
-/// `onMore` after `.notYet`, endings handed back with `ended`, the crawl thread in between.
+/// The crawl as the driver's source: items taken in blocks with `nextBlock`, the driver woken
+/// through `onMore` after `.notYet`, records handed back with `itemEnded`, the crawl thread in
+/// between.
 final class CrawlTests: XCTestCase {
     func testTheDriversContract() throws {
         let directory = NSTemporaryDirectory() + "crawl-\(UUID().uuidString)"
@@ -20,23 +21,25 @@ final class CrawlTests: XCTestCase {
         var fetched: [String] = []
         var ended = false
         while !ended {
-            switch crawl.next() {
-            case .item(let item):
-                fetched.append(item.url)
-                guard case .path(let path) = item.output else { return XCTFail("no path") }
-                try FileManager.default.createDirectory(
-                    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try Data((pages[item.url] ?? "file").utf8).write(to: URL(fileURLWithPath: path))
-                var record = ItemRecord(info: ItemInfo(id: item.index, url: item.url, path: path))
-                record.outcome = .done(transferred: 1)
-                let type = pages[item.url] == nil ? "text/plain" : "text/html"
-                XCTAssertEqual(crawl.ended(CrawlEnding(record: record, contentType: type)), .page)
-            case .notYet:
-                XCTAssertEqual(woken.wait(timeout: .now() + 10), .success, "woken when there is more")
-            case .end:
-                ended = true
-            case .unusable, .notice:
-                XCTFail("nothing unusable here")
+            for next in crawl.nextBlock() {
+                switch next {
+                case .item(let item):
+                    fetched.append(item.url)
+                    guard case .path(let path) = item.output else { return XCTFail("no path") }
+                    try FileManager.default.createDirectory(
+                        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    try Data((pages[item.url] ?? "file").utf8).write(to: URL(fileURLWithPath: path))
+                    var record = ItemRecord(info: ItemInfo(id: item.index, url: item.url, path: path))
+                    record.outcome = .done(transferred: 1)
+                    record.contentType = pages[item.url] == nil ? "text/plain" : "text/html"
+                    crawl.itemEnded(record)
+                case .notYet:
+                    XCTAssertEqual(woken.wait(timeout: .now() + 10), .success, "woken when there is more")
+                case .end:
+                    ended = true
+                case .unusable, .notice:
+                    XCTFail("nothing unusable here")
+                }
             }
         }
         XCTAssertEqual(fetched, ["http://h/", "http://h/a.html", "http://h/b.txt"])

@@ -30,12 +30,19 @@ public struct DownloadItem: Sendable, Equatable {
     /// Named as the server says (`-J`) whatever the run's options: resume data of a download
     /// that was (`afget resume`).
     public let takesServerName: Bool
+    /// A 4xx answer means there is nothing to fetch, not a failure: a crawl's robots.txt
+    /// (a site without one allows everything, RFC 9309 §2.3.1.3).
+    let absentIsNoFailure: Bool
+    /// Seconds its host asks between the starts of its items (a robots.txt's Crawl-delay, as
+    /// the crawl knows it when it hands the item out).
+    let hostPace: Double?
 
     /// `parsedURL` is `url` already parsed, when the caller has it (an input list checks each URL).
     public init(
         index: Int, url: String, parsedURL: CurlURL? = nil, output: OutputTarget, replacesURL: String? = nil,
         source: String? = nil, checksum: Checksum? = nil, headers: [HTTPHeader] = [], takesServerName: Bool = false,
-        mirrors: [String] = [], pieces: PieceHashes? = nil
+        mirrors: [String] = [], pieces: PieceHashes? = nil, absentIsNoFailure: Bool = false,
+        hostPace: Double? = nil
     ) {
         self.index = index
         self.url = url
@@ -51,6 +58,8 @@ public struct DownloadItem: Sendable, Equatable {
         self.pieces = pieces
         self.headers = headers
         self.takesServerName = takesServerName
+        self.absentIsNoFailure = absentIsNoFailure
+        self.hostPace = hostPace
     }
 }
 

@@ -30,6 +30,15 @@ public final class DownloadRunner: Sendable {
     /// Items come from `feed` as they are needed; each item's record goes to `report` as the
     /// item ends, and none is kept.
     public func run(_ feed: ItemFeed, alreadyFailed: [ItemFailure] = [], report: RunReport? = nil) async -> RunSummary {
+        await run(source: feed, alreadyFailed: alreadyFailed, report: report)
+    }
+
+    /// Downloads what a recursive download finds, as `run(_:)` does a list's items.
+    public func run(_ crawl: Crawl, report: RunReport? = nil) async -> RunSummary {
+        await run(source: crawl, alreadyFailed: [], report: report)
+    }
+
+    private func run(source feed: any ItemSource, alreadyFailed: [ItemFailure], report: RunReport?) async -> RunSummary {
         let startedAt = monotonicSeconds()
         var tally = Tally(report: report, cancellation: cancellation)
         /// The id of the last item taken from the feed: an unusable one comes after it in list order.
@@ -51,9 +60,12 @@ public final class DownloadRunner: Sendable {
         }
         defer { feed.close() }
         // The items run on the curl thread, with the tally; both come back as the batch ends.
+        var environment = environment
+        environment.redirectJudge = feed.redirectJudge
         let ended = await environment.manager.run { [environment, admission, tally] thread, finish in
             DownloadDriver(
-                environment: environment, admission: admission, feed: feed, tally: tally, thread: thread, finish: finish)
+                environment: environment, admission: admission, source: feed, tally: tally, thread: thread,
+                finish: finish)
         }
         guard var ended else { preconditionFailure("the task manager was invalidated before its batch ran") }
         lastItemID = ended.lastItemID
@@ -80,7 +92,7 @@ public final class DownloadRunner: Sendable {
         var summary = ended.tally.summary
         summary.hosts = ended.hostNotes
         summary.seconds = monotonicSeconds() - startedAt
-        summary.shard = feed.shardCount
+        feed.describe(in: &summary)
         if let sums = settings.sums {
             summary.sumsFile = sums.shortName
             summary.notInSums = sums.unnamedCount

@@ -275,15 +275,15 @@ public final class ItemFeed: Sendable {
     }
 }
 
-/// The runner's place in its feed: a block taken from the feed (one lock for many items), and
-/// the next of its items.
+/// The driver's place in its source: a block taken from the source (one lock for many items),
+/// and the next of its items.
 struct FeedCursor {
     private var block: [NextItem] = []
     private var index = 0
 
-    mutating func next(from feed: ItemFeed) -> NextItem {
+    mutating func next(from source: any ItemSource) -> NextItem {
         if index == block.count {
-            block = feed.nextBlock()
+            block = source.nextBlock()
             index = 0
         }
         let next = block[index]

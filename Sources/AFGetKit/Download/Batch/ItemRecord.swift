@@ -14,6 +14,11 @@ public struct ItemRecord: Sendable {
     public var transferred: Int64 = 0
     /// What each source served, for an item with several (`MirrorSources`).
     public var sources: [ServedSource] = []
+    /// The final response's Content-Type and URL (after redirects), kept only for a crawl
+    /// (`DownloadSettings.keepsFinalResponse`), which reads pages by them; nil for an item that
+    /// made no request (a file already there).
+    public var contentType: String?
+    public var finalURL: String?
     /// Why the item has no ending of its own: the run stopped first (a signal, or --fail-fast).
     public var stoppedEarly: EarlyStop?
 

@@ -1,9 +1,10 @@
+import AFGetProgress
 import AFGetSupport
 import Dispatch
 
 /// A recursive download as the driver's source of items, in place of an `ItemFeed`: the driver
-/// takes items with `next()` (being woken through `onMore` after `.notYet`) and tells the
-/// crawl of each item's end with `ended(_:)`.
+/// takes items in blocks with `nextBlock()` (being woken through `onMore` after `.notYet`) and
+/// tells the crawl of each item's end with `itemEnded(_:)`.
 ///
 /// The frontier works on a thread of its own, the crawl thread, as the list thread reads a
 /// list: reading a page for links (a listing of thousands of files is milliseconds of libxml2)
@@ -14,6 +15,9 @@ public final class Crawl: Sendable {
     private let state = PthreadMutex(State())
     /// Signalled when there is work for the crawl thread: an ending, room for items, a stop.
     private let work = DispatchSemaphore(value: 0)
+    /// The scope again, compiled apart from the frontier's: the curl thread judges redirects
+    /// with it as they arrive, never waiting for the crawl thread.
+    private let redirectScope: PthreadMutex<CrawlScope>
 
     private struct State {
         var ready: [NextItem] = []
@@ -24,8 +28,8 @@ public final class Crawl: Sendable {
         var starving = false
         var wake: (@Sendable () -> Void)?
         var tally = CrawlTally()
-        /// Each item's role, from its handing out until the driver has heard it in `ended`.
-        var roles: [Int: CrawlRole] = [:]
+        /// Each item, from its handing out until the driver has told its end.
+        var flights: [Int: CrawlFlight] = [:]
     }
 
     /// Items handed to the driver ahead of its asking: they wait at the `-j` gate anyway.
@@ -37,6 +41,7 @@ public final class Crawl: Sendable {
     public init(settings: CrawlSettings, starts: [String], firstIndex: Int = 0) throws(TransferFailure) {
         // Made here to refuse bad input at once; then moved onto the crawl thread, which alone uses it.
         let frontier = try CrawlFrontier(settings: settings, starts: starts, firstIndex: firstIndex)
+        redirectScope = PthreadMutex(try CrawlScope(settings: settings, starts: starts.compactMap { CrawlURL.normalized($0) }))
         let handOver = FrontierHandOver(frontier)
         startThread(named: "afget-crawl") { [self] in
             run(handOver.take())
@@ -48,18 +53,20 @@ public final class Crawl: Sendable {
         state.withLock { $0.wake = wake }
     }
 
-    /// The next item, from the driver.
-    func next() -> NextItem {
-        let (next, wakesCrawl) = state.withLock { state -> (NextItem, Bool) in
+    /// Every item read ahead, from the driver, in one hand-over: as `ItemFeed.nextBlock`.
+    func nextBlock() -> [NextItem] {
+        let (block, wakesCrawl) = state.withLock { state -> ([NextItem], Bool) in
             if !state.ready.isEmpty {
-                return (state.ready.removeFirst(), state.ready.count == Self.readAhead / 2)
+                defer { state.ready.removeAll(keepingCapacity: true) }
+                return (state.ready, true)
             }
-            if state.finished { return (.end, false) }
+            if state.finished { return ([.end], false) }
             state.starving = true
-            return (.notYet, false)
+            return ([.notYet], false)
         }
+        // The crawl thread reads ahead again: the driver has room for what it took.
         if wakesCrawl { work.signal() }
-        return next
+        return block
     }
 
     /// An item of the crawl ended (from the driver); returns what it was, for the counts: a
@@ -67,7 +74,7 @@ public final class Crawl: Sendable {
     @discardableResult
     public func ended(_ ending: CrawlEnding) -> CrawlRole? {
         let role = state.withLock { state -> CrawlRole? in
-            let role = state.roles.removeValue(forKey: ending.record.info.id)
+            let role = state.flights.removeValue(forKey: ending.record.info.id)?.role
             if role != nil { state.endings.append(ending) }
             return role
         }
@@ -75,8 +82,23 @@ public final class Crawl: Sendable {
         return role
     }
 
+    /// Whether the redirect of item `index` to `target` is followed (on the curl thread, as it
+    /// arrives): judged as if the item had linked to it. An item not the crawl's is followed.
+    func admitsRedirect(ofItem index: Int, to target: String) -> Bool {
+        guard let flight = state.withLock({ $0.flights[index] }) else { return true }
+        return redirectScope.withLock { $0.admitsRedirect(of: flight, to: target) }
+    }
+
     /// What the crawl counted so far (skips by rule, pages read, pages removed).
     public var tally: CrawlTally { state.withLock { $0.tally } }
+
+    /// What the crawl counted so far, for the summary.
+    func describe(in summary: inout RunSummary) {
+        let tally = tally
+        summary.crawl = CrawlCount(
+            pagesRead: tally.pagesRead,
+            skippedByRule: Dictionary(uniqueKeysWithValues: tally.skipped.map { ($0.key.rawValue, $0.value) }))
+    }
 
     /// Stops the crawl thread: the run is over.
     func close() {
@@ -94,14 +116,14 @@ public final class Crawl: Sendable {
             }
             if closed { return }
             var items: [NextItem] = []
-            var roles: [Int: CrawlRole] = [:]
+            var flights: [Int: CrawlFlight] = [:]
             var finished = false
             do throws(TransferFailure) {
                 for ending in endings { try frontier.ended(ending) }
                 fill: while items.count < room {
                     switch try frontier.next() {
                     case .item(let item):
-                        roles[item.index] = frontier.role(ofItem: item.index)
+                        flights[item.index] = frontier.flight(ofItem: item.index)
                         items.append(.item(item))
                     case .waiting: break fill
                     case .finished:
@@ -116,7 +138,7 @@ public final class Crawl: Sendable {
             }
             let wake = state.withLock { state -> (@Sendable () -> Void)? in
                 state.ready += items
-                state.roles.merge(roles) { $1 }
+                state.flights.merge(flights) { $1 }
                 if let failure {
                     state.ready.append(.unusable(ItemFailure(item: "crawl", failure)))
                 }
@@ -145,4 +167,21 @@ private final class FrontierHandOver: Sendable {
     func take() -> CrawlFrontier {
         frontier.withLock { $0.take()! }
     }
+}
+
+extension Crawl: ItemSource {
+    /// A crawl's size is known only once it is over.
+    var knownCount: Int? { nil }
+
+    var redirectJudge: RedirectJudge? {
+        { [self] item, target in admitsRedirect(ofItem: item, to: target) }
+    }
+
+    func itemEnded(_ record: ItemRecord) {
+        ended(CrawlEnding(record: record, contentType: record.contentType, finalURL: record.finalURL))
+    }
+
+    /// After a stop nothing more is taken: the links the crawl found but did not fetch are not
+    /// items of the report (the next run finds them again), nor are those read ahead.
+    func nextBlockAfterStop() -> [NextItem] { [.end] }
 }

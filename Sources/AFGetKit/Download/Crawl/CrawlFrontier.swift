@@ -26,21 +26,13 @@ final class CrawlFrontier {
     /// hosts) get `name.1.ext` for the later.
     private var claimedPaths = Set<UInt64>()
     /// Items handed out and not yet ended, by item index.
-    private var inFlight: [Int: Flight] = [:]
+    private var inFlight: [Int: CrawlFlight] = [:]
     /// Start pages and robots.txt files, handed out before the queue.
-    private var first: [(url: CrawlURL, flight: Flight)] = []
+    private var first: [(url: CrawlURL, flight: CrawlFlight)] = []
     /// Each origin's robots.txt: links of a host wait here while its robots.txt is fetched.
     private var robots: [String: HostRobots] = [:]
     private var nextIndex: Int
     private(set) var tally = CrawlTally()
-
-    private struct Flight {
-        let url: CrawlURL
-        let depth: Int
-        let kind: LinkKind
-        let keep: Bool
-        let isRobots: Bool
-    }
 
     private enum HostRobots {
         case pending([QueuedLink])
@@ -65,7 +57,7 @@ final class CrawlFrontier {
         nextIndex = firstIndex
         for url in startURLs where seen.insert(url.key).inserted {
             if settings.obeysRobots { askRobots(for: url) }
-            first.append((url, Flight(url: url, depth: 0, kind: .page, keep: scope.keepsName(of: url), isRobots: false)))
+            first.append((url, CrawlFlight(url: url, depth: 0, kind: .page, keep: scope.keepsName(of: url), isRobots: false)))
         }
     }
 
@@ -96,7 +88,7 @@ final class CrawlFrontier {
                     }
                 }
             }
-            let flight = Flight(url: url, depth: link.depth, kind: link.kind, keep: link.keep, isRobots: false)
+            let flight = CrawlFlight(url: url, depth: link.depth, kind: link.kind, keep: link.keep, isRobots: false)
             return .item(handOut(url, flight))
         }
         return inFlight.isEmpty ? .finished : .waiting
@@ -121,17 +113,15 @@ final class CrawlFrontier {
         return flight.kind == .page ? .page : .requisite
     }
 
-    /// What the item `index`, handed out and not yet ended, is.
-    func role(ofItem index: Int) -> CrawlRole? {
-        inFlight[index].map { $0.isRobots ? .robots : $0.kind == .page ? .page : .requisite }
+    /// The item `index`, handed out and not yet ended: what the crawl tells the curl thread of
+    /// it, to judge its redirects there.
+    func flight(ofItem index: Int) -> CrawlFlight? {
+        inFlight[index]
     }
 
-    /// Whether an item's redirect to `target` is followed: judged as if the item had linked
-    /// to it (issue 54, point 3). Asked by the driver as the redirect arrives.
+    /// Whether an item's redirect to `target` is followed, by the frontier's own scope.
     func admitsRedirect(ofItem index: Int, to target: String) -> Bool {
-        guard let flight = inFlight[index], let url = CrawlURL.normalized(target) else { return false }
-        if flight.isRobots { return url.hostAndPort == flight.url.hostAndPort }
-        return scope.admitsRedirect(to: url, kind: flight.kind, depth: flight.depth, from: flight.url)
+        inFlight[index].map { scope.admitsRedirect(of: $0, to: target) } ?? false
     }
 
     /// The pace robots.txt asks of the host of `url` (`Crawl-delay`), once it is known.
@@ -140,7 +130,7 @@ final class CrawlFrontier {
         return rules.crawlDelay
     }
 
-    private func read(_ ending: CrawlEnding, _ flight: Flight) throws(TransferFailure) {
+    private func read(_ ending: CrawlEnding, _ flight: CrawlFlight) throws(TransferFailure) {
         let path = ending.record.info.path
         defer {
             if !flight.keep && unlink(path) == 0 { tally.removedAfterReading += 1 }
@@ -193,24 +183,26 @@ final class CrawlFrontier {
     private func askRobots(for url: CrawlURL) {
         guard robots[origin(of: url)] == nil else { return }
         robots[origin(of: url)] = .pending([])
-        if let item = robotsFlight(for: url) { first.append(item) }
+        if let item = robotsCrawlFlight(for: url) { first.append(item) }
     }
 
     private func robotsItem(for url: CrawlURL) -> DownloadItem? {
-        robotsFlight(for: url).map { handOut($0.url, $0.flight) }
+        robotsCrawlFlight(for: url).map { handOut($0.url, $0.flight) }
     }
 
-    private func robotsFlight(for url: CrawlURL) -> (url: CrawlURL, flight: Flight)? {
+    private func robotsCrawlFlight(for url: CrawlURL) -> (url: CrawlURL, flight: CrawlFlight)? {
         guard let robotsURL = CrawlURL.normalized("/robots.txt", base: url) else { return nil }
         seen.insert(robotsURL.key)
-        return (robotsURL, Flight(url: robotsURL, depth: 0, kind: .requisite, keep: true, isRobots: true))
+        return (robotsURL, CrawlFlight(url: robotsURL, depth: 0, kind: .requisite, keep: true, isRobots: true))
     }
 
-    private func handOut(_ url: CrawlURL, _ flight: Flight) -> DownloadItem {
+    private func handOut(_ url: CrawlURL, _ flight: CrawlFlight) -> DownloadItem {
         let index = nextIndex
         nextIndex += 1
         inFlight[index] = flight
-        return DownloadItem(index: index, url: url.text, output: .path(claimedPath(for: url)))
+        return DownloadItem(
+            index: index, url: url.text, output: .path(claimedPath(for: url)), absentIsNoFailure: flight.isRobots,
+            hostPace: crawlDelay(forHostOf: url))
     }
 
     /// The layout's path for `url`, numbered when another URL of this crawl took it.

@@ -5,8 +5,8 @@ import AFGetSupport
 /// Runs the items of a batch, `-j` at a time, on the curl thread (`CurlThreadWork`): each turn
 /// of the curl loop ends with the driver's pass, which hands every job the events of its tasks
 /// that turn, the ends of its waits (timers of the loop) and its files' commits (from the disk
-/// thread), performs each job's answer (`JobStep`) and takes the next items from the feed, all
-/// before the loop waits again. An item is prepared, transferred and moved into place without
+/// thread), performs each job's answer (`JobStep`) and takes the next items from its source (a
+/// list, a crawl), all before the loop waits again. An item is prepared, transferred and moved into place without
 /// a thread or a task of its own, or a hand-over between threads on the way; a split
 /// download's segments (`-s`) and `-c`'s question about a file already there are tasks of its
 /// job's like any other. Every item passes its host's rules first (`HostSchedule`): it may be
@@ -19,25 +19,25 @@ final class DownloadDriver: CurlThreadWork {
         /// Items set aside for their hosts when the run stopped: they never started.
         var setAside: [DownloadItem]
         var hostNotes: [HostNote]
-        /// The id of the last item taken from the feed: an unusable one comes after it.
+        /// The id of the last item taken from the source: an unusable one comes after it.
         var lastItemID: Int
-        /// What the feed handed over that the run stopped before (list order).
+        /// What the source handed over that the run stopped before (list order).
         var untaken: [NextItem]
     }
 
     private let environment: DownloadEnvironment
     private var admission: ItemAdmission
     private let thread: CurlThread
-    private let feed: ItemFeed
+    private let source: any ItemSource
     private var cursor = FeedCursor()
     private var tally: Tally
     private let finish: @Sendable (sending Ending) -> Void
-    /// What other threads leave for the driver: commits done, the feed having more, the stop.
+    /// What other threads leave for the driver: commits done, the source having more, the stop.
     private let mailbox: WorkMailbox<DriverEvent>
     /// Waits ended in this turn (the loop's timers), handled in its pass.
     private var due: [DriverEvent] = []
     private var isFirstPass = true
-    /// The feed may have more items (it said `.notYet` at most).
+    /// The source may have more items (it said `.notYet` at most).
     private var mayTakeMore = true
     /// `--fail-fast` saw a failure: no item starts any more.
     private var failedFast = false
@@ -50,7 +50,7 @@ final class DownloadDriver: CurlThreadWork {
     private var hosts: HostSchedule<DownloadItem>
     /// `-c`'s questions about files already there, before their items start.
     private var existingFiles = ExistingFileChecks()
-    /// Items set aside for their hosts at most: beyond them the feed waits (a long list of one
+    /// Items set aside for their hosts at most: beyond them the source waits (a long list of one
     /// held host's items is not read into memory).
     private let setAsideLimit: Int
     /// Jobs whose server turned their connection away, by host, in the order it did: each
@@ -69,12 +69,13 @@ final class DownloadDriver: CurlThreadWork {
     /// Made on the curl thread (`TaskManager.run`); `finish` is called once, as the last item
     /// ends or the run stops.
     init(
-        environment: DownloadEnvironment, admission: ItemAdmission, feed: ItemFeed, tally: Tally, thread: CurlThread,
+        environment: DownloadEnvironment, admission: ItemAdmission, source: any ItemSource, tally: Tally,
+        thread: CurlThread,
         finish: @escaping @Sendable (sending Ending) -> Void
     ) {
         self.environment = environment
         self.admission = admission
-        self.feed = feed
+        self.source = source
         self.tally = tally
         self.thread = thread
         self.finish = finish
@@ -82,14 +83,14 @@ final class DownloadDriver: CurlThreadWork {
         setAsideLimit = max(1024, 16 * admission.concurrency)
         let mailbox = WorkMailbox<DriverEvent>(waking: thread)
         self.mailbox = mailbox
-        // The feed wakes the driver when it has more after saying it had nothing yet; a stop
+        // The source wakes the driver when it has more after saying it had nothing yet; a stop
         // wakes it too, also while it waits for a list's next line with nothing running.
-        feed.onMore { mailbox.send(.checkAgain) }
+        source.onMore { mailbox.send(.checkAgain) }
         environment.cancellation.onStop { _ in mailbox.send(.checkAgain) }
     }
 
     /// One turn's work: every event, then places given, set-aside items started, and new items
-    /// taken from the feed. A turn with nothing for the driver costs one look at its mailbox.
+    /// taken from the source. A turn with nothing for the driver costs one look at its mailbox.
     func pass(_ taskEvents: [TaskEvent]) -> Bool {
         let mail = mailbox.takeAll()
         guard isFirstPass || !taskEvents.isEmpty || !due.isEmpty || !mail.isEmpty else { return true }
@@ -117,10 +118,10 @@ final class DownloadDriver: CurlThreadWork {
         return false
     }
 
-    /// Takes items from the feed while places are free; returns whether more may come.
+    /// Takes items from the source while places are free; returns whether more may come.
     private func takeItems() -> Bool {
         while !failedFast, !environment.cancellation.isRequested, mayStartAnother() {
-            switch cursor.next(from: feed) {
+            switch cursor.next(from: source) {
             case .item(let item):
                 lastItemID = item.plannedInfo.id
                 start(item)
@@ -139,22 +140,24 @@ final class DownloadDriver: CurlThreadWork {
         return !(failedFast || environment.cancellation.isRequested)
     }
 
-    /// Whether the next item may be taken from the feed.
+    /// Whether the next item may be taken from the source.
     private func mayStartAnother() -> Bool {
         admission.mayStartAnother() && hosts.setAsideCount < setAsideLimit
     }
 
-    /// An item's record as it ends, for the tally.
+    /// An item's record as it ends, for the tally and the source (a crawl reads a page's links).
     private func recordEnded(_ record: ItemRecord) {
+        source.itemEnded(record)
         tally.add(record)
         if case .failed = record.outcome, settings.failsFast { failedFast = true }
     }
 
-    /// Takes `item` as the feed gives it: it starts, or waits for its host, or fails untried.
+    /// Takes `item` as the source gives it: it starts, or waits for its host, or fails untried.
     private func start(_ item: DownloadItem) {
         renderer.handle(.queued(item.plannedInfo))
         let host = item.hostKey
         let now = monotonicSeconds()
+        if let pace = item.hostPace { hosts.pace(host, every: pace) }
         switch hosts.arrive(item, host: host, now: now) {
         case .start:
             begin(item, host: host)
@@ -172,6 +175,8 @@ final class DownloadDriver: CurlThreadWork {
         guard hosts.setAsideCount > 0, !environment.cancellation.isRequested else { return }
         while admission.mayStartAnother(), let (item, host) = hosts.nextReady(now: monotonicSeconds()) {
             begin(item, host: host)
+            // A paced host's next item waits for its time, whatever else happens meanwhile.
+            if hosts.hasSetAside(host) { lookAgain(at: host, now: monotonicSeconds()) }
         }
     }
 

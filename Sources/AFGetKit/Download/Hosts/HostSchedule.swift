@@ -4,7 +4,8 @@ import AFGetSupport
 /// A batch's rules per host, so that one host's trouble costs the others nothing: at most
 /// `maxPerHost` items of a host at a time, a host's `Retry-After` holding all its items (not
 /// only the one it answered), no more of its items at once than it showed it takes (an FTP
-/// server turning a connection away beside the ones it serves), and a host whose items keep
+/// server turning a connection away beside the ones it serves), its items started at most as
+/// often as it asks (a robots.txt's Crawl-delay, `pace`), and a host whose items keep
 /// failing the same way (no address, no connection) given up for the rest of the run. A host is
 /// an origin: scheme, name and port.
 ///
@@ -34,6 +35,9 @@ struct HostSchedule<Item> {
         var pausedUntil: Double?
         /// Until when (monotonic seconds) its items wait, as the host asked.
         var heldUntil: Double?
+        /// Seconds between the starts of its items (Crawl-delay), and when the next may start.
+        var pace: Double?
+        var nextStartAt: Double?
         /// The hold is not told yet: it came with an item's last answer (`hold(sayNow:)`).
         var holdUnsaid = false
         /// The failure its last items ended with, and how many in a row.
@@ -44,6 +48,12 @@ struct HostSchedule<Item> {
         var holds = 0
         var itemsHeld = 0
         var notTried = 0
+
+        /// One of its items starts now: counted as running, and the next held back by its pace.
+        mutating func started(now: Double) {
+            running += 1
+            if let pace { nextStartAt = now + pace }
+        }
     }
 
     let rules: HostRules
@@ -73,7 +83,7 @@ struct HostSchedule<Item> {
         }
         // Items that arrived earlier go first: set aside, or turned away and waiting for a place.
         if mayStart(state, now: now) && state.waitingForPlace == 0 && !setAside.contains(where: { $0.host == host }) {
-            state.running += 1
+            state.started(now: now)
             return .start
         }
         if state.heldUntil.map({ $0 > now }) == true { state.itemsHeld += 1 }
@@ -83,6 +93,7 @@ struct HostSchedule<Item> {
 
     private func mayStart(_ state: Host, now: Double) -> Bool {
         if let until = state.heldUntil, until > now { return false }
+        if let next = state.nextStartAt, next > now { return false }
         if let until = state.pausedUntil, until > now { return false }
         let connected = state.running - state.waitingForPlace
         if let cap = rules.maxPerHost, connected >= cap { return false }
@@ -99,7 +110,7 @@ struct HostSchedule<Item> {
             guard let state = hosts[entry.host], state.waitingForPlace == 0, mayStart(state, now: now) else { continue }
             setAside.remove(at: index)
             var started = state
-            started.running += 1
+            started.started(now: now)
             hosts[entry.host] = started
             return entry
         }
@@ -142,11 +153,19 @@ struct HostSchedule<Item> {
 
     static var pause: Double { 0.2 }
 
-    /// When `host`'s waiting items may next be given a place, if a pause or a hold keeps them
-    /// waiting now (rather than the items it runs).
+    /// `host` asks for `seconds` between the starts of its items (a robots.txt's Crawl-delay):
+    /// the items that arrive meanwhile are set aside until then.
+    mutating func pace(_ host: String, every seconds: Double) {
+        var state = hosts[host, default: Host()]
+        state.pace = seconds
+        hosts[host] = state
+    }
+
+    /// When `host`'s waiting items may next be given a place, if a pause, a hold or its pace
+    /// keeps them waiting now (rather than the items it runs).
     func waitingUntil(_ host: String, now: Double) -> Double? {
         guard let state = hosts[host] else { return nil }
-        let until = max(state.pausedUntil ?? now, state.heldUntil ?? now)
+        let until = max(state.pausedUntil ?? now, state.heldUntil ?? now, state.nextStartAt ?? now)
         return until > now ? until : nil
     }
 

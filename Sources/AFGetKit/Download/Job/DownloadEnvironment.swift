@@ -2,6 +2,10 @@ import AFGetProgress
 import AFGetSession
 import AFGetSupport
 
+/// Whether the redirect of item `item` (its id) to `target` is followed; asked on the curl
+/// thread as the redirect arrives, so it answers without waiting.
+typealias RedirectJudge = @Sendable (_ item: Int, _ target: String) -> Bool
+
 /// What every download of a run shares: the task manager (and through it the run's stop),
 /// where progress goes, the settings, and the disk thread that makes files durable.
 struct DownloadEnvironment: Sendable {
@@ -16,6 +20,8 @@ struct DownloadEnvironment: Sendable {
     let spares: SpareFiles
     /// The destination directories' names, listed once many items go into one.
     let listings = DirectoryListings()
+    /// Whether an item's redirect is followed (a crawl's scope); nil follows every one.
+    var redirectJudge: RedirectJudge?
 
     /// `itemsAhead`: how many items may hold a part file before their transfer ends (those
     /// transferring and those waiting at the gate): as many spare files as that replace them

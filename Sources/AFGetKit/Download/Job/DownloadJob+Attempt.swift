@@ -19,6 +19,8 @@ extension DownloadJob {
         case decided(DownloadMachine.Action)
         /// `-J` named the file after one that `--on-exists skip` keeps: its body is not needed.
         case serverNamedFileStays(String, reason: SkipReason)
+        /// A crawl's item redirected out of its scope: not fetched.
+        case redirectedOutOfScope(String)
     }
 
     /// A first request's bounded range whose response showed the file can be split: its task
@@ -57,6 +59,8 @@ extension DownloadJob {
             case localFailure(TransferFailure)
             /// `-J` found the server's name taken by a file that stays.
             case serverNamedFileStays(path: String, reason: SkipReason)
+            /// Redirected to a URL the crawl does not follow (`redirectJudge`).
+            case redirectedOutOfScope(target: String)
         }
 
         var localFailure: TransferFailure? {
@@ -136,7 +140,13 @@ extension DownloadJob {
             renderer.handle(.connecting(info, host: host))
         case .connected:
             renderer.handle(.connected(info))
-        case .verbose, .redirected, .suspended, .resumed:
+        case .redirected(_, _, let target):
+            if let notice = event.notice(verbose: settings.transfer.verbose) { renderer.handle(.notice(notice)) }
+            // The next request is started already; canceled in the same turn, it fetches nothing.
+            if let judge = environment.redirectJudge, !judge(info.id, target) {
+                state.cancel(because: .redirectedOutOfScope(target: target), on: tasks)
+            }
+        case .verbose, .suspended, .resumed:
             if let notice = event.notice(verbose: settings.transfer.verbose) { renderer.handle(.notice(notice)) }
         case .completed(_, let response):
             return completed(response, state)
@@ -302,6 +312,10 @@ extension DownloadJob {
 
     private func completed(_ response: TaskResponse, _ state: AttemptState) -> AttemptResult {
         record.httpStatus = httpStatus(of: response.head)
+        if settings.keepsFinalResponse {
+            record.contentType = response.head.value(of: "Content-Type")
+            record.finalURL = response.finalURL
+        }
         noteRequest(response.progress)
         bytesThisRun += response.progress.received
         if state.bodyStarted && response.head.isSuccess { sources.served(state.source, bytes: response.progress.written) }
@@ -343,6 +357,7 @@ extension DownloadJob {
         if case .serverNamedFileStays(let path, let reason) = state.canceledBecause {
             return .serverNamedFileStays(path, reason: reason)
         }
+        if case .redirectedOutOfScope(let target) = state.canceledBecause { return .redirectedOutOfScope(target) }
         guard !state.bodyStarted, let localFailure = state.localFailure else { return nil }
         if written > 0 { try? download.part?.truncate(to: state.offset) }
         return .failed(localFailure, reached: state.offset)

@@ -170,6 +170,17 @@ extension DownloadJob {
         return .skipped
     }
 
+    /// A crawl's item redirected out of its scope: skipped, as a link there would have been;
+    /// whatever the new request wrote is not kept.
+    func skipRedirected(to target: String) -> ItemOutcome {
+        if let part = download.part, !part.isAnonymous { unlink(part.path) }
+        download.part?.abandon()
+        store?.remove()
+        let shown = removingPassword(from: target)
+        renderer.handle(.skipped(info, reason: SkipReason("redirected to \(shown), out of the crawl's scope", advice: .none)))
+        return .skipped
+    }
+
     /// How the digest of all the part's bytes differs from the checksum, if it does.
     func checksumMismatch() -> DigestMismatch? {
         guard let checksum = download.checksum, let checksumDigest else { return nil }
@@ -266,6 +277,10 @@ extension DownloadJob {
             store?.remove()
         }
         if failure.kind != .checksumMismatch { download.part?.abandon() }
+        if download.absentIsNoFailure, case .response(.httpStatus(let status, _)) = failure.reason, (400..<500).contains(status) {
+            renderer.handle(.skipped(info, reason: SkipReason("not on the server (HTTP \(status))", advice: .none)))
+            return .skipped
+        }
         return reportFailure(ItemFailure(item: info.url, failure))
     }
 

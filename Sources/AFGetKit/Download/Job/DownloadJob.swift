@@ -244,6 +244,8 @@ final class DownloadJob {
             return perform(action)
         case .serverNamedFileStays(let existing, let reason):
             return end(skipServerNamed(existing, reason: reason))
+        case .redirectedOutOfScope(let target):
+            return end(skipRedirected(to: target))
         case .stopped:
             return end(stopped())
         case .failed(let failure, let reached):

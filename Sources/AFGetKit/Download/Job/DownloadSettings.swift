@@ -28,6 +28,9 @@ public struct DownloadSettings: Sendable {
     public var namesFromServer: Bool
     /// `--max-per-host`, and when a host is given up.
     public var hosts = HostRules()
+    /// Each item's record keeps its final response's Content-Type and URL: a crawl reads its
+    /// pages by them.
+    public var keepsFinalResponse = false
     /// `--checksums`: the sums file items without a `checksum=` of their own are checked against.
     public var sums: SumsCheck?
 

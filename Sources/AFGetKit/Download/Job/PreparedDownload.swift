@@ -24,6 +24,8 @@ struct PreparedDownload {
     let takesServerName: Bool
     /// The origin the batch's host rules count the item against (`DownloadItem.hostKey`).
     let hostKey: String
+    /// A 4xx ends the item skipped (`DownloadItem.absentIsNoFailure`).
+    let absentIsNoFailure: Bool
     /// The file's sources: `request`, then the same request to each mirror.
     let sources: [HTTPRequest]
 
@@ -76,6 +78,7 @@ struct PreparedDownload {
         if case .part = output { pieces = item.pieces } else { pieces = nil }
         self.takesServerName = takesServerName
         hostKey = item.hostKey
+        absentIsNoFailure = item.absentIsNoFailure
         sources =
             [request]
             + item.mirrors.compactMap { mirror in
