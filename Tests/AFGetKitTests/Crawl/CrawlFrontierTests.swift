@@ -203,11 +203,16 @@ final class CrawlFrontierTests: XCTestCase {
             return XCTFail("no items")
         }
         XCTAssertEqual(frontier.flight(ofItem: robots.index)?.role, .robots)
-        XCTAssertTrue(frontier.admitsRedirect(ofItem: robots.index, to: "http://h/robots-moved.txt"))
-        XCTAssertFalse(frontier.admitsRedirect(ofItem: robots.index, to: "http://mirror/robots.txt"))
-        XCTAssertTrue(frontier.admitsRedirect(ofItem: start.index, to: "http://h/docs/index.html"))
-        XCTAssertFalse(frontier.admitsRedirect(ofItem: start.index, to: "http://mirror/docs/"))
-        XCTAssertFalse(frontier.admitsRedirect(ofItem: start.index, to: "http://h/"))
+        // What the crawl tells the curl thread of each item, judged by the same rules there.
+        let scope = try CrawlScope(settings: settings, starts: [try XCTUnwrap(CrawlURL.normalized("http://h/docs/"))])
+        func admits(_ index: Int, _ target: String) throws -> Bool {
+            scope.admitsRedirect(of: try XCTUnwrap(frontier.flight(ofItem: index)), to: target)
+        }
+        XCTAssertTrue(try admits(robots.index, "http://h/robots-moved.txt"))
+        XCTAssertFalse(try admits(robots.index, "http://mirror/robots.txt"))
+        XCTAssertTrue(try admits(start.index, "http://h/docs/index.html"))
+        XCTAssertFalse(try admits(start.index, "http://mirror/docs/"))
+        XCTAssertFalse(try admits(start.index, "http://h/"))
     }
 
     func testABadStartURLIsRefused() {

@@ -119,11 +119,6 @@ final class CrawlFrontier {
         inFlight[index]
     }
 
-    /// Whether an item's redirect to `target` is followed, by the frontier's own scope.
-    func admitsRedirect(ofItem index: Int, to target: String) -> Bool {
-        inFlight[index].map { scope.admitsRedirect(of: $0, to: target) } ?? false
-    }
-
     /// The pace robots.txt asks of the host of `url` (`Crawl-delay`), once it is known.
     func crawlDelay(forHostOf url: CrawlURL) -> Double? {
         guard case .known(let rules) = robots[origin(of: url)] else { return nil }
