@@ -18,7 +18,7 @@ package func percentDecodedBytes(_ text: some Sequence<UInt8>) -> [UInt8]? {
 }
 
 /// The value of an ASCII hex digit (`0-9`, `a-f`, `A-F`), nil for any other byte.
-private func hexDigitValue(_ byte: UInt8) -> UInt8? {
+package func hexDigitValue(_ byte: UInt8) -> UInt8? {
     switch byte {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
     case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

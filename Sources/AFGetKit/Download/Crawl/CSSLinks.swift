@@ -1,3 +1,5 @@
+import AFGetSupport
+
 /// The URLs a style sheet loads: `url(...)` (quoted or not) and `@import "..."`, outside
 /// comments and other strings, with CSS escapes decoded (CSS Syntax Level 3 §4.3). No CSS
 /// parser is at hand in the system's libraries; these two tokens are all the crawl needs.
@@ -125,7 +127,7 @@ enum CSSLinks {
         private mutating func escaped() -> [UInt8] {
             var digits = 0
             var scalar: UInt32 = 0
-            while digits < 6, let byte = peek(0), let value = hexValue(byte) {
+            while digits < 6, let byte = peek(0), let value = hexDigitValue(byte) {
                 scalar = scalar << 4 | UInt32(value)
                 digits += 1
                 index += 1
@@ -138,15 +140,6 @@ enum CSSLinks {
             if let byte = peek(0), isWhitespace(byte) { index += 1 }
             let character = Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}"
             return Array(String(character).utf8)
-        }
-
-        private func hexValue(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
         }
     }
 }
