@@ -12,6 +12,7 @@ final class CurlLoop {
     private let cancellation: Cancellation
     private var tasks: [TaskID: TransferContext] = [:]
     private let sockets = ConnectionSockets()
+    private let spareHandles = SpareHandles()
     /// The work running on this thread (a batch's driver), its tasks' events of the current
     /// turn, its timers, and work waiting for it to end.
     private var work: (any CurlThreadWork)?
@@ -146,7 +147,7 @@ final class CurlLoop {
     ) {
         tasks[id] = TransferContext(
             id: id, request: request, body: body, options: options, events: events,
-            cancellation: cancellation, sockets: sockets, runRate: runRate)
+            cancellation: cancellation, sockets: sockets, runRate: runRate, spareHandles: spareHandles)
     }
 
     // MARK: Commands

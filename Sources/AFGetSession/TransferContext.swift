@@ -13,7 +13,9 @@ final class TransferContext {
     let id: TaskID
     let options: TransferOptions
     private let bodyHandler: any ResponseBodyHandler
-    let easy = EasyHandle()
+    let easy: EasyHandle
+    /// Where `easy` goes when this record is gone, for another transfer.
+    private let spareHandles: SpareHandles
     private let events: TaskEvents
 
     var machine = TaskStateMachine()
@@ -127,9 +129,12 @@ final class TransferContext {
 
     init(
         id: TaskID, request: HTTPRequest, body: any ResponseBodyHandler, options: TransferOptions,
-        events: TaskEvents, cancellation: Cancellation, sockets: ConnectionSockets, runRate: RunRate?
+        events: TaskEvents, cancellation: Cancellation, sockets: ConnectionSockets, runRate: RunRate?,
+        spareHandles: SpareHandles
     ) {
         self.id = id
+        self.spareHandles = spareHandles
+        easy = spareHandles.take()
         self.sockets = sockets
         self.runRate = runRate
         self.cancellation = cancellation
@@ -141,6 +146,13 @@ final class TransferContext {
         isRemoteFile = request.url.isRemoteFile
         pacer = options.rateLimit.map { RatePacer(bytesPerSecond: $0) }
         stallWatch = StallWatch(limit: options.stallTimeout, startedAt: monotonicSeconds())
+    }
+
+    /// The handle goes back only once nothing can reach this record: no callback, event or
+    /// table of the loop's still names the transfer. One still in the multi handle (the loop
+    /// itself ending) is not reset under libcurl's feet: it is cleaned up.
+    deinit {
+        spareHandles.keep(easy, unless: options.cookies.jar != nil || isAttached)
     }
 
     /// Sends `event` to the task's channel, or holds it for the work's pass at the turn's end.

@@ -23,6 +23,18 @@ public final class EasyHandle {
         errorBuffer.deallocate()
     }
 
+    /// Makes the handle as a new one for its next transfer (`curl_easy_reset`): every option
+    /// back to its default, the header lists freed. What libcurl keeps is what a new handle
+    /// added to the same multi handle would share anyway (its connections and DNS cache),
+    /// the TLS sessions it resumed, and its cookies: so a handle that had a cookie engine
+    /// must not be reset for another transfer (see `SpareHandles`).
+    public func reset() {
+        curl_easy_reset(raw)
+        headerLists.removeAll(keepingCapacity: true)
+        errorBuffer[0] = 0
+        check(afc_easy_setopt_pointer(raw, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")
+    }
+
     // MARK: Options
 
     public func set(_ option: CURLoption, _ value: Int) {

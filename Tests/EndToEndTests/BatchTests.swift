@@ -386,6 +386,37 @@ final class BatchTests: ServerTestCase {
         XCTAssertEqual(summary["exit"] as? Int, 2)
     }
 
+    /// One transfer at a time, each item's request made on the handle the one before it used
+    /// (`SpareHandles`, reset between): nothing of an earlier item's request goes with a later
+    /// one, neither its `header=` line nor its range.
+    func testAnItemsRequestCarriesNothingOfTheItemBeforeIt() throws {
+        try writeList(
+            """
+            \(server.url("/file/first.bin?size=1000"))
+              header=X-Token: abc
+            \(server.url("/file/second.bin?size=2000"))
+            \(server.url("/file/third.bin?size=3000"))
+            """)
+        // The first item continues a file of its first 400 bytes: its request has a range.
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("out"), withIntermediateDirectories: true)
+        try Data(TestPayload.bytes(0..<400)).write(to: directory.appendingPathComponent("out/first.bin"))
+        let result = try Afget.run(["-q", "-c", "-j", "1", "-d", "out", "-i", "urls.txt"], in: directory)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha("out/first.bin"), TestPayload.sha256(count: 1000))
+        XCTAssertEqual(sha("out/second.bin"), TestPayload.sha256(count: 2000))
+        XCTAssertEqual(sha("out/third.bin"), TestPayload.sha256(count: 3000))
+        // The first item's requests (its continue is checked against the file's bytes first).
+        let requests = server.log.all
+        let first = requests.filter { $0.uri == "/file/first.bin?size=1000" }
+        XCTAssertEqual(first.map { $0.header("X-Token") }, first.map { _ in "abc" })
+        XCTAssertEqual(first.last?.header("Range"), "bytes=400-")
+        let later = requests.drop { $0.uri == "/file/first.bin?size=1000" }
+        XCTAssertEqual(later.map(\.uri), ["/file/second.bin?size=2000", "/file/third.bin?size=3000"])
+        XCTAssertEqual(later.map { $0.header("X-Token") }, [nil, nil])
+        XCTAssertEqual(later.map { $0.header("Range") }, [nil, nil])
+    }
+
     /// libcurl cannot send a request head over 1 MiB, and used to fail it as "Out of memory",
     /// exit 1 (a bug); such an item is now bad input, and the rest of the list still downloads.
     func testARequestTooLargeToSendIsBadInputNotAnInternalError() throws {
