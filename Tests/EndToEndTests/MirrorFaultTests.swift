@@ -63,6 +63,25 @@ final class MirrorFaultTests: TwoServerTestCase {
         }
     }
 
+    /// Servers that cannot send part of a file (python's http.server, nghttpd, SCP): the stale
+    /// first source wrote the whole file, which fails the checksum; its bytes cannot be fetched
+    /// again as ranges, so the file is fetched whole from the next source and checked whole: a
+    /// match convicts the first. Before, the search ended there (exit 10), GOOD unused.
+    func testAStaleSourceThatWroteTheWholeFileIsFoundWhereNoServerSendsRanges() throws {
+        let size = 1_500_000
+        for (name, split) in [("one.bin", [String]()), ("split.bin", Self.split)] {
+            let stale = server.url("/file/\(name)?size=\(size)&v=1&lmversion=1&ranges=ignore")
+            let good = second.url("/file/\(name)?size=\(size)&ranges=ignore")
+            let list = "\(stale)\t\(good)\n  checksum=sha-256=\(TestPayload.sha256(count: size))\n"
+            try Data(list.utf8).write(to: directory.appendingPathComponent("list.txt"))
+            let result = try Afget.run(["--progress", "line"] + split + ["-i", "list.txt"], in: directory)
+            XCTAssertEqual(result.status, 0, "\(split): \(result.stderr)")
+            XCTAssertEqual(sha(name), TestPayload.sha256(count: size), "\(split)")
+            XCTAssertEqual(droppedForItsBytes(result.stderr, stale), 1, "\(split): \(result.stderr)")
+            XCTAssertFalse(exists(directory.appendingPathComponent("\(name).afpart")))
+        }
+    }
+
     /// Without a checksum the first answer fixes the file; a source serving another version is
     /// dropped saying which source it disagrees with, not that the file changed on a server.
     func testASourceThatDisagreesWithTheFirstIsDroppedNamingIt() throws {

@@ -50,13 +50,21 @@ extension DownloadJob {
 
     /// Segments fetching a suspect's bytes again ended without the file: the checksum's failure
     /// stands, saying why (the segments' checkpoint keeps what they hold); nil when no suspect's
-    /// bytes were being fetched, or the run stopped.
+    /// bytes were being fetched, or the run stopped, or the search goes on with one connection.
+    ///
+    /// A source whose server cannot send part of a file (python's http.server, nghttpd, SCP)
+    /// makes the segments fall back to one connection. When the suspect wrote the whole file,
+    /// that connection fetches it whole from the sources not set aside, and the check of the
+    /// whole file still tells: a match convicts the suspect alone. When it wrote only part,
+    /// the whole file again would replace other sources' bytes too, and convict no one.
     func refetchEnded(_ result: SegmentedTransfer.Result) -> JobStep? {
         guard let finding = faults, let suspect = finding.suspect else { return nil }
         let reason: String
         switch result {
         case .completed, .stopped: return nil
         case .failed(let failure): reason = failure.message
+        case .fellBack(let contiguous, _) where contiguous == 0 && sources.ranges.bytes(of: suspect) == expectedTotal:
+            return nil
         case .fellBack(_, let why): reason = why
         }
         sources.setAside = nil
