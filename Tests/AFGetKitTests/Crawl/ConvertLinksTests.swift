@@ -189,3 +189,31 @@ final class ConvertLinksTests: XCTestCase {
         XCTAssertEqual(converted(page, inPlace: ["out/h/a/b.html", "out/h/a/café.html"]), expected)
     }
 }
+
+/// The list of pages `-k` rewrites, kept in a file: every page comes back as it went, in order,
+/// across the file's chunks.
+final class SavedPagesTests: XCTestCase {
+    func testPagesComeBackInOrder() throws {
+        let pages = SavedPages()
+        let long = String(repeating: "x", count: 300 << 10)
+        let written = (0..<20_000).map { number in
+            SavedPage(
+                path: number == 7_000 ? "out/h/\(long).html" : "out/h/é/\(number)?q=1.html", url: "http://h/\(number)",
+                kind: number % 3 == 0 ? .css : .html, charset: number % 2 == 0 ? nil : "iso-8859-1")
+        }
+        for page in written { try pages.append(page) }
+        var read: [SavedPage] = []
+        try pages.forEach { page in
+            read.append(page)
+            return true
+        }
+        XCTAssertEqual(read, written)
+
+        var first: [SavedPage] = []
+        try pages.forEach { page in
+            first.append(page)
+            return first.count < 3
+        }
+        XCTAssertEqual(first, Array(written.prefix(3)))
+    }
+}

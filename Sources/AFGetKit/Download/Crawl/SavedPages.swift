@@ -18,7 +18,6 @@ final class SavedPages {
     private var pending: [UInt8] = []
     private var written = 0
     private let directory: String
-    private(set) var count = 0
 
     init(directory: String = SpillQueue.temporaryDirectory) {
         self.directory = directory
@@ -35,7 +34,6 @@ final class SavedPages {
             pending += bytes
         }
         pending.append(page.kind == .css ? 1 : 0)
-        count += 1
         if pending.count >= 64 << 10 { try flush() }
     }
 
