@@ -43,7 +43,7 @@ final class ConvertLinksTests: XCTestCase {
         directory = try makeScratchDirectory()
         let pages = ["index.html": index, "about.html": about, "docs/guide.html": guide, "css/site.css": styleSheet]
         for (name, text) in pages { try write(Data(text.utf8), to: "site/" + name) }
-        for (name, size) in [("img/logo.png", 3_000), ("img/logo2x.png", 9_000), ("img/bg.png", 500), ("img/big.bin", 1_500_000)]
+        for (name, size) in [("img/logo.png", 3_000), ("img/logo2x.png", 9_000), ("img/bg.png", 500), ("img/big.bin", 3_000_000)]
         {
             let bytes = Data((0..<size).map { _ in UInt8.random(in: 0...255) })
             try write(bytes, to: "site/" + name)
@@ -122,7 +122,7 @@ final class ConvertLinksTests: XCTestCase {
     /// A crawl stopped by Ctrl-C converts nothing (its pages are as the server sent them); the
     /// same command again finishes the crawl and converts every page, those of the first run too.
     func testACrawlStoppedThenFinishedIsConvertedByTheRunThatFinishesIt() throws {
-        // Through nginx's 256 KB/s location: img/big.bin takes seconds.
+        // Through nginx's 256 KB/s location: img/big.bin takes 12 s.
         let arguments = ["-r", "-np", "--convert-links", "-d", "out", nginx.url("/slower/site/")]
         let guidePath = directory.appendingPathComponent("out/127.0.0.1:\(nginx.port)/slower/site/docs/guide.html?lang=en")
         let (process, _, stderr) = try Afget.start(arguments, in: directory)
