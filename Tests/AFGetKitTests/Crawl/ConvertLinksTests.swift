@@ -217,3 +217,46 @@ final class SavedPagesTests: XCTestCase {
         XCTAssertEqual(first, Array(written.prefix(3)))
     }
 }
+
+/// Pages mangled at random are converted without a crash, and what the conversion leaves is
+/// left exactly: converting its output again changes nothing more than the first time did.
+final class ConvertLinksMangledPagesTests: XCTestCase {
+    func testMangledPagesAreConvertedSafely() {
+        let seed = Array(
+            """
+            <!DOCTYPE html><html><head><meta charset="utf-8"><base href="/a/">
+            <meta http-equiv=refresh content='0;URL="next.html"'><style>@import 'x.css'; a{b:url( y.png )}</style>
+            </head><body style="background:url(&quot;bg.png&quot;)"><a href="b.html#f" title='<a href=x>'>b</a>
+            <img src=i.png srcset="i.png 1x, j.png 2x"><A HREF = "q.php?a=1&amp;b=2">q</A><!-- <a href=c> -->
+            <script>document.write('<a href="s.html">')</script><p>caf&eacute; &#x263A;</p></body></html>
+            """.utf8)
+        let alphabet = Array("<>\"'=&;#/ \n()url,abc\u{E9}".utf8) + [0x00, 0xFF, 0xC3]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func random(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let layout = CrawlLayout(directory: "out")
+        let url = CrawlURL.normalized("http://h/a/")!
+        for _ in 0..<1_000 {
+            var page = seed
+            for _ in 0..<(1 + random(6)) {
+                let at = random(page.count)
+                switch random(3) {
+                case 0: page[at] = alphabet[random(alphabet.count)]
+                case 1: page.insert(alphabet[random(alphabet.count)], at: at)
+                default: page.remove(at: at)
+                }
+            }
+            for kind in [CrawlDocument.Kind.html, .css] {
+                let convert = { (bytes: [UInt8]) in
+                    LinkConversion.converted(
+                        bytes, kind: kind, charset: nil, pagePath: "out/h/a/index.html", pageURL: url, layout: layout,
+                        isInPlace: { $0.hasSuffix(".html") })
+                }
+                guard let once = convert(page) else { continue }
+                XCTAssertNil(convert(once), String(decoding: page, as: UTF8.self))
+            }
+        }
+    }
+}
