@@ -72,7 +72,8 @@ struct CrawlOptions: ParsableArguments {
 
     @Flag(
         name: .customLong("convert-links"),
-        help: "wget's -k, making the pages' links point at the files fetched: not run by this build yet (exit 2).")
+        help:
+            "Once the crawl is over, point the pages' links at the files fetched (relative), the rest at the server (wget's -k).")
     var convertLinks = false
 
     @Option(name: .customLong("robots"), help: ArgumentHelp("Obey robots.txt and <meta name=robots>.", valueName: "on|off"))

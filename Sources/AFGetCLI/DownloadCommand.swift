@@ -107,10 +107,6 @@ struct DownloadCommand: AsyncParsableCommand {
     /// A recursive download: its pages and files run as the items of one batch. Bad settings (a
     /// regex regcomp refuses, a start URL that is no http(s) URL) stop it before any transfer.
     private func runCrawl(_ request: CrawlRequest) async throws {
-        if request.settings.convertsLinks {
-            // Refused rather than done halfway: the pages would keep their links to the server.
-            throw UsageFailure(message: "-k/--convert-links is not run by this build yet")
-        }
         let crawl: Crawl
         do {
             crawl = try Crawl(settings: request.settings, starts: request.starts)

@@ -200,11 +200,13 @@ enum HumanMessages {
             + (notInSums(summary).map { "; \($0)" } ?? "")
     }
 
-    /// "; 4 pages read, 12 links skipped by rule": what a recursive download adds.
+    /// "; 4 pages read, 12 links skipped by rule; links converted in 4 pages": what a recursive
+    /// download adds.
     private static func crawled(_ crawl: CrawlCount) -> String {
-        let pages = crawl.pagesRead == 1 ? "1 page" : "\(crawl.pagesRead) pages"
+        func pages(_ count: Int) -> String { count == 1 ? "1 page" : "\(count) pages" }
         let links = crawl.skippedTotal == 1 ? "1 link" : "\(crawl.skippedTotal) links"
-        return "; \(pages) read, \(links) skipped by rule"
+        return "; \(pages(crawl.pagesRead)) read, \(links) skipped by rule"
+            + (crawl.pagesConverted.map { "; links converted in \(pages($0))" } ?? "")
     }
 
     /// "2 files not in SHA256SUMS, not checked": in the summary line of a batch, and on its own

@@ -79,14 +79,16 @@ public struct ShardCount: Sendable, Equatable {
     }
 }
 
-/// What a recursive download adds to its summary: pages read for links, and links not
-/// followed, by the rule that refused them (`CrawlSkip`'s names).
+/// What a recursive download adds to its summary: pages read for links, pages whose links
+/// `-k` rewrote (nil when it did not run), and links not followed, by the rule that refused
+/// them (`CrawlSkip`'s names).
 public struct CrawlCount: Sendable, Equatable {
     public let pagesRead: Int
+    public let pagesConverted: Int?
     public let skippedByRule: [String: Int]
 
-    public init(pagesRead: Int, skippedByRule: [String: Int]) {
-        (self.pagesRead, self.skippedByRule) = (pagesRead, skippedByRule)
+    public init(pagesRead: Int, pagesConverted: Int? = nil, skippedByRule: [String: Int]) {
+        (self.pagesRead, self.pagesConverted, self.skippedByRule) = (pagesRead, pagesConverted, skippedByRule)
     }
 
     public var skippedTotal: Int { skippedByRule.values.reduce(0, +) }
@@ -151,6 +153,7 @@ public struct RunSummary: Sendable, Equatable {
         if sumsFile != nil { line.add("not_in_checksums", notInSums) }
         if let crawl {
             line.add("pages", crawl.pagesRead)
+            if let converted = crawl.pagesConverted { line.add("converted_pages", converted) }
             // The rules' names are CrawlSkip's fixed words: nothing in them to escape.
             let reasons = crawl.skippedByRule.keys.sorted().map { "\"\($0)\":\(crawl.skippedByRule[$0] ?? 0)" }
             line.addRaw("skipped_by_rule", "{" + reasons.joined(separator: ",") + "}")

@@ -146,6 +146,10 @@ public enum FileAction: String, Sendable {
     case writeTheCookieJar = "write the cookie jar"
     /// The crawl's queue of links, spilled to a file in the temporary directory.
     case keepTheCrawlQueue = "keep the crawl's queue in"
+    /// The list of pages `-k` rewrites once the crawl is over, in the temporary directory.
+    case keepTheCrawlPages = "keep the list of the crawl's pages in"
+    /// A page `-k` rewrote, written beside it and renamed over it.
+    case convertLinks = "convert the links of"
 
     /// As the report's code says it: "cannot-" and this.
     var code: String {
@@ -157,6 +161,8 @@ public enum FileAction: String, Sendable {
         case .readTheNetrcFile: "read-netrc"
         case .writeTheCookieJar: "write-cookie-jar"
         case .keepTheCrawlQueue: "keep-crawl-queue"
+        case .keepTheCrawlPages: "keep-crawl-pages"
+        case .convertLinks: "convert-links"
         default: rawValue
         }
     }

@@ -4,17 +4,54 @@ import AFGetSupport
 /// comments and other strings, with CSS escapes decoded (CSS Syntax Level 3 §4.3). No CSS
 /// parser is at hand in the system's libraries; these two tokens are all the crawl needs.
 enum CSSLinks {
+    /// A URL of a style sheet and where its text is: the bytes between its quotes, or of an
+    /// unquoted `url()`'s argument without the blanks around it (what `-k` rewrites).
+    struct Reference: Equatable {
+        let value: String
+        let range: Range<Int>
+        /// The quote around it; nil in an unquoted `url()`.
+        let quote: UInt8?
+    }
+
     static func references(in text: String) -> [String] {
-        var scanner = Scanner(bytes: Array(text.utf8))
+        spans(in: Array(text.utf8)).map(\.value)
+    }
+
+    /// The URLs of the style sheet `bytes`, where they are in it.
+    static func spans(in bytes: [UInt8]) -> [Reference] {
+        var scanner = Scanner(bytes: bytes)
         return scanner.references()
+    }
+
+    /// `value` written to stand where a reference stood: escaped for its quotes, or for an
+    /// unquoted `url()`, whose blanks, quotes and parentheses would end it.
+    static func escaped(_ value: String, quote: UInt8?) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for byte in value.utf8 {
+            let needsEscape =
+                if let quote {
+                    byte == quote || byte == UInt8(ascii: "\\")
+                } else {
+                    byte <= 0x20 || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")")
+                        || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+                }
+            if byte < 0x20 || byte == 0x7F {
+                // A control character only as a hex escape, ended by a blank.
+                bytes += Array("\\\(String(byte, radix: 16)) ".utf8)
+            } else {
+                if needsEscape { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
+            }
+        }
+        return bytes
     }
 
     private struct Scanner {
         let bytes: [UInt8]
         var index = 0
 
-        mutating func references() -> [String] {
-            var found: [String] = []
+        mutating func references() -> [Reference] {
+            var found: [Reference] = []
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "/"), peek(1) == UInt8(ascii: "*") {
@@ -36,7 +73,7 @@ enum CSSLinks {
                     index += 1
                 }
             }
-            return found.filter { !$0.isEmpty }
+            return found.filter { !$0.value.isEmpty }
         }
 
         private func peek(_ offset: Int) -> UInt8? {
@@ -79,9 +116,10 @@ enum CSSLinks {
         }
 
         /// A quoted string at `index`, its escapes decoded; `index` past its closing quote.
-        private mutating func string() -> String {
+        private mutating func string() -> Reference {
             let quote = bytes[index]
             index += 1
+            let start = index
             var value: [UInt8] = []
             while index < bytes.count, bytes[index] != quote {
                 if bytes[index] == UInt8(ascii: "\\") {
@@ -94,12 +132,13 @@ enum CSSLinks {
                     index += 1
                 }
             }
+            let end = min(index, bytes.count)
             index += 1
-            return String(decoding: value, as: UTF8.self)
+            return Reference(value: String(decoding: value, as: UTF8.self), range: start..<end, quote: quote)
         }
 
         /// The argument of `url(`, quoted or not; `index` past its `)`.
-        private mutating func urlArgument() -> String? {
+        private mutating func urlArgument() -> Reference? {
             skipWhitespace()
             guard let first = peek(0) else { return nil }
             if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
@@ -108,6 +147,8 @@ enum CSSLinks {
                 if peek(0) == UInt8(ascii: ")") { index += 1 }
                 return value
             }
+            let start = index
+            var end = index
             var value: [UInt8] = []
             while let byte = peek(0), byte != UInt8(ascii: ")") {
                 if byte == UInt8(ascii: "\\") {
@@ -117,10 +158,11 @@ enum CSSLinks {
                     value.append(byte)
                     index += 1
                 }
+                if !isWhitespace(byte) { end = index }
             }
             index += 1
             while let last = value.last, isWhitespace(last) { value.removeLast() }
-            return String(decoding: value, as: UTF8.self)
+            return Reference(value: String(decoding: value, as: UTF8.self), range: start..<end, quote: nil)
         }
 
         /// After a backslash: up to six hex digits and one blank, or the character itself.

@@ -96,7 +96,7 @@ public final class Crawl: Sendable {
     func describe(in summary: inout RunSummary) {
         let tally = tally
         summary.crawl = CrawlCount(
-            pagesRead: tally.pagesRead,
+            pagesRead: tally.pagesRead, pagesConverted: tally.pagesConverted,
             skippedByRule: Dictionary(uniqueKeysWithValues: tally.skipped.map { ($0.key.rawValue, $0.value) }))
     }
 
@@ -135,6 +135,11 @@ public final class Crawl: Sendable {
                 // The queue's file failed (a full temporary directory): the crawl cannot go on.
                 failure = error
                 finished = true
+            }
+            if finished && failure == nil {
+                // `-k` before the end is told: the summary then counts the pages converted, and
+                // a page that could not be is a failure of the run.
+                items += frontier.convertLinks { state.withLock { $0.closed } }.map { .unusable($0) }
             }
             let wake = state.withLock { state -> (@Sendable () -> Void)? in
                 state.ready += items

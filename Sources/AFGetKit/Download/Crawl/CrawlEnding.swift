@@ -27,10 +27,12 @@ public enum CrawlRole: Sendable, Equatable {
 }
 
 /// What the crawl counts besides the items: links skipped by a rule (each URL once), pages
-/// read, and pages fetched only for their links and removed (`-A`/`-R`).
+/// read, pages fetched only for their links and removed (`-A`/`-R`), and pages whose links
+/// `-k` rewrote (nil until it has run).
 public struct CrawlTally: Sendable, Equatable {
     public var pagesRead = 0
     public var removedAfterReading = 0
+    public var pagesConverted: Int?
     public var skipped: [CrawlSkip: Int] = [:]
 
     public init() {}

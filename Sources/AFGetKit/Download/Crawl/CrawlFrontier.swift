@@ -33,6 +33,14 @@ final class CrawlFrontier {
     private var robots: [String: HostRobots] = [:]
     private var nextIndex: Int
     private(set) var tally = CrawlTally()
+    /// With `-k`: the pages read and kept, to be rewritten once the crawl is over.
+    private let savedPages: SavedPages?
+    /// An item ended stopped (Ctrl-C): the crawl is not over, and its pages are not rewritten.
+    private var sawStop = false
+    /// With `-k`: the files of the URLs queued, by their path's hash. A page an earlier run
+    /// converted links `dir/` as `dir/index.html` and `p?q` as `p%3Fq`, other URLs for the same
+    /// files; read from disk, such a link to a file already queued is that file, not another.
+    private var linkedPaths = Set<UInt64>()
 
     private enum HostRobots {
         case pending([QueuedLink])
@@ -54,8 +62,10 @@ final class CrawlFrontier {
         self.settings = settings
         scope = try CrawlScope(settings: settings, starts: startURLs)
         self.queue = queue
+        savedPages = settings.convertsLinks ? SavedPages(directory: queue.directory) : nil
         nextIndex = firstIndex
         for url in startURLs where seen.insert(url.key).inserted {
+            if settings.convertsLinks { linkedPaths.insert(StableHash.of(settings.layout.path(for: url))) }
             if settings.obeysRobots { askRobots(for: url) }
             first.append((url, CrawlFlight(url: url, depth: 0, kind: .page, keep: scope.keepsName(of: url), isRobots: false)))
         }
@@ -107,8 +117,10 @@ final class CrawlFrontier {
         switch ending.record.outcome {
         case .done, .skipped:
             try read(ending, flight)
-        case .failed, .stopped:
+        case .failed:
             break
+        case .stopped:
+            sawStop = true
         }
         return flight.kind == .page ? .page : .requisite
     }
@@ -136,13 +148,21 @@ final class CrawlFrontier {
         else { return }
         tally.pagesRead += 1
         let fetchedFrom = ending.finalURL.flatMap { CrawlURL.normalized($0) } ?? flight.url
+        if flight.keep, let savedPages {
+            try savedPages.append(
+                SavedPage(path: path, url: fetchedFrom.text, kind: kind, charset: CrawlDocument.charset(of: ending.contentType)))
+        }
         let base = found.base.flatMap { CrawlURL.normalized($0, base: fetchedFrom) } ?? fetchedFrom
         let source = LinkSource(url: fetchedFrom, isListing: found.isListing)
         // A style sheet's images belong to the page that uses it: no level further.
         let depth = flight.depth + (kind == .css ? 0 : 1)
         let noFollow = found.noFollow && settings.obeysRobots
+        // Left by an earlier run, which may have converted its links.
+        let fromDisk = ending.contentType == nil
         for link in found.links {
             guard let url = CrawlURL.normalized(link.reference, base: base), !seen.contains(url.key) else { continue }
+            let pathKey = settings.convertsLinks ? StableHash.of(settings.layout.path(for: url)) : nil
+            if fromDisk, let pathKey, linkedPaths.contains(pathKey) { continue }
             if noFollow && link.kind == .page {
                 count(.nofollow, url)
                 continue
@@ -152,9 +172,33 @@ final class CrawlFrontier {
                 count(reason, url)
             case .fetch(let keep):
                 seen.insert(url.key)
+                if let pathKey { linkedPaths.insert(pathKey) }
                 try queue.append(QueuedLink(url: url.text, depth: depth, kind: link.kind, keep: keep))
             }
         }
+    }
+
+    /// `-k`, once the crawl is over (and not stopped): each page read and kept rewritten, one
+    /// at a time from disk, until `isStopped` says the run is. Returns the pages that could not
+    /// be, as failures of the run.
+    func convertLinks(isStopped: () -> Bool) -> [ItemFailure] {
+        guard let savedPages, isFinished, !sawStop else { return [] }
+        var failures: [ItemFailure] = []
+        var converted = 0
+        do throws(TransferFailure) {
+            try savedPages.forEach { page in
+                do throws(TransferFailure) {
+                    if try PageConversion.convert(page, layout: settings.layout) { converted += 1 }
+                } catch {
+                    failures.append(ItemFailure(item: page.path, error))
+                }
+                return !isStopped()
+            }
+        } catch {
+            failures.append(ItemFailure(item: "crawl", error))
+        }
+        tally.pagesConverted = converted
+        return failures
     }
 
     private func learnRobots(_ url: CrawlURL, from ending: CrawlEnding) throws(TransferFailure) {

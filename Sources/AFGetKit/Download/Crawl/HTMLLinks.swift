@@ -56,7 +56,7 @@ enum HTMLLinks {
     }
 
     /// What each element's attributes lead to.
-    private static let linkAttributes: [String: [(attribute: String, kind: LinkKind)]] = [
+    static let linkAttributes: [String: [(attribute: String, kind: LinkKind)]] = [
         "a": [("href", .page)], "area": [("href", .page)],
         "img": [("src", .requisite), ("srcset", .requisite)],
         "source": [("src", .requisite), ("srcset", .requisite)],
@@ -165,17 +165,22 @@ enum HTMLLinks {
     /// The URLs of a `srcset` (HTML §4.8.4.3.10): candidates separated by commas, each a URL
     /// and its descriptors (`2x`, `480w`); a URL may hold commas itself, but not end in one.
     static func sourceSet(_ value: String) -> [String] {
-        var urls: [String] = []
         let bytes = Array(value.utf8)
+        return sourceSetRanges(bytes).map { String(decoding: bytes[$0], as: UTF8.self) }
+    }
+
+    /// Where the URLs of the `srcset` value `bytes` are.
+    static func sourceSetRanges(_ bytes: [UInt8]) -> [Range<Int>] {
+        var urls: [Range<Int>] = []
         var index = 0
         func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D }
         while index < bytes.count {
             while index < bytes.count, isBlank(bytes[index]) || bytes[index] == UInt8(ascii: ",") { index += 1 }
             let start = index
             while index < bytes.count, !isBlank(bytes[index]) { index += 1 }
-            var url = bytes[start..<index]
-            if url.last == UInt8(ascii: ",") {
-                while url.last == UInt8(ascii: ",") { url = url.dropLast() }
+            var url = start..<index
+            if bytes[url].last == UInt8(ascii: ",") {
+                while bytes[url].last == UInt8(ascii: ",") { url = url.lowerBound..<url.upperBound - 1 }
             } else {
                 // Descriptors up to the next comma outside parentheses.
                 var depth = 0
@@ -185,7 +190,7 @@ enum HTMLLinks {
                     index += 1
                 }
             }
-            if !url.isEmpty { urls.append(String(decoding: url, as: UTF8.self)) }
+            if !url.isEmpty { urls.append(url) }
         }
         return urls
     }
@@ -193,6 +198,11 @@ enum HTMLLinks {
     /// The URL of `<meta http-equiv="refresh" content="5; url=next.html">`; nil for a refresh
     /// of the page itself.
     static func refreshTarget(_ content: String) -> String? {
+        refreshTargetRange(content).map { String(content[$0]) }
+    }
+
+    /// Where the URL of a refresh's `content` is in it.
+    static func refreshTargetRange(_ content: String) -> Range<String.Index>? {
         guard let separator = content.firstIndex(where: { $0 == ";" || $0 == "," }) else { return nil }
         var rest = content[content.index(after: separator)...].drop { $0 == " " || $0 == "\t" }
         if rest.lowercased().hasPrefix("url") {
@@ -202,7 +212,10 @@ enum HTMLLinks {
         if let quote = rest.first, quote == "'" || quote == "\"" {
             rest = rest.dropFirst().prefix { $0 != quote }
         }
-        let target = rest.trimmingCharacters(in: " \t\r\n")
-        return target.isEmpty ? nil : target
+        let blanks: Set<Character> = [" ", "\t", "\r", "\n", "\r\n"]
+        let target = rest.drop { blanks.contains($0) }
+        var end = target.endIndex
+        while end > target.startIndex, blanks.contains(target[target.index(before: end)]) { end = target.index(before: end) }
+        return target.startIndex < end ? target.startIndex..<end : nil
     }
 }

@@ -17,7 +17,7 @@ final class SpillQueue {
     private var writeOffset = 0
     private var spilledCount = 0
     /// Where the file is made.
-    private let directory: String
+    let directory: String
 
     init(inMemory: Int = 4096, directory: String = SpillQueue.temporaryDirectory) {
         self.inMemory = inMemory
@@ -103,12 +103,7 @@ final class SpillQueue {
     }
 
     private func openFile() throws(TransferFailure) {
-        var template = Array(joinPath(directory, "afget-crawl-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard made >= 0 else { throw failure(errno) }
-        // Nobody else needs its name: it goes when afget exits, however afget exits.
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        file = made
+        file = try unlinkedTemporaryFile(in: directory, named: "afget-crawl", action: .keepTheCrawlQueue)
     }
 
     private func write(_ bytes: [UInt8], at offset: Int) throws(TransferFailure) {
@@ -123,4 +118,14 @@ final class SpillQueue {
     private func failure(_ code: Int32) -> TransferFailure {
         TransferFailure(.file(.cannot(.keepTheCrawlQueue, path: directory, errno: code)))
     }
+}
+
+/// A new file in `directory`, its name removed at once: nobody else needs it, and it goes when
+/// afget exits, however afget exits.
+func unlinkedTemporaryFile(in directory: String, named prefix: String, action: FileAction) throws(TransferFailure) -> Int32 {
+    var template = Array(joinPath(directory, prefix + "-XXXXXX").utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard made >= 0 else { throw fileFailure(action, directory, errno: errno) }
+    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    return made
 }
