@@ -119,6 +119,26 @@ final class ConvertLinksTests: XCTestCase {
         XCTAssertEqual(try ["site/index.html", "site/about.html", "site/docs/guide.html?lang=en"].map(saved), converted)
     }
 
+    /// A page whose bytes its own charset cannot read (Shift_JIS declared, other bytes sent):
+    /// libxml2 reads what it can (up to the bad bytes), and its own error lines (`encoding error : input conversion
+    /// failed ...`), written straight to stderr once per parse, never reach the terminal. `-q`
+    /// prints nothing on success.
+    func testAPageItsCharsetCannotReadLeavesNoLibraryNoiseOnTheTerminal() throws {
+        var page = Data("<html><head><meta charset=\"shift_jis\"></head><body><p>".utf8)
+        page += Data([0x81, 0xFF, 0xFE, 0xA0, 0x80])
+        page += Data("</p><a href=\"b.html\">b</a></body></html>".utf8)
+        try write(page, to: "mangled/index.html")
+        try write(Data("<p>b</p>".utf8), to: "mangled/b.html")
+
+        let result = try Afget.run(["-q", "-r", "-np", "--convert-links", "-d", "out", nginx.url("/mangled/")], in: directory)
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertTrue(
+            FileManager.default.fileExists(
+                atPath: directory.appendingPathComponent("out/127.0.0.1:\(nginx.port)/mangled/index.html").path))
+    }
+
     /// A crawl stopped by Ctrl-C converts nothing (its pages are as the server sent them); the
     /// same command again finishes the crawl and converts every page, those of the first run too.
     func testACrawlStoppedThenFinishedIsConvertedByTheRunThatFinishesIt() throws {

@@ -34,6 +34,7 @@ enum HTMLLinkSpans {
     /// The spans of the page `bytes`, in document order; `charset` as the response gave it.
     static func spans(in bytes: [UInt8], charset: String?) -> [Span] {
         xmlInitParser()
+        LibXML2Errors.silence()
         let reader = Reader(bytes: bytes)
         let context = Unmanaged.passUnretained(reader).toOpaque()
         var handler = htmlSAXHandler()

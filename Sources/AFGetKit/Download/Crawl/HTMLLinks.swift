@@ -8,6 +8,7 @@ enum HTMLLinks {
     /// The links of the document whose bytes `pieces` hands out in order (nil at the end).
     static func read(charset: String?, pieces: () -> [UInt8]?) -> PageLinks {
         xmlInitParser()
+        LibXML2Errors.silence()
         let reader = Reader()
         let context = Unmanaged.passUnretained(reader).toOpaque()
         var handler = htmlSAXHandler()

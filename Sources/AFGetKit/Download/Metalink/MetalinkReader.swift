@@ -24,6 +24,7 @@ public enum MetalinkReader {
         }
         guard !bytes.isEmpty else { throw refusal(name, line: 0, .documentEmpty) }
         xmlInitParser()
+        LibXML2Errors.silence()
         xmlResetLastError()
         let options = XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
         let document = bytes.withUnsafeBufferPointer { buffer in
