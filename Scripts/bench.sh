@@ -26,6 +26,8 @@
 #   list-404   100 000 and 1 000 000 URLs (LIST_404_COUNTS) nginx answers 404 (no files made),
 #              16 at once, one run each: afget, curl -Z, wget2, the floor's discard mode, h2load;
 #              and afget's peak memory over them
+#   crawl   a generated site of 10 000 pages and 1 000 files fetched recursively, 16 at once:
+#           afget -r -j 16 and wget2 -r --max-threads=16 (no floor: a crawl is no list)
 #   memory  peak memory of afget, curl and aria2c for a 1 GiB and a 4 GiB file (one run each)
 # The libcurl floor (DESIGN.md §7): curlfloor, a C loop over one libcurl multi handle (easy handles
 # reused, each body written with one write), built here from ../shared/bench/curlfloor.c
@@ -63,7 +65,7 @@ runs="${RUNS:-5}"
 # The lengths of list-404's lists: the million takes minutes per tool, so a short check can leave
 # it out.
 list_404_counts="${LIST_404_COUNTS:-100000 1000000}"
-cases="${CASES:-large small small-1k small-tls list-100k rerun-100k list-404 split mirrors memory}"
+cases="${CASES:-large small small-1k small-tls list-100k rerun-100k list-404 split mirrors crawl memory}"
 # The split cases' file, nginx's limit per connection (its "m" is MiB) and the connections each
 # tool opens: the bound is split_mib / (split_conns * split_rate_mib) seconds.
 split_mib=256
@@ -387,6 +389,50 @@ for i in range(1, int(sys.argv[2]) + 1):
         wire_count "split-mirrors" $((split_mib << 20))
         rm -f "$work/www/split.bin" "$out"/split.bin*
         ;;
+    crawl)
+        # A generated site of 10 000 pages of about 1 KiB in 100 folders, each linking to two
+        # pages below it (a binary tree, so every page is reached, at most 14 links down) and
+        # two more picked by a fixed formula (cycles and links across folders), every tenth to
+        # a 16 KiB file: 11 001 items with the start page, fetched recursively 16 at once by
+        # afget and wget2 (-l inf; both ask for robots.txt, which nginx has none of). Each
+        # command then counts the files it made, so a crawl that stopped early cannot pass for
+        # a fast one. No floor: curlfloor fetches a list, and a crawl's URLs come from its pages.
+        pages=10000 crawl_files=1000
+        site="$work/www/crawl"
+        if [ ! -d "$site" ]; then
+            python3 - "$site" "$pages" <<'PY'
+import os, sys
+site, pages = sys.argv[1], int(sys.argv[2])
+def href(n):
+    return f"/crawl/p{n // 100}/{n}.html"
+os.makedirs(f"{site}/files")
+for folder in range(pages // 100):
+    os.makedirs(f"{site}/p{folder}")
+for n in range(pages):
+    links = [m for m in (2 * n + 1, 2 * n + 2, (n * 7919 + 13) % pages, (n * 104729 + 7) % pages) if m < pages]
+    body = "".join(f'<li><a href="{href(m)}">page {m}</a></li>\n' for m in links)
+    if n % 10 == 0:
+        body += f'<li><a href="/crawl/files/f{n // 10}.bin">file {n // 10}</a></li>\n'
+        with open(f"{site}/files/f{n // 10}.bin", "wb") as f:
+            f.write(os.urandom(16384))
+    with open(f"{site}/p{n // 100}/{n}.html", "w") as f:
+        f.write(f"<!DOCTYPE html>\n<html><head><title>page {n}</title></head><body>\n<h1>Page {n}</h1>\n"
+                f"<p>{'Some text of the page. ' * 30}</p>\n<ul>\n{body}</ul>\n</body></html>\n")
+with open(f"{site}/index.html", "w") as f:
+    f.write(f'<!DOCTYPE html>\n<html><body><a href="{href(0)}">start</a></body></html>\n')
+PY
+            find "$site" -type d -exec chmod 755 {} + && find "$site" -type f -exec chmod 644 {} +
+        fi
+        expected=$((pages + crawl_files + 1))
+        echo "crawl $expected" >> "$items"
+        [ -z "$curlfloor" ] || echo crawl >> "$nofloor"
+        sync
+        counted="[ \$(find $out -type f | wc -l) -eq $expected ]"
+        bench crawl "mv $out $work/aside/\$(date +%s%N) 2>/dev/null; mkdir -p $out && sync" \
+            "afget=$afget -q -r -l inf -j 16 -d $out $base/crawl/index.html && $counted" \
+            "wget2=wget2 -q -r -l inf --max-threads=16 -P $out $base/crawl/index.html && $counted"
+        mv "$out" "$work/aside/$(date +%s%N)" && mkdir -p "$out"
+        ;;
     memory)
         for gib in 1 4; do
             head -c $((gib << 30)) /dev/zero > "$work/www/mem.bin"
@@ -399,7 +445,7 @@ for i in range(1, int(sys.argv[2]) + 1):
         done
         ;;
     *)
-        echo "unknown case $case (large, small, small-1k, small-tls, list-100k, rerun-100k, list-404, split, mirrors, memory)" >&2
+        echo "unknown case $case (large, small, small-1k, small-tls, list-100k, rerun-100k, list-404, split, mirrors, crawl, memory)" >&2
         exit 2
         ;;
     esac
@@ -494,6 +540,8 @@ for case, count in items.items():
     line = "  ".join(f"{t} {mine[t] / count * 1e6:,.1f}" for t in shown)
     if floor_of(case) in mine:
         line += f"  (afget's own: {(mine['afget'] - mine[floor_of(case)]) / count * 1e6:,.1f} over {floor_of(case)})"
+    elif case == "crawl":
+        line += "  (floor n/a: curlfloor fetches a list, a crawl finds its URLs in its pages)"
     elif case in nofloor:
         line += "  (floor n/a: curlfloor takes no CA and cannot skip verification)"
     per_item.append(f"  {case:<16}{line}")

@@ -11,7 +11,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SERVERS_ALL="nginx apache lighttpd caddy python twisted nghttpd pyftpdlib vsftpd vsftpd-tls sftp scp slowsink"
 SERVERS=$SERVERS_ALL
-SCENARIOS_ALL="download resume changed shrunk split split-changed upload gzip compressed checksum metalink weak-etag 8bit-etag stale-mirror slow-upload"
+SCENARIOS_ALL="download resume changed shrunk split split-changed upload gzip compressed checksum metalink weak-etag 8bit-etag stale-mirror slow-upload recursive"
 SCENARIOS=$SCENARIOS_ALL
 while getopts s:c:h option; do
     case $option in
@@ -57,6 +57,7 @@ sha() { sha256sum "$1" | cut -d' ' -f1; }
 # ---- servers: each writes its own config under $srv, serves $www on $port, sets PUT and GZIP ----
 # (and where it differs: SCHEME and TLS, the options afget and curl need; RANGES; SETTLE, a server
 # that describes a replaced file only after a while; ONLY, the scenarios that apply at all;
+# LISTS, a server that answers a directory under tree/ with a listing of it;
 # TAGGED, a server that sends $ETAG, taken from its config, as the ETag of every file under tag/
 # instead of its own, so a scenario can choose a weak or a non-ASCII one: read at start only, so
 # a scenario changes it with serve_etag, which restarts the server on the same port)
@@ -74,17 +75,18 @@ http {
         listen 127.0.0.1:$port; root $www;
         location /dav/ { dav_methods PUT; create_full_put_path on; client_max_body_size 0; }
         location /tag/ { etag off; add_header ETag '$ETAG' always; }
+        location /tree/ { autoindex on; }
     }
 }
 EOF
     nginx -p "$srv" -c "$srv/nginx.conf" -e "$srv/error.log" 2>>"$srv/log" & server_pid=$!
-    PUT=dav/ GZIP=1 TAGGED=1
+    PUT=dav/ GZIP=1 TAGGED=1 LISTS=1
 }
 # mod_dav for PUT, mod_deflate for gzip; mod_headers replaces the core's ETag under tag/ (with
 # FileETag None apache drops every ETag, also one set by mod_headers)
 start_apache() {
     mkdir -p "$www/dav" "$srv/run"; chmod 0777 "$www/dav" "$srv/run"
-    local modules="mpm_event authz_core mime filter deflate dav dav_fs headers" user=""
+    local modules="mpm_event authz_core mime filter deflate dav dav_fs headers autoindex" user=""
     [ "$(id -u)" -ne 0 ] || user="User www-data
 Group www-data"
     { echo "ServerRoot /usr/lib/apache2"
@@ -109,11 +111,15 @@ DavLockDB $srv/run/davlock
 <Location /tag/>
     Header set ETag '$ETAG'
 </Location>
+<Directory $www/tree>
+    Options +Indexes
+    IndexOptions FancyIndexing
+</Directory>
 AddOutputFilterByType DEFLATE text/plain
 EOF
     } >"$srv/apache.conf"
     apache2 -f "$srv/apache.conf" -DFOREGROUND 2>>"$srv/log" & server_pid=$!
-    PUT=dav/ GZIP=1 TAGGED=1
+    PUT=dav/ GZIP=1 TAGGED=1 LISTS=1
 }
 start_lighttpd() {  # mod_webdav for PUT, mod_deflate for gzip, mod_setenv for tag/; no stat cache, so changes are seen at once
     mkdir -p "$www/dav" "$srv/tmp"
@@ -130,9 +136,10 @@ deflate.mimetypes = ("text/plain")
 deflate.allowed-encodings = ("gzip")
 \$HTTP["url"] =~ "^/dav/" { webdav.activate = "enable" }
 \$HTTP["url"] =~ "^/tag/" { static-file.etags = "disable" setenv.set-response-header = ("ETag" => "${ETAG//\"/\\\"}") }
+\$HTTP["url"] =~ "^/tree/" { dir-listing.activate = "enable" }
 EOF
     lighttpd -D -f "$srv/lighttpd.conf" 2>>"$srv/log" & server_pid=$!
-    PUT=dav/ GZIP=1 TAGGED=1
+    PUT=dav/ GZIP=1 TAGGED=1 LISTS=1
 }
 start_caddy() {  # file_server has no PUT; tag/'s ETag deferred, so it replaces file_server's own
     cat >"$srv/Caddyfile" <<EOF
@@ -149,21 +156,21 @@ http://127.0.0.1:$port {
         ETag "${ETAG//\"/\\\"}"
         defer
     }
-    file_server
+    file_server browse
 }
 EOF
     HOME=$srv XDG_CONFIG_HOME=$srv XDG_DATA_HOME=$srv \
         caddy run --config "$srv/Caddyfile" --adapter caddyfile >>"$srv/log" 2>&1 & server_pid=$!
-    PUT="" GZIP=1 TAGGED=1
+    PUT="" GZIP=1 TAGGED=1 LISTS=1
 }
 start_python() {  # http.server: no Range support at all, no PUT, no gzip
     python3 -m http.server --bind 127.0.0.1 --directory "$www" "$port" >>"$srv/log" 2>&1 & server_pid=$!
-    PUT="" GZIP="" RANGES=""
+    PUT="" GZIP="" RANGES="" LISTS=1
 }
 start_twisted() {  # twisted.web.static.File: ranges, but If-Range is ignored
     twistd -n --pidfile "$srv/twistd.pid" --logfile "$srv/twistd.log" web --path "$www" \
         --listen "tcp:$port:interface=127.0.0.1" >>"$srv/log" 2>&1 & server_pid=$!
-    PUT="" GZIP=""
+    PUT="" GZIP="" LISTS=1
 }
 start_nghttpd() {  # HTTP/2 only, over TLS (h2 by ALPN): a CA and a certificate for 127.0.0.1 made here
     local ca=(-nodes -newkey ec -pkeyopt ec_paramgen_curve:P-256)
@@ -244,7 +251,7 @@ start_slowsink() {  # reads a PUT body at 150 kB/s through a small receive buffe
     PUT="" GZIP="" ONLY=slow-upload
 }
 start_server() {  # start_server NAME [PORT]: on a free port unless given one
-    RANGES=1 SCHEME=http TLS=() SETTLE="" ONLY="" SINK="" BASEPATH="" PROBE=http TAGGED=""
+    RANGES=1 SCHEME=http TLS=() SETTLE="" ONLY="" SINK="" BASEPATH="" PROBE=http TAGGED="" LISTS=""
     srv="$work/$1"; www="$srv/www"; out="$srv/out"; mkdir -p "$www" "$out"
     port=${2:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
     "start_$1"
@@ -542,6 +549,48 @@ scenario_slow-upload() {  # a server that reads the body slowly but steadily is 
     fi
     [ "$(cut -d' ' -f1-3 <<<"$got")" = "$want" ] || { defect "exit 0, but the sink got: ${got:-nothing} (want: $want)"; return; }
     note "the sink read all $(cut -d' ' -f2 <<<"$got") bytes in $(cut -d' ' -f4 <<<"$got") s"
+}
+# afget -r -np over the server's listing of a small tree: every file exact, each directory's
+# listing kept as its index.html, and nothing else asked for (the report's items: robots.txt,
+# the listings, the files), whatever links the listing has (sort columns, the parent).
+scenario_recursive() {
+    [ -n "$LISTS" ] || { verdict=n/a; return; }
+    local tree="$www/tree" name got want extra
+    mkdir -p "$tree/sub/deeper" "$tree/empty dir" "$tree/other"
+    head -c 300000 /dev/urandom >"$tree/a.bin"; head -c 1000 /dev/urandom >"$tree/name with spaces.txt"
+    head -c 70000 /dev/urandom >"$tree/sub/b.bin"; head -c 5 /dev/urandom >"$tree/sub/deeper/c.txt"
+    head -c 1 /dev/urandom >"$tree/other/d.bin"; head -c 2000 /dev/urandom >"$tree/sub/deeper/e.iso"
+    echo "above the start directory" >"$www/beside-tree.txt"
+    run get -q -r -np --report "$srv/recursive.json" -d "$out/rec" "$BASE/tree/"
+    [ $rc -eq 0 ] || { defect "afget -r -np $BASE/tree/"; return; }
+    local saved="$out/rec/127.0.0.1:$port"
+    while IFS= read -r name; do
+        want=$(sha "$www/$name"); got=$( [ -f "$saved/$name" ] && sha "$saved/$name" || echo missing)
+        [ "$got" = "$want" ] || defect "tree file $name: sha256 $got, want $want"
+    done < <(cd "$www" && find tree -type f | sort)
+    while IFS= read -r name; do
+        [ -f "$saved/$name/index.html" ] || defect "no listing of $name kept as its index.html"
+    done < <(cd "$www" && find tree -type d | sort)
+    # kept on disk: the tree's files and its listings, nothing else
+    extra=$(cd "$saved" && find . -type f | sed 's|^\./||' | while IFS= read -r name; do
+        [ ! -f "$www/$name" ] || continue
+        case $name in */index.html) [ ! -d "$www/${name%index.html}" ] || continue ;; esac
+        echo "$name"
+    done)
+    [ -z "$extra" ] || defect "kept files that are not the tree's: $(echo $extra)"
+    # asked for: robots.txt, then the tree's directories and files alone
+    extra=$(python3 - "$srv/recursive.json" "$BASE" "$www" <<'PY'
+import json, os, sys, urllib.parse
+report, base, www = sys.argv[1:]
+for item in json.load(open(report))["items"]:
+    url = item["url"]
+    path = urllib.parse.unquote(urllib.parse.urlsplit(url).path)
+    inside = path.startswith("/tree/") and os.path.exists(www + path) and not urllib.parse.urlsplit(url).query
+    if url != base + "/robots.txt" and not inside:
+        print(url)
+PY
+)
+    [ -z "$extra" ] || defect "asked for what is not the tree's: $(echo $extra)"
 }
 
 # ---- main ----

@@ -14,9 +14,9 @@ source "$root/Scripts/packages.sh"
 # the FTP and SSH servers of FTPTests and SFTPTests: pyftpdlib (Debian's python3), vsftpd (FTPS),
 # OpenSSH's sshd (with ssh-keygen) for keys and the agent, and asyncssh (Debian's python3) for
 # password logins: Scripts/sftp-password-server.py, a user database of its own, as sshd checks
-# passwords against system accounts.
+# passwords against system accounts; wget2 for CrawlVersusWget2Tests, a crawl compared with its.
 ensure_packages "${BUILD_PACKAGES[@]}" nginx-light bsdutils coreutils openssl gzip jq zsh fish tmux \
-    python3 python3-pyftpdlib vsftpd openssh-server openssh-client python3-asyncssh
+    python3 python3-pyftpdlib vsftpd openssh-server openssh-client python3-asyncssh wget2
 cd "$root"
 # Formatting first: a second before the build, and the tree stays in one style (.swift-format).
 if [ $# -eq 0 ]; then Scripts/format.sh --check; fi

@@ -133,11 +133,16 @@ final class CrawlScopeTests: XCTestCase {
             ("http://h/pub/data/?C=N&O=A", listing, .skip(.listingNavigation), #line),
             // A sort link is the same listing again, on any page.
             ("http://h/pub/data/?C=S;O=A", page, .skip(.listingNavigation), #line),
+            // Caddy's file_server browse: its listing has no title to tell it, its sort links
+            // are the same path with `sort` and `order`.
+            ("http://h/pub/data/?sort=name&order=asc", page, .skip(.listingNavigation), #line),
+            ("http://h/pub/data/?sort=namedirfirst&order=desc", page, .skip(.listingNavigation), #line),
             ("http://h/pub/", listing, .skip(.listingNavigation), #line),
             ("http://h/", listing, .skip(.listingNavigation), #line),
             ("http://h/pub/", page, .fetch(keep: true), #line),
             ("http://h/pub/data/sub/", listing, .fetch(keep: true), #line),
             ("http://h/pub/data/?page=2", listing, .fetch(keep: true), #line),
+            ("http://h/pub/data/?sort=name", page, .fetch(keep: true), #line),
         ]
         for (link, source, expected, line) in rows {
             XCTAssertEqual(scope.verdict(for: url(link), kind: .page, depth: 1, from: source), expected, line: line)

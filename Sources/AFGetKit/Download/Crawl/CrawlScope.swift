@@ -125,15 +125,17 @@ struct CrawlScope {
         "html", "htm", "xhtml", "shtml", "php", "asp", "aspx", "jsp", "cgi", "pl",
     ]
 
-    /// An autoindex's column sort (Apache's `?C=N;O=D`, also with `&`): the same listing again.
+    /// An autoindex's column sort (Apache's `?C=N;O=D`, also with `&`; Caddy's
+    /// `?sort=name&order=asc`): the same listing again.
     static func isSortLink(_ url: CrawlURL, on page: CrawlURL) -> Bool {
         guard let query = url.query, url.path == page.path, url.hostAndPort == page.hostAndPort else { return false }
         let fields = query.split(whereSeparator: { $0 == ";" || $0 == "&" })
-        return !fields.isEmpty
-            && fields.allSatisfy { field in
-                let pair = field.split(separator: "=", maxSplits: 1)
-                return pair.count == 2 && ["C", "O", "F", "V", "P"].contains(pair[0])
-            }
+        let keys = fields.map { field in
+            let pair = field.split(separator: "=", maxSplits: 1)
+            return pair.count == 2 ? pair[0] : ""
+        }
+        return !keys.isEmpty && keys.allSatisfy { ["C", "O", "F", "V", "P"].contains($0) }
+            || Set(keys) == ["sort", "order"]
     }
 
     /// A directory above a listing's own (its "Parent Directory" link), on its host.
