@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes the autoindex listings the crawl's tests read (Tests/AFGetKitTests/Crawl/Listings/):
 # one small tree served by nginx (autoindex on), apache2 (mod_autoindex, FancyIndexing),
-# lighttpd (dir-listing) and python's http.server, each listing of /pub/data/ saved as the
+# lighttpd (dir-listing), caddy (file_server browse) and python's http.server, each listing of /pub/data/ saved as the
 # server sent it. Run again when a server's listing format is in question:
 #   Scripts/crawl-listings.sh
 set -euo pipefail
@@ -59,6 +59,11 @@ dir-listing.activate = "enable"
 EOF
 lighttpd -D -f "$work/lighttpd.conf" & pid=$!
 fetch lighttpd.html; kill $pid; wait $pid 2>/dev/null || true
+
+printf ':%s {\n\troot * %s\n\tfile_server browse\n}\n' "$port" "$www" >"$work/Caddyfile"
+XDG_DATA_HOME="$work" XDG_CONFIG_HOME="$work" caddy run --config "$work/Caddyfile" --adapter caddyfile \
+    2>"$work/caddy.log" & pid=$!
+fetch caddy.html; kill $pid; wait $pid 2>/dev/null || true
 
 (cd "$www" && exec python3 -m http.server --bind 127.0.0.1 "$port" 2>/dev/null) & pid=$!
 fetch python.html; kill $pid; wait $pid 2>/dev/null || true

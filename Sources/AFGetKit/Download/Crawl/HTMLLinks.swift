@@ -79,6 +79,11 @@ enum HTMLLinks {
     /// python's http.server's.
     private static let listingTitles = ["Index of /", "Directory listing for /"]
 
+    /// Caddy's listing (`file_server browse`) is titled with the directory's name alone; it is
+    /// told by its footer's link to Caddy beside the links that sort it (`?sort=name&order=asc`),
+    /// which a page merely crediting Caddy does not have.
+    private static let caddyHome = "https://caddyserver.com"
+
     /// CSS in a `<style>` element is read up to this much; a page's own style is far smaller.
     private static let largestStyle = 1 << 20
 
@@ -87,6 +92,9 @@ enum HTMLLinks {
         /// Inside `<title>`, whose first words tell a listing; inside `<style>`.
         private var title: [UInt8]?
         private var style: [UInt8]?
+        /// What tells Caddy's listing (`caddyHome`): its link to Caddy, a link sorting itself.
+        private var linksToCaddy = false
+        private var sortsItself = false
 
         func start(_ name: String, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
             var values: [String: String] = [:]
@@ -105,6 +113,11 @@ enum HTMLLinks {
                 }
             }
             switch name {
+            case "a":
+                guard let href = values["href"] else { break }
+                linksToCaddy = linksToCaddy || href == HTMLLinks.caddyHome
+                sortsItself = sortsItself || (href.hasPrefix("?sort=") && href.contains("&order="))
+                found.isListing = found.isListing || (linksToCaddy && sortsItself)
             case "link":
                 if let href = values["href"] {
                     let relations = Set((values["rel"] ?? "").lowercased().split(whereSeparator: \.isWhitespace).map(String.init))
