@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Writes the autoindex listings the crawl's tests read (Tests/AFGetKitTests/Crawl/Listings/):
 # one small tree served by nginx (autoindex on), apache2 (mod_autoindex, FancyIndexing),
-# lighttpd (dir-listing), caddy (file_server browse) and python's http.server, each listing of /pub/data/ saved as the
-# server sent it. Run again when a server's listing format is in question:
+# lighttpd (dir-listing), caddy (file_server browse) and python's http.server, each listing
+# of /pub/data/ saved as the server sent it. Run again when a server's listing format is in question:
 #   Scripts/crawl-listings.sh
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
