@@ -11,6 +11,7 @@ struct DownloadingOptions: ParsableArguments {
     @OptionGroup(title: "Authentication and cookies") var auth: AuthOptions
     @OptionGroup(title: "TLS") var tls: TLSOptions
     @OptionGroup(title: "FTP and SSH") var remoteFiles: RemoteFileOptions
+    @OptionGroup(title: "S3") var s3: S3Options
     @OptionGroup(title: "Resume") var resume: ResumeOptions
     @OptionGroup(title: "Retry") var retry: RetryOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
@@ -28,6 +29,7 @@ struct SumsFileChoice {
 /// What a run downloads: a list's items (the command line's, `-i`'s, a resume's), or what a
 /// recursive download finds.
 enum RunItems {
+    /// A list's items, or an S3 prefix's listing as it is read.
     case list(ItemFeed)
     case crawl(Crawl)
 
@@ -63,6 +65,7 @@ func runDownloads(
         // A file's segments are connections to its host too: no more of them than --max-per-host.
         split: min(run.split, run.maxPerHost ?? run.split), minimumSplitSize: run.minSplitSize.bytes)
     settings.continuesExistingFiles = resume.continueDownloads
+    settings.s3 = options.s3.access()
     settings.hosts = run.hostRules
     if case .crawl = items { settings.keepsFinalResponse = true }
     let renderer = SharedRenderer(

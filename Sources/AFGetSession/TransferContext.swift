@@ -232,6 +232,7 @@ final class TransferContext {
         easy.applyMethod(request.method, sending: upload)
         easy.applyHeaders(headersToSend, uploadLength: upload?.length)
         easy.applyIdentity(options, sameOrigin: request.url.origin == firstOrigin)
+        easy.applySigning(request.url.origin == firstOrigin ? request.signing : nil)
         if isRemoteFile { prepareRemoteAttempt() }
         if let deadline = options.deadline {
             let left = deadline - monotonicSeconds()
