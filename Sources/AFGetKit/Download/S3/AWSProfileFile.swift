@@ -19,8 +19,8 @@ struct AWSProfileFile: Equatable {
     init(text: String, kind: Kind, path: String) throws(TransferFailure) {
         var section: String?
         var parent: String?
-        for (number, full) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let raw = full.hasSuffix("\r") ? full.dropLast() : full
+        // A CRLF is one Character, a line break as LF is.
+        for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             let indented = raw.first == " " || raw.first == "\t"
