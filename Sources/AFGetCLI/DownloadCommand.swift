@@ -14,7 +14,7 @@ struct DownloadCommand: AsyncParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "URLs to download: http, https, ftp, ftps, sftp or scp; one without a scheme is http (example.org/file).",
+            "URLs to download: http, https, ftp, ftps, sftp, scp or s3 (s3://BUCKET/KEY; a PREFIX/ is every object below it); one without a scheme is http (example.org/file).",
             valueName: "url"))
     var urls: [String] = []
 
