@@ -128,9 +128,10 @@ public struct S3Access: Sendable, Equatable {
         return try request(to: endpoint.objectURL(location), headers: headers)
     }
 
-    /// A request to `url` (an object's or a listing's) with the signing's headers.
+    /// A request to `url` (an object's or a listing's), signed when there are credentials (the
+    /// signature's own headers are the session's to add).
     func request(to url: String, headers: [HTTPHeader]) throws(ItemFailure) -> HTTPRequest {
-        var request = try RequestSerializer(headers: headers + (signing?.headers ?? [])).request(url: url, for: .download)
+        var request = try RequestSerializer(headers: headers).request(url: url, for: .download)
         request.signing = signing
         return request
     }
