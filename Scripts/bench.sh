@@ -417,6 +417,9 @@ for i in range(1, int(sys.argv[2]) + 1):
         moto_pid=$!
         for i in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$s3_port/" && break; sleep 0.1; done
         s3_endpoint="http://127.0.0.1:$s3_port"
+        # A CA bundle of the machine's (AWS_CA_BUNDLE) means nothing to plain HTTP on loopback, and
+        # rclone's SDK refuses to start with one on its custom transport.
+        unset AWS_CA_BUNDLE
         export AWS_ACCESS_KEY_ID=AKIDBENCH AWS_SECRET_ACCESS_KEY=bench/secret AWS_DEFAULT_REGION=us-east-1 \
             AWS_SHARED_CREDENTIALS_FILE=/dev/null AWS_CONFIG_FILE="$work/aws-config"
         # The AWS CLI's concurrency set as afget's -j: one client each, as many requests at once.

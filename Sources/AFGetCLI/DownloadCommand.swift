@@ -170,7 +170,7 @@ struct DownloadCommand: AsyncParsableCommand {
         let feed = listing.feed(
             shard: batch.shard, cancellation: cancellation, options: transfer, retry: options.retry.policy, headers: headers)
         try await runDownloads(
-            .list(feed), options: options, onExists: output.onExists, stdoutCarriesData: false,
+            .list(feed, s3Listing: true), options: options, onExists: output.onExists, stdoutCarriesData: false,
             cancellation: cancellation)
     }
 

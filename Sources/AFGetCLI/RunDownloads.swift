@@ -30,17 +30,21 @@ struct SumsFileChoice {
 /// recursive download finds.
 enum RunItems {
     /// A list's items, or an S3 prefix's listing as it is read.
-    case list(ItemFeed)
+    case list(ItemFeed, s3Listing: Bool = false)
     case crawl(Crawl)
 
     /// The command line's items, which `--report` must not be written over.
     var leadingItems: [DownloadItem] {
-        if case .list(let feed) = self { feed.leadingItems } else { [] }
+        if case .list(let feed, _) = self { feed.leadingItems } else { [] }
+    }
+
+    var isS3Listing: Bool {
+        if case .list(_, true) = self { true } else { false }
     }
 
     /// A run of one known item says no summary; a crawl's size is not known.
     var knownCount: Int? {
-        if case .list(let feed) = self { feed.knownCount } else { nil }
+        if case .list(let feed, _) = self { feed.knownCount } else { nil }
     }
 }
 
@@ -66,6 +70,11 @@ func runDownloads(
         split: min(run.split, run.maxPerHost ?? run.split), minimumSplitSize: run.minSplitSize.bytes)
     settings.continuesExistingFiles = resume.continueDownloads
     settings.s3 = options.s3.access()
+    if connection.verbose, case .success(let access) = settings.s3,
+        items.isS3Listing || items.leadingItems.contains(where: { $0.url.lowercased().hasPrefix("s3://") })
+    {
+        OutputStream.standardError.writeLine("* S3: \(access.summary)")
+    }
     settings.hosts = run.hostRules
     if case .crawl = items { settings.keepsFinalResponse = true }
     let renderer = SharedRenderer(
@@ -101,7 +110,7 @@ func runDownloads(
     let report = try run.report.map { path throws(TransferFailure) in try RunReport(path: path) }
     let summary =
         switch items {
-        case .list(let feed): await runner.run(feed, alreadyFailed: alreadyFailed, report: report)
+        case .list(let feed, _): await runner.run(feed, alreadyFailed: alreadyFailed, report: report)
         case .crawl(let crawl): await runner.run(crawl, report: report)
         }
     renderer.finish()

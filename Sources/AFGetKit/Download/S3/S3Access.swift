@@ -108,6 +108,13 @@ public struct S3Access: Sendable, Equatable {
         }
     }
 
+    /// What `-v` says of it: the endpoint and its style, the region, where the credentials
+    /// came from (never the keys themselves).
+    public var summary: String {
+        "\(endpoint.base.absoluteString) (\(endpoint.pathStyle ? "path" : "virtual-hosted") style), region \(region), "
+            + "credentials: \(credentialSource)"
+    }
+
     /// A file's text, nil when it cannot be read (not there: no settings from it).
     public static func readFile(_ path: String) -> String? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
