@@ -31,8 +31,10 @@
 #           1 MiB under a prefix (default 1000) and one object of S3_LARGE_MIB (default 1024):
 #           s3-prefix, afget -j 16 on the prefix against aws s3 cp --recursive (awscli from pip,
 #           max_concurrent_requests 16) and rclone copy --transfers 16 (Debian's rclone); s3-large,
-#           afget -s 8 against aws s3 cp and rclone copy --multi-thread-streams 8. The three sign
-#           with the same throwaway key (moto takes any); moto, a Python server, sets the pace.
+#           afget (one connection, its default) against aws s3 cp and rclone copyto
+#           --multi-thread-streams 8. The three sign with the same throwaway key (moto takes any);
+#           moto, a Python server, sets the pace: it copies the whole object for every ranged GET,
+#           so afget -s N, whose ranges are at most 16 MiB, pays that copy per range there (not on S3).
 # The libcurl floor (DESIGN.md §7): curlfloor, a C loop over one libcurl multi handle (easy handles
 # reused, each body written with one write), built here from ../shared/bench/curlfloor.c
 # (CURLFLOOR_SRC) and never kept in the tree. Its modes: plain (open, write, close, as curl -Z),
@@ -447,7 +449,7 @@ PY
             "aws-cli=aws s3 cp --quiet --recursive --endpoint-url $s3_endpoint s3://bench/prefix/ $out/prefix/" \
             "rclone=rclone copy --transfers 16 --checkers 16 moto:bench/prefix $out/prefix"
         bench "s3-large-${s3_large_mib}M" "rm -f $out/large.bin*; sync" \
-            "afget=$afget -q -s 8 --s3-endpoint $s3_endpoint -o $out/large.bin s3://bench/large.bin" \
+            "afget=$afget -q --s3-endpoint $s3_endpoint -o $out/large.bin s3://bench/large.bin" \
             "aws-cli=aws s3 cp --quiet --endpoint-url $s3_endpoint s3://bench/large.bin $out/large.bin" \
             "rclone=rclone copyto --multi-thread-streams 8 moto:bench/large.bin $out/large.bin"
         kill "$moto_pid"

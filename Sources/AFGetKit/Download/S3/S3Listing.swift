@@ -52,9 +52,9 @@ public struct S3Listing: Sendable {
                         page = read
                     }
                     var block: [NextItem] = []
-                    for object in page.objects {
-                        guard let path = relativePath(of: object.key, below: prefix.key), chosen(path) else { continue }
-                        block.append(.item(item(object, in: prefix.bucket, path: path, index: index)))
+                    for key in page.keys {
+                        guard let path = relativePath(of: key, below: prefix.key), chosen(path) else { continue }
+                        block.append(.item(item(key, in: prefix.bucket, path: path, index: index)))
                         index += 1
                     }
                     guard deliver(block) else { return }
@@ -113,12 +113,12 @@ public struct S3Listing: Sendable {
         return (include.isEmpty || include.contains(where: matches)) && !exclude.contains(where: matches)
     }
 
-    /// The item for `object`: its `s3://` URL, saved at `path` below `-d`, each segment made a
-    /// safe name (a key's `..` cannot leave the directory).
-    private func item(_ object: ListObjectsPage.Object, in bucket: String, path: String, index: Int) -> DownloadItem {
+    /// The item for the object at `key`: its `s3://` URL, saved at `path` below `-d`, each
+    /// segment made a safe name (a key's `..` cannot leave the directory).
+    private func item(_ key: String, in bucket: String, path: String, index: Int) -> DownloadItem {
         let components = path.split(separator: "/").map { FileNaming.safeComponent(String($0)) }
         let file = components.reduce(directory ?? ".") { joinPath($0, $1) }
-        return DownloadItem(index: index, url: S3Location(bucket: bucket, key: object.key).url, output: .path(file))
+        return DownloadItem(index: index, url: S3Location(bucket: bucket, key: key).url, output: .path(file))
     }
 }
 
