@@ -32,9 +32,11 @@
 #           s3-prefix, afget -j 16 on the prefix against aws s3 cp --recursive (awscli from pip,
 #           max_concurrent_requests 16) and rclone copy --transfers 16 (Debian's rclone); s3-large,
 #           afget (one connection, its default) against aws s3 cp and rclone copyto
-#           --multi-thread-streams 8. The three sign with the same throwaway key (moto takes any);
-#           moto, a Python server, sets the pace: it copies the whole object for every ranged GET,
-#           so afget -s N, whose ranges are at most 16 MiB, pays that copy per range there (not on S3).
+#           --multi-thread-streams 8. The three sign with the same throwaway key (moto takes any).
+#           rclone+sync (rclone, then sync(1)) is s3-prefix's reference, afget/limit: afget's files
+#           are durable when it exits, rclone's are not. moto, a Python server, sets the pace: it
+#           copies the whole object for every ranged GET, so afget -s N, whose ranges are at most
+#           16 MiB, would pay that copy per range there (not on S3), as aws s3 cp's 8 MiB parts do.
 # The libcurl floor (DESIGN.md §7): curlfloor, a C loop over one libcurl multi handle (easy handles
 # reused, each body written with one write), built here from ../shared/bench/curlfloor.c
 # (CURLFLOOR_SRC) and never kept in the tree. Its modes: plain (open, write, close, as curl -Z),
@@ -447,7 +449,8 @@ PY
         bench "s3-prefix-${s3_count}" "rm -rf $out/prefix; sync" \
             "afget=$afget -q -j 16 --s3-endpoint $s3_endpoint -d $out/prefix s3://bench/prefix/" \
             "aws-cli=aws s3 cp --quiet --recursive --endpoint-url $s3_endpoint s3://bench/prefix/ $out/prefix/" \
-            "rclone=rclone copy --transfers 16 --checkers 16 moto:bench/prefix $out/prefix"
+            "rclone=rclone copy --transfers 16 --checkers 16 moto:bench/prefix $out/prefix" \
+            "rclone+sync=rclone copy --transfers 16 --checkers 16 moto:bench/prefix $out/prefix && sync"
         bench "s3-large-${s3_large_mib}M" "rm -f $out/large.bin*; sync" \
             "afget=$afget -q --s3-endpoint $s3_endpoint -o $out/large.bin s3://bench/large.bin" \
             "aws-cli=aws s3 cp --quiet --endpoint-url $s3_endpoint s3://bench/large.bin $out/large.bin" \
@@ -466,7 +469,7 @@ echo
 echo "median of $runs runs, the tools taking turns; afget/best = afget's wall time over the fastest peer's"
 echo "afget/limit = afget's wall time over the limit's: large, dd+fsync (the same bytes copied and made durable);"
 echo "  small cases, curl+sync (curl -Z then one syncfs: a reference rather than a floor, durable once at the end"
-echo "  but without afget's per-file rename); split, the bound below"
+echo "  but without afget's per-file rename); split, the bound below; s3-prefix, rclone+sync"
 if [ -n "$baseline" ]; then
     echo "afget/base = afget's wall time over the baseline's ($baseline, same arguments)"
 fi
@@ -504,7 +507,7 @@ nofloor = {line.strip() for line in open(sys.argv[6])}
 with_base = any(r[1] == "baseline" for r in rows)
 with_wire = bool(wire)
 # What a case's afget/limit divides by: a tool's time where the case times one, not a peer.
-references = ("dd+fsync", "curl+sync")
+references = ("dd+fsync", "curl+sync", "rclone+sync")
 # Limits that are not peers either: h2load (the server and loopback alone) and curlfloor's modes.
 def is_limit(tool):
     return tool == "h2load" or tool.startswith("floor-")
