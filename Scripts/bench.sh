@@ -29,6 +29,16 @@
 #   crawl   a generated site of 10 000 pages and 1 000 files fetched recursively, 16 at once:
 #           afget -r -j 16 and wget2 -r --max-threads=16 (no floor: a crawl is no list)
 #   memory  peak memory of afget, curl and aria2c for a 1 GiB and a 4 GiB file (one run each)
+#   s3      moto's S3 server (pip's moto, as Scripts/test.sh installs it) with S3_COUNT objects of
+#           1 MiB under a prefix (default 1000) and one object of S3_LARGE_MIB (default 1024):
+#           s3-prefix, afget -j 16 on the prefix against aws s3 cp --recursive (awscli from pip,
+#           max_concurrent_requests 16) and rclone copy --transfers 16 (Debian's rclone); s3-large,
+#           afget (one connection, its default) against aws s3 cp and rclone copyto
+#           --multi-thread-streams 8. The three sign with the same throwaway key (moto takes any).
+#           rclone+sync (rclone, then sync(1)) is s3-prefix's reference, afget/limit: afget's files
+#           are durable when it exits, rclone's are not. moto, a Python server, sets the pace: it
+#           copies the whole object for every ranged GET, so afget -s N, whose ranges are at most
+#           16 MiB, would pay that copy per range there (not on S3), as aws s3 cp's 8 MiB parts do.
 # The libcurl floor (DESIGN.md §7): curlfloor, a C loop over one libcurl multi handle (easy handles
 # reused, each body written with one write), built here from ../shared/bench/curlfloor.c
 # (CURLFLOOR_SRC) and never kept in the tree. Its modes: plain (open, write, close, as curl -Z),
@@ -59,13 +69,18 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/Scripts/packages.sh"
 ensure_packages "${BUILD_PACKAGES[@]}" nginx-light curl wget2 aria2 axel time python3 nghttp2-client gcc
+if [[ " ${CASES:-s3} " == *" s3 "* ]]; then
+    ensure_packages rclone
+    python3 -c 'import moto.server, boto3' 2>/dev/null || python3 -m pip install -q 'moto[server]' boto3 >&2
+    command -v aws >/dev/null || python3 -m pip install -q awscli >&2
+fi
 
 size_mib="${SIZE_MIB:-1024}"
 runs="${RUNS:-5}"
 # The lengths of list-404's lists: the million takes minutes per tool, so a short check can leave
 # it out.
 list_404_counts="${LIST_404_COUNTS:-100000 1000000}"
-cases="${CASES:-large small small-1k small-tls list-100k rerun-100k list-404 split mirrors crawl memory}"
+cases="${CASES:-large small small-1k small-tls list-100k rerun-100k list-404 split mirrors crawl memory s3}"
 # The split cases' file, nginx's limit per connection (its "m" is MiB) and the connections each
 # tool opens: the bound is split_mib / (split_conns * split_rate_mib) seconds.
 split_mib=256
@@ -444,8 +459,53 @@ PY
             rm -f "$work/www/mem.bin" "$out"/mem.bin*
         done
         ;;
+    s3)
+        s3_count="${S3_COUNT:-1000}"
+        s3_large_mib="${S3_LARGE_MIB:-1024}"
+        s3_port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+        python3 -m moto.server -p "$s3_port" > "$work/moto.log" 2>&1 &
+        moto_pid=$!
+        for i in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$s3_port/" && break; sleep 0.1; done
+        s3_endpoint="http://127.0.0.1:$s3_port"
+        # A CA bundle of the machine's (AWS_CA_BUNDLE) means nothing to plain HTTP on loopback, and
+        # rclone's SDK refuses to start with one on its custom transport.
+        unset AWS_CA_BUNDLE
+        export AWS_ACCESS_KEY_ID=AKIDBENCH AWS_SECRET_ACCESS_KEY=bench/secret AWS_DEFAULT_REGION=us-east-1 \
+            AWS_SHARED_CREDENTIALS_FILE=/dev/null AWS_CONFIG_FILE="$work/aws-config"
+        # The AWS CLI's concurrency set as afget's -j: one client each, as many requests at once.
+        printf '[default]\ns3 =\n  max_concurrent_requests = 16\n  addressing_style = path\n' > "$work/aws-config"
+        export RCLONE_CONFIG_MOTO_TYPE=s3 RCLONE_CONFIG_MOTO_PROVIDER=Other RCLONE_CONFIG_MOTO_ENDPOINT="$s3_endpoint" \
+            RCLONE_CONFIG_MOTO_ACCESS_KEY_ID=$AWS_ACCESS_KEY_ID RCLONE_CONFIG_MOTO_SECRET_ACCESS_KEY=$AWS_SECRET_ACCESS_KEY \
+            RCLONE_CONFIG_MOTO_FORCE_PATH_STYLE=true
+        python3 - "$s3_endpoint" "$s3_count" "$s3_large_mib" <<'PY'
+import boto3, os, sys
+from concurrent.futures import ThreadPoolExecutor
+from botocore.config import Config
+endpoint, count, large_mib = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+s3 = boto3.client("s3", endpoint_url=endpoint, config=Config(
+    s3={"addressing_style": "path"}, request_checksum_calculation="when_required", max_pool_connections=16))
+s3.create_bucket(Bucket="bench")
+with ThreadPoolExecutor(16) as pool:
+    list(pool.map(lambda i: s3.put_object(Bucket="bench", Key=f"prefix/d{i % 10}/f{i}.bin", Body=os.urandom(1 << 20)),
+                  range(count)))
+# One PUT of the whole object: a single-part ETag, so afget checks its MD5 as it would on AWS.
+with open("/dev/urandom", "rb") as random:
+    s3.put_object(Bucket="bench", Key="large.bin", Body=random.read(large_mib << 20))
+PY
+        bench "s3-prefix-${s3_count}" "rm -rf $out/prefix; sync" \
+            "afget=$afget -q -j 16 --s3-endpoint $s3_endpoint -d $out/prefix s3://bench/prefix/" \
+            "aws-cli=aws s3 cp --quiet --recursive --endpoint-url $s3_endpoint s3://bench/prefix/ $out/prefix/" \
+            "rclone=rclone copy --transfers 16 --checkers 16 moto:bench/prefix $out/prefix" \
+            "rclone+sync=rclone copy --transfers 16 --checkers 16 moto:bench/prefix $out/prefix && sync"
+        bench "s3-large-${s3_large_mib}M" "rm -f $out/large.bin*; sync" \
+            "afget=$afget -q --s3-endpoint $s3_endpoint -o $out/large.bin s3://bench/large.bin" \
+            "aws-cli=aws s3 cp --quiet --endpoint-url $s3_endpoint s3://bench/large.bin $out/large.bin" \
+            "rclone=rclone copyto --multi-thread-streams 8 moto:bench/large.bin $out/large.bin"
+        kill "$moto_pid"
+        rm -rf "$out/prefix" "$out"/large.bin*
+        ;;
     *)
-        echo "unknown case $case (large, small, small-1k, small-tls, list-100k, rerun-100k, list-404, split, mirrors, crawl, memory)" >&2
+        echo "unknown case $case (large, small, small-1k, small-tls, list-100k, rerun-100k, list-404, split, mirrors, crawl, memory, s3)" >&2
         exit 2
         ;;
     esac
@@ -455,7 +515,7 @@ echo
 echo "median of $runs runs, the tools taking turns; afget/best = afget's wall time over the fastest peer's"
 echo "afget/limit = afget's wall time over the limit's: large, dd+fsync (the same bytes copied and made durable);"
 echo "  small cases, curl+sync (curl -Z then one syncfs: a reference rather than a floor, durable once at the end"
-echo "  but without afget's per-file rename); split, the bound below"
+echo "  but without afget's per-file rename); split, the bound below; s3-prefix, rclone+sync"
 if [ -n "$baseline" ]; then
     echo "afget/base = afget's wall time over the baseline's ($baseline, same arguments)"
 fi
@@ -493,7 +553,7 @@ nofloor = {line.strip() for line in open(sys.argv[6])}
 with_base = any(r[1] == "baseline" for r in rows)
 with_wire = bool(wire)
 # What a case's afget/limit divides by: a tool's time where the case times one, not a peer.
-references = ("dd+fsync", "curl+sync")
+references = ("dd+fsync", "curl+sync", "rclone+sync")
 # Limits that are not peers either: h2load (the server and loopback alone) and curlfloor's modes.
 def is_limit(tool):
     return tool == "h2load" or tool.startswith("floor-")

@@ -17,6 +17,14 @@ source "$root/Scripts/packages.sh"
 # passwords against system accounts; wget2 for CrawlVersusWget2Tests, a crawl compared with its.
 ensure_packages "${BUILD_PACKAGES[@]}" nginx-light bsdutils coreutils openssl gzip jq zsh fish tmux \
     python3 python3-pyftpdlib vsftpd openssh-server openssh-client python3-asyncssh wget2
+# moto's S3 server and boto3 for S3Tests and README's S3 examples: Debian 12 has no python3-moto,
+# so pip's (with Debian's pip, into the user's site: a system Python refuses otherwise, PEP 668).
+if ! python3 -c 'import moto.server, boto3' 2>/dev/null; then
+    python3 -m pip --version >/dev/null 2>&1 || ensure_packages python3-pip
+    echo "afget tests: installing moto[server] and boto3 with pip" >&2
+    python3 -m pip install -q 'moto[server]' boto3 2>/dev/null \
+        || python3 -m pip install -q --user --break-system-packages 'moto[server]' boto3
+fi
 cd "$root"
 # Formatting first: a second before the build, and the tree stays in one style (.swift-format).
 if [ $# -eq 0 ]; then Scripts/format.sh --check; fi

@@ -7,7 +7,7 @@ public struct AFGetCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "afget",
         abstract:
-            "Download files over HTTP, HTTPS, FTP, FTPS, SFTP and SCP with live progress, safe to interrupt and re-run.",
+            "Download files over HTTP, HTTPS, FTP, FTPS, SFTP and SCP, and from S3 buckets, with live progress, safe to interrupt and re-run.",
         discussion: "Exit status: 0 success, 1 internal error, 2 usage, 3 local file, 4 network, 5 TLS, "
             + "6 authentication, 7 protocol, 8 HTTP error, 9 resume conflict, 10 checksum, "
             + "11 destination exists, 12 destination busy, 130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP). See afget(1).",

@@ -14,7 +14,7 @@ struct DownloadCommand: AsyncParsableCommand {
 
     @Argument(
         help: ArgumentHelp(
-            "URLs to download: http, https, ftp, ftps, sftp or scp; one without a scheme is http (example.org/file).",
+            "URLs to download: http, https, ftp, ftps, sftp, scp or s3 (s3://BUCKET/KEY; a PREFIX/ is every object below it); one without a scheme is http (example.org/file).",
             valueName: "url"))
     var urls: [String] = []
 
@@ -40,6 +40,15 @@ struct DownloadCommand: AsyncParsableCommand {
         // `afget -q resume` reads "resume" as a URL of the default command.
         if let command = urls.first(where: AFGetCommand.commandNames.contains) {
             throw ValidationError("\(command) is a command, not a URL: put options after it (afget \(command) -q ...)")
+        }
+        if !s3Prefixes.isEmpty {
+            guard s3Prefixes.count == urls.count, batch.inputFile == nil, batch.metalink == nil, output.output == nil else {
+                throw ValidationError(
+                    "an S3 prefix (s3://BUCKET/PREFIX/, or s3:// with -r) is listed alone: give other URLs, -i, "
+                        + "--metalink and -o in another run")
+            }
+        } else if !options.s3.include.isEmpty || !options.s3.exclude.isEmpty {
+            throw ValidationError("--include and --exclude choose the keys of an S3 prefix: afget s3://BUCKET/PREFIX/")
         }
         try output.validate(urlCount: urls.count, hasList: batch.inputFile != nil || batch.metalink != nil)
         try habitual.validate(onExists: output.onExists)
@@ -73,7 +82,17 @@ struct DownloadCommand: AsyncParsableCommand {
         return CrawlRequest(settings: settings, starts: starts, onExists: isWgetMirror ? .update : output.onExists)
     }
 
+    /// The S3 prefixes the command lists: `s3://` URLs ending in `/` (a bucket alone too), or
+    /// every `s3://` URL given with `-r`.
+    private var s3Prefixes: [String] {
+        urls.filter { url in
+            guard url.lowercased().hasPrefix("s3://") else { return false }
+            return crawl.recursive || url.hasSuffix("/") || !url.dropFirst(5).contains("/")
+        }
+    }
+
     func run() async throws {
+        if !s3Prefixes.isEmpty { return try await runS3Listing() }
         if let request = try crawlRequest() {
             return try await runCrawl(request)
         }
@@ -115,6 +134,40 @@ struct DownloadCommand: AsyncParsableCommand {
         }
         try await runDownloads(
             .crawl(crawl), options: options, onExists: request.onExists, stdoutCarriesData: false)
+    }
+
+    /// Every object under the S3 prefixes, as one batch: the listing is read as the objects
+    /// download (`S3Listing`). Settings that cannot be read, or a prefix that is no S3 URL,
+    /// stop it before any request (exit 2).
+    private func runS3Listing() async throws {
+        let access: S3Access
+        switch options.s3.access() {
+        case .success(let read): access = read
+        case .failure(let failure): throw UsageFailure(message: failure.message)
+        }
+        let prefixes = try s3Prefixes.map { url in
+            try usage { () throws(ItemFailure) in
+                let parsed = try RequestSerializer.parseURL(url, for: .download)
+                guard var location = S3Location(parsed) else {
+                    throw ItemFailure(item: url, TransferFailure(.input(.s3URLMalformed)))
+                }
+                // With -r, `s3://b/photos` is the prefix `photos/`, as `aws s3 cp --recursive` reads it.
+                if !location.isPrefix { location = S3Location(bucket: location.bucket, key: location.key + "/") }
+                return location
+            }
+        }
+        let cancellation = Cancellation()
+        let interrupts = InterruptMonitor(stopping: cancellation)
+        defer { withExtendedLifetime(interrupts) {} }
+        let (transfer, headers) = try documentSettings()
+        let listing = S3Listing(
+            prefixes: prefixes, access: access, directory: output.directory, include: options.s3.include,
+            exclude: options.s3.exclude)
+        let feed = listing.feed(
+            shard: batch.shard, cancellation: cancellation, options: transfer, retry: options.retry.policy, headers: headers)
+        try await runDownloads(
+            .list(feed, s3Listing: true), options: options, onExists: output.onExists, stdoutCarriesData: false,
+            cancellation: cancellation)
     }
 
     /// The command line's URLs, then the list's entries as it is read. A list file is checked

@@ -11,6 +11,7 @@ struct DownloadingOptions: ParsableArguments {
     @OptionGroup(title: "Authentication and cookies") var auth: AuthOptions
     @OptionGroup(title: "TLS") var tls: TLSOptions
     @OptionGroup(title: "FTP and SSH") var remoteFiles: RemoteFileOptions
+    @OptionGroup(title: "S3") var s3: S3Options
     @OptionGroup(title: "Resume") var resume: ResumeOptions
     @OptionGroup(title: "Retry") var retry: RetryOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
@@ -28,17 +29,22 @@ struct SumsFileChoice {
 /// What a run downloads: a list's items (the command line's, `-i`'s, a resume's), or what a
 /// recursive download finds.
 enum RunItems {
-    case list(ItemFeed)
+    /// A list's items, or an S3 prefix's listing as it is read.
+    case list(ItemFeed, s3Listing: Bool = false)
     case crawl(Crawl)
 
     /// The command line's items, which `--report` must not be written over.
     var leadingItems: [DownloadItem] {
-        if case .list(let feed) = self { feed.leadingItems } else { [] }
+        if case .list(let feed, _) = self { feed.leadingItems } else { [] }
+    }
+
+    var isS3Listing: Bool {
+        if case .list(_, true) = self { true } else { false }
     }
 
     /// A run of one known item says no summary; a crawl's size is not known.
     var knownCount: Int? {
-        if case .list(let feed) = self { feed.knownCount } else { nil }
+        if case .list(let feed, _) = self { feed.knownCount } else { nil }
     }
 }
 
@@ -63,6 +69,12 @@ func runDownloads(
         // A file's segments are connections to its host too: no more of them than --max-per-host.
         split: min(run.split, run.maxPerHost ?? run.split), minimumSplitSize: run.minSplitSize.bytes)
     settings.continuesExistingFiles = resume.continueDownloads
+    settings.s3 = options.s3.access()
+    if connection.verbose, case .success(let access) = settings.s3,
+        items.isS3Listing || items.leadingItems.contains(where: { $0.url.lowercased().hasPrefix("s3://") })
+    {
+        OutputStream.standardError.writeLine("* S3: \(access.summary)")
+    }
     settings.hosts = run.hostRules
     if case .crawl = items { settings.keepsFinalResponse = true }
     let renderer = SharedRenderer(
@@ -98,7 +110,7 @@ func runDownloads(
     let report = try run.report.map { path throws(TransferFailure) in try RunReport(path: path) }
     let summary =
         switch items {
-        case .list(let feed): await runner.run(feed, alreadyFailed: alreadyFailed, report: report)
+        case .list(let feed, _): await runner.run(feed, alreadyFailed: alreadyFailed, report: report)
         case .crawl(let crawl): await runner.run(crawl, report: report)
         }
     renderer.finish()

@@ -6,12 +6,18 @@ public struct HTTPRequest: Sendable, Equatable {
     public var url: CurlURL
     public var headers: [HTTPHeader]
     public var body: RequestBody
+    /// An S3 store's request: signed by libcurl, for its first origin only.
+    public var signing: S3Signing?
 
-    public init(method: String = "GET", url: CurlURL, headers: [HTTPHeader] = [], body: RequestBody = .none) {
+    public init(
+        method: String = "GET", url: CurlURL, headers: [HTTPHeader] = [], body: RequestBody = .none,
+        signing: S3Signing? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.signing = signing
     }
 
     /// The most the URL and header lines may come to. libcurl builds a request's head in a

@@ -203,7 +203,9 @@ public struct RequestSerializer: Sendable {
             throw refused(TransferFailure(.input(.notAURL(remoteFiles: use.acceptsRemoteFiles))))
         }
         // Before libcurl's parser, which calls `file:///etc/hosts` a URL with "no host".
-        guard scheme == "http" || scheme == "https" || (use.acceptsRemoteFiles && CurlURL.remoteFileSchemes.contains(scheme))
+        guard
+            scheme == "http" || scheme == "https" || (use.acceptsRemoteFiles && CurlURL.remoteFileSchemes.contains(scheme))
+                || (use == .download && scheme == "s3")
         else {
             throw refused(unsupportedScheme(scheme, for: use))
         }
@@ -220,6 +222,11 @@ public struct RequestSerializer: Sendable {
             case .malformed(let reason):
                 throw refused(TransferFailure(.input(.malformedURL(reason))))
             }
+        }
+        if url.scheme == "s3" {
+            // The store's URL is made from it as the item is prepared, with the run's endpoint.
+            guard S3Location(url) != nil else { throw refused(TransferFailure(.input(.s3URLMalformed))) }
+            return url
         }
         guard url.isHTTP || (use.acceptsRemoteFiles && url.isRemoteFile) else {
             throw refused(unsupportedScheme(url.scheme, for: use))

@@ -88,6 +88,15 @@ extension EasyHandle {
         set(CURLOPT_COOKIE, sameOrigin ? options.cookies.header : nil)
     }
 
+    /// An S3 request's SigV4 signature, made by libcurl over the headers it sends; applied
+    /// after `applyIdentity`, whose authentication mask it replaces. Nothing on another origin.
+    func applySigning(_ signing: S3Signing?) {
+        set(CURLOPT_AWS_SIGV4, signing?.provider)
+        guard let signing else { return }
+        set(CURLOPT_USERNAME, signing.accessKeyID)
+        set(CURLOPT_PASSWORD, signing.secretAccessKey)
+    }
+
     private static func authMask(_ scheme: Credentials.Scheme) -> Int {
         let basic = 1 << 0, digest = 1 << 1, digestIE = 1 << 4
         switch scheme {

@@ -244,6 +244,7 @@ final class TransferContext {
         easy.applyMethod(request.method, sending: upload)
         easy.applyHeaders(headersToSend, uploadLength: upload?.length)
         easy.applyIdentity(options, sameOrigin: request.url.origin == firstOrigin)
+        easy.applySigning(request.url.origin == firstOrigin ? request.signing : nil)
         if isRemoteFile { prepareRemoteAttempt() }
         if let deadline = options.deadline {
             let left = deadline - monotonicSeconds()
@@ -256,11 +257,15 @@ final class TransferContext {
     private var isConfigured = false
 
     /// The request's headers, offering the codings afget decodes with `--compressed` unless
-    /// the request names its own (a continue asks for the representation it holds).
+    /// the request names its own (a continue asks for the representation it holds), and those
+    /// an S3 signature needs on its origin: added here, not kept in the request, so resume data
+    /// never records them as the user's.
     private var headersToSend: [HTTPHeader] {
+        let signed = request.url.origin == firstOrigin ? request.signing?.headers ?? [] : []
         guard options.decompresses, !request.headers.contains(where: { $0.name.isSameHeaderName(as: "Accept-Encoding") })
-        else { return request.headers }
-        return request.headers + [HTTPHeader(name: "Accept-Encoding", value: ContentDecoder.acceptedCodings, scope: .everyHop)]
+        else { return request.headers + signed }
+        return request.headers + signed
+            + [HTTPHeader(name: "Accept-Encoding", value: ContentDecoder.acceptedCodings, scope: .everyHop)]
     }
 
     private func configureOnce(_ context: UnsafeMutableRawPointer) {

@@ -16,6 +16,8 @@ final class DocumentedExamplesTests: ServerTestCase {
     /// `ftp.example.org` and `files.example.org` (SFTP): README's FTP and SFTP examples.
     private var ftp: PyFTPServer!
     private var ssh: SSHServer!
+    /// `s3://example-bucket/`: README's S3 examples, through AWS_ENDPOINT_URL.
+    private var moto: MotoServer!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -23,6 +25,7 @@ final class DocumentedExamplesTests: ServerTestCase {
         proxy = try ForwardProxy()
         ftp = try PyFTPServer()
         ssh = try SSHServer()
+        moto = try MotoServer()
     }
 
     /// The server programs stop with their values: XCTest keeps a test case until the run ends,
@@ -30,6 +33,7 @@ final class DocumentedExamplesTests: ServerTestCase {
     override func tearDownWithError() throws {
         ftp = nil
         ssh = nil
+        moto = nil
         try super.tearDownWithError()
     }
 
@@ -149,6 +153,13 @@ final class DocumentedExamplesTests: ServerTestCase {
             ssh.root.appendingPathComponent("data/run-42.h5"), count: 100_000, modified: Date(timeIntervalSince1970: 1e9))
         try files.createDirectory(at: home, withIntermediateDirectories: true)
         try files.copyItem(at: ssh.home.appendingPathComponent(".ssh"), to: home.appendingPathComponent(".ssh"))
+        // The bucket of the S3 examples: a file, and one in a directory below the prefix.
+        let bucket = try makeScratchDirectory()
+        defer { try? files.removeItem(at: bucket) }
+        try files.createDirectory(at: bucket.appendingPathComponent("datasets/2026"), withIntermediateDirectories: true)
+        try Data("a,b\n1,2\n".utf8).write(to: bucket.appendingPathComponent("datasets/train.csv"))
+        try Data("c,d\n".utf8).write(to: bucket.appendingPathComponent("datasets/2026/test.csv"))
+        try moto.upload(bucket, bucket: "example-bucket")
         // `afget -o - URL/data.tar | tar x` unpacks a real archive.
         let archive = try runBash("tar c dir > data.tar", home: home)
         XCTAssertEqual(archive.status, 0, archive.output)
@@ -161,6 +172,8 @@ final class DocumentedExamplesTests: ServerTestCase {
         // `afget` is the binary under test; `producer` stands for a program printing URLs.
         let prelude = """
             set -o pipefail; export HOME='\(home.path)' XDG_CONFIG_HOME='\(home.path)/.config'
+            export AWS_ENDPOINT_URL='\(moto.endpoint)' AWS_ACCESS_KEY_ID='\(moto.accessKey)' \
+                AWS_SECRET_ACCESS_KEY='\(moto.secretKey)'
             afget() { '\(Afget.binary.path)' "$@"; }
             producer() { printf '%s\\n' '\(server.url("/site/example.org/p1.bin"))' '\(server.url("/site/example.org/p2.bin"))'; }
 
@@ -233,6 +246,10 @@ final class DocumentedExamplesTests: ServerTestCase {
             FileManager.default.fileExists(
                 atPath: directory.appendingPathComponent("downloads/exports/export-2026-11-21.csv").path),
             "the list's out= and dir=")
+        XCTAssertEqual(try String(contentsOf: directory.appendingPathComponent("train.csv"), encoding: .utf8), "a,b\n1,2\n")
+        XCTAssertEqual(
+            try String(contentsOf: directory.appendingPathComponent("data/2026/test.csv"), encoding: .utf8), "c,d\n",
+            "a prefix's keys below -d")
     }
 
     /// docs/fleet.md's jq line merges the reports of three shards into one in list order, with

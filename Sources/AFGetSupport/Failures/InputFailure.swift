@@ -123,6 +123,18 @@ public enum InputFailure: Sendable, Equatable {
     case malformedURL(String)
     /// An FTP or SFTP URL ending in "/".
     case urlNamesDirectory
+    /// An `s3://` URL that names no bucket and key afget can read back (a query, a user, a port).
+    case s3URLMalformed
+    /// An `s3://` prefix (ending in `/`) in a list: prefixes are listed from the command line.
+    case s3PrefixInList
+    /// `--s3-endpoint` or `AWS_ENDPOINT_URL` that is not an http(s) URL of a host alone.
+    case s3EndpointMalformed(String)
+    /// A line of `~/.aws/credentials` or `~/.aws/config` that is no section, setting or comment.
+    case awsFileLine(path: String, line: Int)
+    /// `--profile` or `AWS_PROFILE` names a profile neither file has.
+    case awsProfileMissing(String)
+    /// An access key without its secret, or a secret without its key (`which` is there).
+    case awsKeyHalf(which: String)
     case requestTooLarge(size: Int, limit: Int)
     case itemMalformed(String)
     /// An `name:=JSON` item whose value is not JSON, with the JSON parser's words.
@@ -223,6 +235,12 @@ public enum InputFailure: Sendable, Equatable {
         case .urlTooLong: "url-too-long"
         case .malformedURL: "url-malformed"
         case .urlNamesDirectory: "url-names-directory"
+        case .s3URLMalformed: "s3-url-malformed"
+        case .s3PrefixInList: "s3-prefix-in-list"
+        case .s3EndpointMalformed: "s3-endpoint-malformed"
+        case .awsFileLine: "aws-file-line"
+        case .awsProfileMissing: "aws-profile-missing"
+        case .awsKeyHalf: "aws-key-half"
         case .requestTooLarge: "request-too-large"
         case .itemMalformed: "item-malformed"
         case .itemJSONInvalid: "item-json-invalid"
@@ -334,6 +352,15 @@ public enum InputFailure: Sendable, Equatable {
         case .urlTooLong(let length, let limit): "URL too long: \(length) bytes, more than a request can carry (\(limit))"
         case .malformedURL(let said): "malformed URL: \(said)"
         case .urlNamesDirectory: "a directory (the URL ends with /): afget downloads files; name one in the directory"
+        case .s3URLMalformed:
+            "not an S3 object: write s3://BUCKET/KEY, the key as a URL path (? as %3F, # as %23, % as %25)"
+        case .s3PrefixInList: "an s3:// prefix (ending in /) is listed from the command line: afget s3://BUCKET/PREFIX/"
+        case .s3EndpointMalformed(let given): "S3 endpoint \"\(given)\" is not an http:// or https:// URL of a host alone"
+        case .awsFileLine(let path, let line): "\(path):\(line): not a [section], a name = value line or a comment"
+        case .awsProfileMissing(let profile):
+            "AWS profile \"\(profile)\" is in neither ~/.aws/credentials nor ~/.aws/config"
+        case .awsKeyHalf(let which):
+            "\(which) is set without the other half of the key (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)"
         case .requestTooLarge(let size, let limit):
             "the URL and headers come to \(size) bytes, more than a request can carry (\(limit))"
         case .itemMalformed(let item): "item \"\(item)\" is not name=value, name==value, Name:value, name:=JSON or field@path"

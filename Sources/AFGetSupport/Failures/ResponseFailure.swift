@@ -68,6 +68,10 @@ public enum ResponseFailure: Sendable, Equatable {
     case fileExists(said: String)
     /// An FTP or SSH server refused the login (HTTP says so with a 401).
     case loginRefused(said: String)
+    /// An S3 store's answer to ListObjectsV2 that is no `<ListBucketResult>`.
+    case notAListing
+    /// An S3 store's error, its `<Code>` and `<Message>` as it wrote them.
+    case storeError(status: Int, phrase: String, code: String, message: String)
 
     var failureClass: FailureClass {
         switch self {
@@ -77,6 +81,7 @@ public enum ResponseFailure: Sendable, Equatable {
             .serverDiskFull, .fileExists:
             .httpStatus
         case .credentialsRefused, .loginRefused: .authentication
+        case .storeError(_, _, let code, _): Self.storeCredentialCodes.contains(code) ? .authentication : .httpStatus
         default: .protocolViolation
         }
     }
@@ -115,12 +120,15 @@ public enum ResponseFailure: Sendable, Equatable {
         case .serverDiskFull: "server-disk-full"
         case .fileExists: "file-exists"
         case .loginRefused: "login-refused"
+        case .storeError: "store-error"
+        case .notAListing: "not-a-listing"
         }
     }
 
     var fields: [(name: String, value: Int64)] {
         switch self {
         case .httpStatus(let status, _), .credentialsRefused(let status, _), .redirectNotFollowed(let status, _, _),
+            .storeError(let status, _, _, _),
             .redirectWithoutLocation(let status, _), .unexpectedStatus(let status, _):
             [("status", Int64(status))]
         case .statusNotAccepted(let refused): refused.fields
@@ -194,6 +202,26 @@ public enum ResponseFailure: Sendable, Equatable {
         case .serverDiskFull(let said): "the server's disk is full (\(said))"
         case .fileExists(let said): "the server already has a file of that name (\(said))"
         case .loginRefused(let said): "the server refused the login (\(said))"
+        case .notAListing: "the answer is no ListObjectsV2 listing (<ListBucketResult>)"
+        case .storeError(let status, let phrase, let code, let message):
+            "\(Self.statusLine(status, phrase)): \(code)\(message.isEmpty ? "" : " (\(message))")"
+                + (Self.storeCredentialCodes.contains(code) ? Self.credentialHint(code) : "")
+        }
+    }
+
+    /// An S3 store's codes for credentials it refused (exit 6, as a 401 after credentials).
+    static let storeCredentialCodes: Set<String> = [
+        "AccessDenied", "SignatureDoesNotMatch", "InvalidAccessKeyId", "ExpiredToken", "InvalidToken",
+        "TokenRefreshRequired", "AllAccessDisabled",
+    ]
+
+    /// Where to look, by what the store refused.
+    private static func credentialHint(_ code: String) -> String {
+        switch code {
+        case "SignatureDoesNotMatch": ": the secret key does not match the access key (or the region is wrong)"
+        case "InvalidAccessKeyId": ": the store does not know this access key"
+        case "ExpiredToken", "InvalidToken", "TokenRefreshRequired": ": the session token is no longer valid"
+        default: ": the credentials given (or none: --no-sign-request) may not read this"
         }
     }
 

@@ -181,6 +181,38 @@ public final class ItemFeed: Sendable {
         }
     }
 
+    /// Items a producer finds as it goes (an S3 prefix's listing, `S3Listing`), on a thread of
+    /// its own named `thread`, read ahead of the transfers as a list's lines are; `shard` takes
+    /// its share of them as they come. The producer hands each block to `deliver`, which waits
+    /// while the producer is far enough ahead and says false once the run is over; the feed ends
+    /// when the producer returns. After a stop nothing more is asked of it.
+    init(
+        thread: String, shard: Shard? = nil, directory: String?,
+        producer: @escaping @Sendable (_ deliver: ([NextItem]) -> Bool) -> Void
+    ) {
+        knownCount = nil
+        leadingItems = []
+        self.shard = shard
+        leadingSeen = 0
+        listIsFile = false
+        startThread(named: thread) { [self] in
+            producer { block in
+                guard let shard else { return add(block) }
+                let taken = block.filter { next in
+                    guard case .item(let item) = next else { return true }
+                    let takes = shard.takes(item, beneath: directory)
+                    state.withLock {
+                        $0.seen += 1
+                        if takes { $0.taken += 1 }
+                    }
+                    return takes
+                }
+                return add(taken)
+            }
+            end()
+        }
+    }
+
     /// The command-line items `shard` takes: a URL's file lies in `-d`, its output's directory.
     private static func taken(from items: [DownloadItem], by shard: Shard?) -> [DownloadItem] {
         guard let shard else { return items }

@@ -46,6 +46,9 @@ struct FileBody: ResponseBodyHandler {
     let segment: LiveSegment?
     /// Flushes a large file's data ahead of its end (none: only at the end).
     let disk: DiskThread?
+    /// An error's body is kept (its first 64 KiB) for the caller to read: an S3 store says
+    /// why in XML (`S3ErrorDocument`). Never written to the file, never counted as written.
+    var keepsErrorBody = false
 
     func accept(_ head: ResponseHead, announcedLength: Int64?) -> BodyAcceptance {
         var offset = resume?.offset ?? 0
@@ -64,13 +67,13 @@ struct FileBody: ResponseBodyHandler {
             case .refuse(let reason):
                 return .refuse(TransferFailure(.resume(reason)))
             case .ignore:
-                return .pass
+                return passing()
             }
         } else {
             if let problem = Self.problemWithWholeFile(head) {
                 return .refuse(TransferFailure(.response(.notTheWholeFile(problem)), discardsData: true))
             }
-            guard head.isSuccess else { return .pass }
+            guard head.isSuccess else { return passing() }
         }
         let writer = BufferedFileWriter(
             sink: sink, offset: offset, disk: disk,
@@ -90,6 +93,25 @@ struct FileBody: ResponseBodyHandler {
             return .wholeFileWithContentRange(range)
         }
         return nil
+    }
+
+    /// An error's body: dropped, or kept when the caller reads it.
+    private func passing() -> BodyAcceptance {
+        keepsErrorBody ? .take(ErrorBody()) : .pass
+    }
+
+    /// The first 64 KiB of an error's body; none of it counts as written.
+    private final class ErrorBody: BodyConsumer {
+        private var body: [UInt8] = []
+
+        func take(_ piece: UnsafeRawBufferPointer) -> BodyIntake {
+            body.append(contentsOf: piece.prefix(max(0, S3ErrorDocument.largestBody - body.count)))
+            return .more
+        }
+
+        var delivered: Int64 { 0 }
+        func flush() -> TransferFailure? { nil }
+        func collectedBody() -> [UInt8] { body }
     }
 
     private final class Writing: BodyConsumer {
@@ -145,11 +167,11 @@ extension TaskPosting {
     /// while the body still arrives.
     func downloadTask(
         with request: HTTPRequest, to sink: FileDescriptorSink, resume: ResumeExpectation?,
-        segment: LiveSegment?, options: TransferOptions, disk: DiskThread?
+        segment: LiveSegment?, options: TransferOptions, disk: DiskThread?, keepsErrorBody: Bool = false
     ) -> TaskID {
-        task(
-            with: request, body: FileBody(sink: sink, resume: resume, segment: segment, disk: disk),
-            options: options.forSegment(segment))
+        var body = FileBody(sink: sink, resume: resume, segment: segment, disk: disk)
+        body.keepsErrorBody = keepsErrorBody
+        return task(with: request, body: body, options: options.forSegment(segment))
     }
 }
 

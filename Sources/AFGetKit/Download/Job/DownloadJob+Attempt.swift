@@ -203,7 +203,8 @@ extension DownloadJob {
         options.gateOrder = info.id
         options.origin = download.hostKey
         let task = tasks.downloadTask(
-            with: request, to: sink, resume: resume, segment: range, options: options, disk: environment.disk)
+            with: request, to: sink, resume: resume, segment: range, options: options, disk: environment.disk,
+            keepsErrorBody: download.isObjectStore)
         tasks.resume(task)
         startAttempt()
         return task

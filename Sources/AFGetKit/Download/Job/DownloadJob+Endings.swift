@@ -18,7 +18,7 @@ extension DownloadJob {
             // Segments write out of order, unhashed: the file is hashed once here instead.
             if let refetch = try checkPieces(size: size) { return refetch }
             try catchUpDigests(to: size)
-            if let mismatch = checksumMismatch() { return findFault(mismatch: mismatch, size: size) }
+            if let mismatch = checksumMismatch() ?? entityTagMismatch() { return findFault(mismatch: mismatch, size: size) }
             convictSuspect()
             phases.move(to: .moving)
             if let stays = try adoptServerName(head) { return end(skipServerNamed(stays.path, reason: stays.reason)) }

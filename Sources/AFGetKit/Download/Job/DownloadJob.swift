@@ -48,6 +48,9 @@ final class DownloadJob {
     /// reports and JSON progress.
     let checksumDigest: RunningDigest?
     let sha256Digest: RunningDigest?
+    /// An S3 object's MD5, checked against its ETag (`DownloadJob+EntityTag`) when no
+    /// checksum was given.
+    let objectDigest: RunningDigest?
     /// Each of the above once (a SHA-256 checksum is also the report's SHA-256).
     let digests: [RunningDigest]
     /// What the report says of the item, filled in as the job goes.
@@ -114,7 +117,8 @@ final class DownloadJob {
         } else {
             sha256Digest = settings.reportsSHA256 ? RunningDigest(.sha256) : nil
         }
-        digests = [checksumDigest, sha256Digest === checksumDigest ? nil : sha256Digest].compactMap { $0 }
+        objectDigest = download.isObjectStore && download.checksum == nil ? RunningDigest(.md5) : nil
+        digests = [checksumDigest, sha256Digest === checksumDigest ? nil : sha256Digest, objectDigest].compactMap { $0 }
         record = ItemRecord(info: download.info)
     }
 
@@ -265,7 +269,12 @@ final class DownloadJob {
             } catch {
                 return end(fail(error))
             }
-            return perform(machine.attemptCompleted(response.head, reached: reached, size: size), after: response)
+            // An S3 store says why in its error body: its code decides the failure's class.
+            let refusal =
+                download.isObjectStore && !response.head.isSuccess
+                ? S3ErrorDocument.failure(response.head, body: response.body) : nil
+            return perform(
+                machine.attemptCompleted(response.head, reached: reached, size: size, refusal: refusal), after: response)
         }
     }
 

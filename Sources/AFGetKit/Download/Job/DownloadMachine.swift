@@ -90,8 +90,11 @@ struct DownloadMachine {
     // MARK: Events
 
     /// The attempt's response arrived whole. `reached`: where the file's data reaches now;
-    /// `size`: what the part file holds (for a stream, `reached`).
-    mutating func attemptCompleted(_ head: ResponseHead, reached: Int64, size: Int64) -> Action {
+    /// `size`: what the part file holds (for a stream, `reached`). `refusal`: what the
+    /// response's body says of an error (an S3 store's), in place of its status alone.
+    mutating func attemptCompleted(_ head: ResponseHead, reached: Int64, size: Int64, refusal: TransferFailure? = nil)
+        -> Action
+    {
         offset = reached
         if head.status == 304 && rules.isConditional {
             return rules.updatedSize.map { .confirmSameSize(size: $0) } ?? .keepAsNotModified
@@ -106,7 +109,7 @@ struct DownloadMachine {
             return .finish()
         }
         if head.status == 416 && reached > 0 { return after416(head, total: range?.total) }
-        return retryOrFail(head.failure(sentCredentials: rules.sendsCredentials), response: head)
+        return retryOrFail(refusal ?? head.failure(sentCredentials: rules.sendsCredentials), response: head)
     }
 
     /// The attempt ended without a whole response; `reached`: where the file's data reaches.

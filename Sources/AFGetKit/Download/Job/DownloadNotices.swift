@@ -19,6 +19,13 @@ enum DownloadNotices {
         "* one connection: \(reason)"
     }
 
+    /// An S3 object whose ETag is no MD5 (a multipart upload's, an encrypted object's): said
+    /// with `-v` only.
+    static func entityTagNotMD5(_ path: String, entityTag: String?) -> String {
+        "* \(path): the object's ETag \(entityTag ?? "(none)") is no MD5 of it (a multipart upload's, or encrypted): "
+            + "not checked as a checksum"
+    }
+
     /// Segments could not go on; one connection takes the rest.
     static func oneConnectionFromHere(_ path: String, because reason: String) -> String {
         "afget: \(path): one connection from here (\(reason))"

@@ -1,5 +1,7 @@
 import AFGetRequest
 import AFGetSession
+import AFGetSupport
+import CurlCore
 
 /// How every item of a run is downloaded.
 public struct DownloadSettings: Sendable {
@@ -33,6 +35,9 @@ public struct DownloadSettings: Sendable {
     public var keepsFinalResponse = false
     /// `--checksums`: the sums file items without a `checksum=` of their own are checked against.
     public var sums: SumsCheck?
+    /// Where `s3://` URLs go and how their requests are signed; or why the settings for them
+    /// could not be read (a profile not found), each `s3://` item's failure.
+    public var s3 = Result<S3Access, TransferFailure>.success(.anonymous)
 
     public init(
         onExists: OnExistsPolicy = .skip, headers: [HTTPHeader] = [], transfer: TransferOptions = TransferOptions(),
@@ -52,5 +57,20 @@ public struct DownloadSettings: Sendable {
         self.concurrency = max(1, concurrency)
         self.failsFast = failsFast
         self.reportsSHA256 = reportsSHA256
+    }
+}
+
+extension DownloadSettings {
+    /// The request for `item` at `url` with the run's headers and the item's: an `s3://` URL
+    /// becomes its store's HTTP URL, signed as `s3` says.
+    func request(for item: DownloadItem, url: CurlURL) throws(ItemFailure) -> HTTPRequest {
+        let headers = self.headers + item.headers
+        if url.scheme == "s3" {
+            switch s3 {
+            case .success(let access): return try access.request(for: url, headers: headers)
+            case .failure(let failure): throw ItemFailure(item: item.source, failure, url: item.shownURL)
+            }
+        }
+        return try RequestSerializer(headers: headers).request(url: url)
     }
 }

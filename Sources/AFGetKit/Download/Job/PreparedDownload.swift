@@ -28,6 +28,9 @@ struct PreparedDownload {
     let absentIsNoFailure: Bool
     /// The file's sources: `request`, then the same request to each mirror.
     let sources: [HTTPRequest]
+    /// An `s3://` object: its store's error bodies are read, and a single-part upload's ETag
+    /// (its MD5) checked.
+    let isObjectStore: Bool
 
     /// A part file completed into the destination, or a stream written as the bytes come
     /// (stdout, or a device or FIFO given with `-o`), which cannot be resumed.
@@ -79,6 +82,7 @@ struct PreparedDownload {
         self.takesServerName = takesServerName
         hostKey = item.hostKey
         absentIsNoFailure = item.absentIsNoFailure
+        isObjectStore = (try? item.parsedURL.get().scheme) == "s3"
         sources =
             [request]
             + item.mirrors.compactMap { mirror in
@@ -96,7 +100,7 @@ struct PreparedDownload {
     ) -> Preparation {
         let request: HTTPRequest
         do {
-            request = try RequestSerializer(headers: settings.headers + item.headers).request(url: item.parsedURL.get())
+            request = try settings.request(for: item, url: item.parsedURL.get())
         } catch {
             return .fail(item.info(path: ""), error)
         }

@@ -73,7 +73,7 @@ enum ForeignPart {
                 rename(path, to: stem + PartFile.suffix).map { .leftAlone(path: path, $0) } ?? .adopted(notice: ""))
         }
         do {
-            let request = try RequestSerializer(headers: settings.headers + item.headers).request(url: url)
+            let request = try settings.request(for: item, url: url)
             return .ask(Question(item: item, request: request, path: path, size: size, tail: tail))
         } catch {
             return .decided(.leftAlone(path: path, error.failure))

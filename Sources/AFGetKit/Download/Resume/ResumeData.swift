@@ -179,7 +179,7 @@ public struct ResumeData: Sendable, Equatable {
 
         url = try string(Key.url)!
         guard Self.isDownloadURL(url) else {
-            throw ResumeDataError("\(Key.url) is not a URL afget downloads (http, https, ftp, ftps, sftp or scp)")
+            throw ResumeDataError("\(Key.url) is not a URL afget downloads (http, https, ftp, ftps, sftp, scp or s3)")
         }
         bytesReceived = try integer(Key.bytesReceived)!
         tempFileName = try string(Key.tempFileName)!
@@ -233,7 +233,7 @@ public struct ResumeData: Sendable, Equatable {
     private static func isDownloadURL(_ url: String) -> Bool {
         let scheme = url.prefix { $0 != ":" }.lowercased()
         return url.dropFirst(scheme.count).hasPrefix("://")
-            && (["http", "https"].contains(scheme) || CurlURL.remoteFileSchemes.contains(scheme))
+            && (["http", "https", "s3"].contains(scheme) || CurlURL.remoteFileSchemes.contains(scheme))
     }
 
     /// The file's sources: URLs afget downloads from.
