@@ -31,7 +31,7 @@ final class CompletionTests: XCTestCase {
         ("afget --on-exists ", ["skip", "overwrite", "rename", "error", "update"]),
         ("afget --progress ", ["auto", "bar", "line", "json", "none"]),
         ("afget --auth ", ["basic", "digest", "any"]),
-        ("afget --pro", ["--progress", "--proxy"]),
+        ("afget --pro", ["--progress", "--profile", "--proxy"]),
         ("afget -q --stall-t", ["--stall-timeout"]),
         ("afget -i ", ["urls.txt", "notes.md", "downloads"]),
         ("afget -o u", ["urls.txt"]),

@@ -48,18 +48,24 @@ final class MirrorFaultTests: TwoServerTestCase {
     /// file is: the good source was dropped as "the file changed on the server", the checksum
     /// failed (exit 10), and every run after repeated it. With one connection and with segments.
     func testAStaleFirstSourceDoesNotDecideTheFileWhenTheChecksumIsKnown() throws {
+        try assertAStaleFirstSourceIsDropped(serving: "&chunk=50000&ms=5")
+    }
+
+    /// `STALE<TAB>GOOD` with GOOD's checksum, `query` added to both URLs: with one connection
+    /// and with `-s 4`, exit 0, GOOD's file, STALE dropped for its bytes once.
+    private func assertAStaleFirstSourceIsDropped(serving query: String, line: UInt = #line) throws {
         let size = 1_500_000
         for (name, split) in [("one.bin", [String]()), ("split.bin", Self.split)] {
-            let stale = server.url("/file/\(name)?size=\(size)&v=1&lmversion=1&chunk=50000&ms=5")
-            let good = second.url("/file/\(name)?size=\(size)&chunk=50000&ms=5")
+            let stale = server.url("/file/\(name)?size=\(size)&v=1&lmversion=1\(query)")
+            let good = second.url("/file/\(name)?size=\(size)\(query)")
             let list = "\(stale)\t\(good)\n  checksum=sha-256=\(TestPayload.sha256(count: size))\n"
             try Data(list.utf8).write(to: directory.appendingPathComponent("list.txt"))
             let result = try Afget.run(["--progress", "line"] + split + ["-i", "list.txt"], in: directory)
-            XCTAssertEqual(result.status, 0, "\(split): \(result.stderr)")
-            XCTAssertEqual(sha(name), TestPayload.sha256(count: size), "\(split)")
-            XCTAssertEqual(droppedForItsBytes(result.stderr, stale), 1, "\(split): \(result.stderr)")
-            XCTAssertFalse(result.stderr.contains("changed on the server"), result.stderr)
-            XCTAssertFalse(exists(directory.appendingPathComponent("\(name).afpart")))
+            XCTAssertEqual(result.status, 0, "\(split): \(result.stderr)", line: line)
+            XCTAssertEqual(sha(name), TestPayload.sha256(count: size), "\(split)", line: line)
+            XCTAssertEqual(droppedForItsBytes(result.stderr, stale), 1, "\(split): \(result.stderr)", line: line)
+            XCTAssertFalse(result.stderr.contains("changed on the server"), result.stderr, line: line)
+            XCTAssertFalse(exists(directory.appendingPathComponent("\(name).afpart")), line: line)
         }
     }
 
@@ -68,18 +74,7 @@ final class MirrorFaultTests: TwoServerTestCase {
     /// again as ranges, so the file is fetched whole from the next source and checked whole: a
     /// match convicts the first. Before, the search ended there (exit 10), GOOD unused.
     func testAStaleSourceThatWroteTheWholeFileIsFoundWhereNoServerSendsRanges() throws {
-        let size = 1_500_000
-        for (name, split) in [("one.bin", [String]()), ("split.bin", Self.split)] {
-            let stale = server.url("/file/\(name)?size=\(size)&v=1&lmversion=1&ranges=ignore")
-            let good = second.url("/file/\(name)?size=\(size)&ranges=ignore")
-            let list = "\(stale)\t\(good)\n  checksum=sha-256=\(TestPayload.sha256(count: size))\n"
-            try Data(list.utf8).write(to: directory.appendingPathComponent("list.txt"))
-            let result = try Afget.run(["--progress", "line"] + split + ["-i", "list.txt"], in: directory)
-            XCTAssertEqual(result.status, 0, "\(split): \(result.stderr)")
-            XCTAssertEqual(sha(name), TestPayload.sha256(count: size), "\(split)")
-            XCTAssertEqual(droppedForItsBytes(result.stderr, stale), 1, "\(split): \(result.stderr)")
-            XCTAssertFalse(exists(directory.appendingPathComponent("\(name).afpart")))
-        }
+        try assertAStaleFirstSourceIsDropped(serving: "&ranges=ignore")
     }
 
     /// Without a checksum the first answer fixes the file; a source serving another version is

@@ -33,8 +33,6 @@ enum HTMLLinkSpans {
 
     /// The spans of the page `bytes`, in document order; `charset` as the response gave it.
     static func spans(in bytes: [UInt8], charset: String?) -> [Span] {
-        xmlInitParser()
-        LibXML2Errors.silence()
         let reader = Reader(bytes: bytes)
         let context = Unmanaged.passUnretained(reader).toOpaque()
         var handler = htmlSAXHandler()
@@ -46,19 +44,9 @@ enum HTMLLinkSpans {
             guard let context, let name else { return }
             Unmanaged<Reader>.fromOpaque(context).takeUnretainedValue().end(String(cString: name))
         }
-        guard let parser = htmlCreatePushParserCtxt(&handler, context, nil, 0, nil, XML_CHAR_ENCODING_NONE) else {
-            return []
-        }
+        guard let parser = HTMLPushParser.make(&handler, context: context, charset: charset) else { return [] }
         defer { htmlFreeParserCtxt(parser) }
         reader.parser = parser
-        _ = htmlCtxtUseOptions(
-            parser,
-            Int32(
-                HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
-                    | HTML_PARSE_NOWARNING.rawValue))
-        if let charset, let encoding = xmlFindCharEncodingHandler(charset) {
-            _ = xmlSwitchToEncoding(parser, encoding)
-        }
         // The whole page in one piece: the parser's place is then one count from its start.
         _ = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { htmlParseChunk(parser, $0.baseAddress, Int32($0.count), 0) }

@@ -7,8 +7,6 @@ import CLibXML2
 enum HTMLLinks {
     /// The links of the document whose bytes `pieces` hands out in order (nil at the end).
     static func read(charset: String?, pieces: () -> [UInt8]?) -> PageLinks {
-        xmlInitParser()
-        LibXML2Errors.silence()
         let reader = Reader()
         let context = Unmanaged.passUnretained(reader).toOpaque()
         var handler = htmlSAXHandler()
@@ -26,18 +24,8 @@ enum HTMLLinks {
         }
         // The contents of `<style>` and `<script>` come as character data.
         handler.cdataBlock = handler.characters
-        guard let parser = htmlCreatePushParserCtxt(&handler, context, nil, 0, nil, XML_CHAR_ENCODING_NONE) else {
-            return reader.found
-        }
+        guard let parser = HTMLPushParser.make(&handler, context: context, charset: charset) else { return reader.found }
         defer { htmlFreeParserCtxt(parser) }
-        _ = htmlCtxtUseOptions(
-            parser,
-            Int32(
-                HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
-                    | HTML_PARSE_NOWARNING.rawValue))
-        if let charset, let encoding = xmlFindCharEncodingHandler(charset) {
-            _ = xmlSwitchToEncoding(parser, encoding)
-        }
         while let piece = pieces() {
             _ = piece.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) { htmlParseChunk(parser, $0.baseAddress, Int32($0.count), 0) }
