@@ -120,7 +120,8 @@ final class ConvertLinksTests: XCTestCase {
     }
 
     /// A page whose bytes its own charset cannot read (Shift_JIS declared, other bytes sent):
-    /// libxml2 reads what it can (up to the bad bytes), and its own error lines (`encoding error : input conversion
+    /// libxml2 stops at the bad bytes, and the page is read again as Latin-1 for the links after
+    /// them; the library's own error lines (`encoding error : input conversion
     /// failed ...`), written straight to stderr once per parse, never reach the terminal. `-q`
     /// prints nothing on success.
     func testAPageItsCharsetCannotReadLeavesNoLibraryNoiseOnTheTerminal() throws {
@@ -137,6 +138,8 @@ final class ConvertLinksTests: XCTestCase {
         XCTAssertTrue(
             FileManager.default.fileExists(
                 atPath: directory.appendingPathComponent("out/127.0.0.1:\(nginx.port)/mangled/index.html").path))
+        // The link after the bad bytes: found by reading the page again as Latin-1.
+        XCTAssertEqual(try saved("mangled/b.html"), "<p>b</p>")
     }
 
     /// A crawl stopped by Ctrl-C converts nothing (its pages are as the server sent them); the

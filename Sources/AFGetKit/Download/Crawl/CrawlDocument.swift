@@ -52,16 +52,30 @@ enum CrawlDocument {
             return PageLinks(
                 links: CSSLinks.references(in: String(decoding: bytes, as: UTF8.self)).map { FoundLink($0, .requisite) })
         case .html:
-            var failed = false
-            let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
-            defer { piece.deallocate() }
-            let links = HTMLLinks.read(charset: charset) {
-                let count = read(file, piece.baseAddress, piece.count)
-                if count < 0 { failed = true }
-                return count > 0 ? Array(piece[0..<count]) : nil
+            guard let read = htmlLinks(in: file, charset: charset) else { return nil }
+            guard read.charsetFailed else { return read.links }
+            // Bytes the page's charset cannot decode end libxml2's reading there, and the links
+            // after them with it. Read again as Latin-1, which decodes every byte: links are
+            // ASCII as a rule, and a non-ASCII one is read as wrongly as its page's bytes are.
+            guard lseek(file, 0, SEEK_SET) == 0, let again = htmlLinks(in: file, charset: "ISO-8859-1") else {
+                return read.links
             }
-            return failed ? nil : links
+            return again.links
         }
+    }
+
+    /// The links of the HTML file open as `file`, read from where it is, and whether its charset
+    /// failed to decode its bytes; nil when it cannot be read.
+    private static func htmlLinks(in file: Int32, charset: String?) -> (links: PageLinks, charsetFailed: Bool)? {
+        var failed = false
+        let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { piece.deallocate() }
+        let read = HTMLLinks.read(charset: charset) {
+            let count = Glibc.read(file, piece.baseAddress, piece.count)
+            if count < 0 { failed = true }
+            return count > 0 ? Array(piece[0..<count]) : nil
+        }
+        return failed ? nil : read
     }
 
     /// The first bytes, past blanks and a byte order mark, open an HTML document.

@@ -5,8 +5,9 @@ import CLibXML2
 /// one piece. The network is off; the document's charset is the response's when it gave one,
 /// else what the document says (`<meta charset>`), as libxml2 finds it.
 enum HTMLLinks {
-    /// The links of the document whose bytes `pieces` hands out in order (nil at the end).
-    static func read(charset: String?, pieces: () -> [UInt8]?) -> PageLinks {
+    /// The links of the document whose bytes `pieces` hands out in order (nil at the end), and
+    /// whether its charset failed on some of them (the links after those are not read).
+    static func read(charset: String?, pieces: () -> [UInt8]?) -> (links: PageLinks, charsetFailed: Bool) {
         let reader = Reader()
         let context = Unmanaged.passUnretained(reader).toOpaque()
         var handler = htmlSAXHandler()
@@ -24,7 +25,9 @@ enum HTMLLinks {
         }
         // The contents of `<style>` and `<script>` come as character data.
         handler.cdataBlock = handler.characters
-        guard let parser = HTMLPushParser.make(&handler, context: context, charset: charset) else { return reader.found }
+        guard let parser = HTMLPushParser.make(&handler, context: context, charset: charset) else {
+            return (reader.found, false)
+        }
         defer { htmlFreeParserCtxt(parser) }
         while let piece = pieces() {
             _ = piece.withUnsafeBufferPointer { buffer in
@@ -32,7 +35,9 @@ enum HTMLLinks {
             }
         }
         _ = htmlParseChunk(parser, nil, 0, 1)
-        return withExtendedLifetime(reader) { reader.found }
+        // Bytes the charset cannot decode stop the parser, which keeps that error as its last.
+        let charsetFailed = parser.pointee.errNo == Int32(XML_ERR_INVALID_ENCODING.rawValue)
+        return withExtendedLifetime(reader) { (reader.found, charsetFailed) }
     }
 
     /// The links of a whole document in memory.
@@ -41,7 +46,7 @@ enum HTMLLinks {
         return read(charset: charset) {
             defer { given = true }
             return given ? nil : bytes
-        }
+        }.links
     }
 
     /// What each element's attributes lead to.
