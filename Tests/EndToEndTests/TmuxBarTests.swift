@@ -82,6 +82,54 @@ final class TmuxBarTests: ServerTestCase {
         }
     }
 
+    /// A recursive download from nginx's listing, at 256 KB/s a connection, with one transfer
+    /// and with eight: the files' rows line up and fit at every width, no frame is left, each
+    /// file and the listing say done once, and the summary counts them and the page converted.
+    func testACrawlsBarsLineUpWithOneAndEightTransfers() throws {
+        let nginx = try NginxServer(autoindex: true)
+        for (jobs, files) in [(1, 1), (8, 8)] {
+            for index in 0..<files {
+                let file = nginx.root.appendingPathComponent("tree\(jobs)/file-\(index).bin")
+                try FileManager.default.createDirectory(
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(repeating: UInt8(index), count: 1_000_000).write(to: file)
+            }
+            let runs = try runAtEveryWidth(rows: 14) { _ in
+                shellWord(nginx.url("/slower/tree\(jobs)/"))
+            } arguments: { _ in
+                "-r -np -nH -j \(jobs) --convert-links -d out"
+            }
+            for (columns, run) in runs {
+                XCTAssertEqual(run.status, 0, "\(columns) -j \(jobs): \(run.final)")
+                // At 38 columns a name as long as `out/slower/tree8/file-0.bin` leaves no room
+                // for a row: the totals row alone shows, as for a list's long names.
+                if columns >= 40 {
+                    XCTAssertTrue(run.frames.contains { $0.contains(where: isItemRow) }, "\(columns): bars seen: \(run.frames)")
+                }
+                XCTAssertTrue(
+                    run.frames.contains { $0.contains { $0.hasPrefix("[") && $0.hasSuffix("/s") } },
+                    "\(columns): the totals row: \(run.frames)")
+                for frame in run.frames {
+                    let rows = frame.filter(isItemRow)
+                    XCTAssertEqual(Set(rows.map(shape)).count, min(1, rows.count), "\(columns) -j \(jobs): lined up: \(frame)")
+                }
+                // The missing robots.txt's skip line (`afget: skipping out/robots.txt: not on the
+                // server (HTTP 404)`) is longer than 50 columns and is not shortened: it may wrap.
+                assertFits(run, columns: columns, causesMayWrap: true)
+                assertNothingLeft(run, columns: columns)
+                let joined = try tmux.capture("w\(columns)", history: true, joined: true)
+                XCTAssertEqual(joined.filter { $0.contains(": done, ") }.count, files + 1, "\(columns): \(joined)")
+                XCTAssertTrue(
+                    joined.contains { $0.contains("\(files + 1) downloaded, 1 skipped, 0 failed") }, "\(columns): \(joined)")
+                XCTAssertTrue(joined.contains { $0.contains("links converted in 1 page") }, "\(columns): \(joined)")
+            }
+            tmux.kill()
+            tmux = Tmux()
+            try FileManager.default.removeItem(at: directory)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+    }
+
     /// Items continuing where an earlier run stopped: at 120 and 38 columns each says so on
     /// one line, its name whole: the URL is shortened in its middle, then left out, then the
     /// sizes.
