@@ -4,8 +4,8 @@ import XCTest
 /// A tmux server of the test's own (its own socket, no config file), whose sessions run afget
 /// in windows of chosen sizes: what a person sees in a terminal, read back with `capture-pane`.
 /// tmux keeps a real screen and scrollback, so a frame left behind or a line that wrapped
-/// shows in a capture as it would on screen. Panes stay after their command ends
-/// (remain-on-exit), so the screen a run left can be read.
+/// shows in a capture as it would on screen. A pane stays open after its command ends, so
+/// the screen a run left can be read.
 final class Tmux {
     private let socket = "afget-test-\(getpid())-\(UUID().uuidString.prefix(8))"
     private static let program = "/usr/bin/tmux"
@@ -13,7 +13,8 @@ final class Tmux {
 
     /// Starts `command` (a shell command line) in a new detached session named `session`, in
     /// a window `columns` × `rows`, in `directory`. `environment` is set for the command alone.
-    /// The shell then writes the command's exit status where `exitStatus` finds it.
+    /// The shell then writes the command's exit status where `exitStatus` finds it, prints
+    /// `endMark`, and keeps the pane's terminal open.
     func start(
         _ command: String, session: String, columns: Int, rows: Int, in directory: URL,
         environment: [String: String] = [:]
@@ -21,18 +22,19 @@ final class Tmux {
         let settings = (["XDG_CONFIG_HOME": "/nonexistent/afget-tests"].merging(environment) { $1 })
             .sorted { $0.key < $1.key }.flatMap { ["-e", "\($0.key)=\($0.value)"] }
         sessions.append(session)
-        // remain-on-exit is set before the session exists: a quick command must not take its
-        // pane, and its last screen, with it.
+        // The terminal stays open after the command (`exec sleep`): tmux drops what a pane's
+        // terminal still holds unread when the pane's process ends, and that was afget's last
+        // lines on a loaded machine.
         let run = try tmux(
-            ["set-option", "-g", "remain-on-exit", "on", ";", "new-session", "-d", "-s", session]
-                + ["-x", "\(columns)", "-y", "\(rows)", "-c", directory.path] + settings
-                + ["\(command); echo $? > '\(statusFile(session).path)'"])
+            ["new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)", "-c", directory.path]
+                + settings
+                + ["\(command); echo $? > '\(statusFile(session).path)'; printf '%s\\n' '\(Self.endMark)'; exec sleep infinity"])
         XCTAssertEqual(run.status, 0, "tmux new-session: \(run.stderr)")
     }
 
     /// The lines of the session's screen (with `history`, the scrollback above it first),
-    /// trailing spaces removed, the line tmux writes in a dead pane left out. `joined`: a line
-    /// that wrapped comes back whole.
+    /// trailing spaces removed, the end mark left out. `joined`: a line that wrapped comes
+    /// back whole.
     func capture(_ session: String, history: Bool = false, joined: Bool = false) throws -> [String] {
         var arguments = ["capture-pane", "-p", "-t", session]
         if history { arguments += ["-S", "-"] }
@@ -42,8 +44,13 @@ final class Tmux {
         var lines = run.stdout.components(separatedBy: "\n").map { line in
             String(line.reversed().drop { $0 == " " }.reversed())
         }
+        // The mark follows the command's last byte, which need not end a line.
+        if let marked = lines.lastIndex(where: { $0.hasSuffix(Self.endMark) }) {
+            lines[marked].removeLast(Self.endMark.count)
+            if lines[marked].isEmpty { lines.remove(at: marked) }
+        }
         if lines.last == "" { lines.removeLast() }
-        return lines.filter { !$0.hasPrefix("Pane is dead") }
+        return lines
     }
 
     /// Types `keys` into the session's pane as a person would (tmux's key names: `C-c` is
@@ -53,11 +60,18 @@ final class Tmux {
         XCTAssertEqual(run.status, 0, "tmux send-keys: \(run.stderr)")
     }
 
-    /// The exit status of the session's command once it has ended; nil until then.
+    /// The exit status of the session's command once it has ended and tmux has drawn all it
+    /// wrote (the end mark is on the screen); nil until then.
     func exitStatus(_ session: String) throws -> Int32? {
         guard let text = try? String(contentsOf: statusFile(session), encoding: .utf8), text.hasSuffix("\n") else { return nil }
+        let run = try tmux(["capture-pane", "-p", "-J", "-t", session, "-S", "-"])
+        guard run.stdout.contains(Self.endMark) else { return nil }
         return Int32(text.dropLast())
     }
+
+    /// What the shell prints after the command: once tmux shows it, tmux has read every byte
+    /// the command wrote before it.
+    private static let endMark = "~afget-test-command-ended~"
 
     /// Where the shell of a session writes its command's exit status. tmux's own
     /// `pane_dead_status` is not always set: a pane whose terminal closed first is dead
