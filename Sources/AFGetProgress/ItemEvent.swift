@@ -120,12 +120,14 @@ public struct RunSummary: Sendable, Equatable {
     }
     public static let shownFailures = 10
 
-    /// Keeps a failed item for the summary's list if it is among the first in list order.
-    public mutating func noteFailure(_ text: String, order: Int) {
+    /// Keeps a failed item for the summary's list if it is among the first in list order. The
+    /// words are made only then: a list of 404s fails every item, and wording each was 1 % of
+    /// its CPU (docs/performance.md).
+    public mutating func noteFailure(_ text: @autoclosure () -> String, order: Int) {
         guard shownFailureList.count < Self.shownFailures || order < shownFailureList[shownFailureList.count - 1].order
         else { return }
         let place = shownFailureList.firstIndex { $0.order > order } ?? shownFailureList.count
-        shownFailureList.insert(ShownFailure(order: order, text: text), at: place)
+        shownFailureList.insert(ShownFailure(order: order, text: text()), at: place)
         if shownFailureList.count > Self.shownFailures { shownFailureList.removeLast() }
     }
     public var bytes: Int64 = 0

@@ -197,7 +197,10 @@ public struct RequestSerializer: Sendable {
     }
 
     /// A URL afget can use for `use`, or a usage failure naming the URL and what is wrong with it.
-    public static func parseURL(_ string: String, for use: URLUse = .request) throws(ItemFailure) -> CurlURL {
+    /// `reading` says what is read of a good one (`CurlURL.Reading`).
+    public static func parseURL(
+        _ string: String, for use: URLUse = .request, reading: CurlURL.Reading = .all
+    ) throws(ItemFailure) -> CurlURL {
         func refused(_ failure: TransferFailure) -> ItemFailure { ItemFailure(item: removingPassword(from: string), failure) }
         guard let scheme = scheme(of: string) else {
             throw refused(TransferFailure(.input(.notAURL(remoteFiles: use.acceptsRemoteFiles))))
@@ -216,7 +219,7 @@ public struct RequestSerializer: Sendable {
         }
         let url: CurlURL
         do {
-            url = try CurlURL(string)
+            url = try CurlURL(string, reading: reading)
         } catch {
             switch error {
             case .malformed(let reason):

@@ -61,6 +61,8 @@ public struct InputList: Sendable {
     /// for now (`finishEntry`: a pipe with nothing more to read).
     public struct Parser: Sendable {
         let name: String
+        /// What is read of each URL: a list's first pass needs only destinations.
+        let reading: CurlURL.Reading
         private var lineNumber = 0
         private var current: Entry?
         /// A document line under way, in place of `current`.
@@ -69,8 +71,9 @@ public struct InputList: Sendable {
 
         private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-        public init(name: String) {
+        public init(name: String, reading: CurlURL.Reading = .all) {
             self.name = name
+            self.reading = reading
         }
 
         /// Takes one line, without its LF. Lines end in LF or CR LF; a UTF-8 byte order mark at
@@ -136,10 +139,11 @@ public struct InputList: Sendable {
                     skippingOptions = false
                     return
                 }
-                for mirror in urls.dropFirst() { _ = try RequestSerializer.parseURL(mirror, for: .download) }
+                for mirror in urls.dropFirst() { _ = try RequestSerializer.parseURL(mirror, for: .download, reading: reading) }
                 current = Entry(
                     source: source, line: lineNumber, url: urls[0],
-                    parsedURL: try RequestSerializer.parseURL(urls[0], for: .download), mirrors: Array(urls.dropFirst()))
+                    parsedURL: try RequestSerializer.parseURL(urls[0], for: .download, reading: reading),
+                    mirrors: Array(urls.dropFirst()))
                 skippingOptions = false
             } catch {
                 results.append(.problem(ItemFailure(item: source, error.failure)))

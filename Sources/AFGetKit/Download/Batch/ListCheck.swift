@@ -1,10 +1,11 @@
 import AFGetSupport
+import CurlCore
 
 /// A list file's first pass, before any transfer (DESIGN.md §8): two different URLs for one
 /// destination stop the run (exit 2) naming both lines, identical items are merged, and
 /// `--report` may not be where an item is downloaded. The list is read once keeping 8 bytes per
-/// item (a hash of its destination); only when two hashes are equal is it read again, looking
-/// closer at just those destinations. The run then reads it a last time, as a stream. A
+/// item (a hash of its destination), reading of each URL only what names its file; only when two
+/// hashes are equal is it read again, looking closer at just those destinations. The run then reads it a last time, as a stream. A
 /// Metalink document the list names is read (or fetched) once, here: its files are items like
 /// the list's own, and the run takes them from `documents`.
 public struct ListCheck: Sendable {
@@ -38,7 +39,7 @@ public struct ListCheck: Sendable {
         var documents: [Int: Result<[InputList.Entry], ItemFailure>] = [:]
         defer { self.documents = documents }
         stoppedFetching = try Self.forEachEntry(
-            in: path, from: firstIndex, directory: directory, documents: &documents, reader: reader
+            in: path, reading: .destination, from: firstIndex, directory: directory, documents: &documents, reader: reader
         ) { result in
             guard case .entry(_, let item) = result else {
                 count += 1  // a line that cannot be used: an item, failed
@@ -57,7 +58,9 @@ public struct ListCheck: Sendable {
         guard !shared.isEmpty else { return }
 
         for item in items where claims.key(of: item).map(shared.contains) == true { _ = claims.claim(item, line: nil) }
-        _ = try Self.forEachEntry(in: path, from: firstIndex, directory: directory, documents: &documents, reader: reader) {
+        _ = try Self.forEachEntry(
+            in: path, reading: .all, from: firstIndex, directory: directory, documents: &documents, reader: reader
+        ) {
             result in
             guard case .entry(let line, let item) = result, let key = claims.key(of: item),
                 shared.contains(key)
@@ -114,11 +117,11 @@ public struct ListCheck: Sendable {
     /// document line hands each of its files, read into `documents` the first time. Returns the
     /// document being fetched when the run was stopped, which ends the reading.
     private static func forEachEntry(
-        in path: String, from firstIndex: Int, directory: String?,
+        in path: String, reading: CurlURL.Reading, from firstIndex: Int, directory: String?,
         documents: inout [Int: Result<[InputList.Entry], ItemFailure>], reader documentReader: ListDocuments,
         _ body: (Line) -> Bool
     ) throws(ItemFailure) -> String? {
-        var reader = try ListReader(path: path)
+        var reader = try ListReader(path: path, reading: reading)
         defer { reader.close() }
         var index = firstIndex
         while true {

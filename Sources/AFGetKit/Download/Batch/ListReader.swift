@@ -1,4 +1,5 @@
 import AFGetSupport
+import CurlCore
 import Glibc
 
 /// Reads a list's lines from a file or a pipe as they come, and parses them: memory holds a
@@ -18,8 +19,8 @@ struct ListReader: Sendable {
     private var atEnd = false
 
     /// Opens `path`, or standard input for "-"; a list that cannot be opened is a usage
-    /// failure naming it.
-    init(path: String) throws(ItemFailure) {
+    /// failure naming it. `reading` says what is read of each URL.
+    init(path: String, reading: CurlURL.Reading = .all) throws(ItemFailure) {
         name = path == "-" ? "stdin" : path
         descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -27,7 +28,7 @@ struct ListReader: Sendable {
         }
         var status = stat()
         isStream = fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT != S_IFREG
-        parser = InputList.Parser(name: name)
+        parser = InputList.Parser(name: name, reading: reading)
     }
 
     /// Closes the list (standard input stays open).
