@@ -27,10 +27,8 @@ package func joinPath(_ directory: String, _ name: String) -> String {
 package func splitPath(_ path: String) -> (directory: String, name: String) {
     // By bytes: "/" is never part of another character in UTF-8, and searching the string's
     // characters instead was a few per cent of a batch of small files.
-    let bytes = path.utf8
-    guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
-    let directory = Substring(bytes[..<slash])
-    return (directory.isEmpty ? "/" : String(directory), String(Substring(bytes[bytes.index(after: slash)...])))
+    guard let (directory, name) = path.split(atLastByte: UInt8(ascii: "/")) else { return (".", path) }
+    return (directory.isEmpty ? "/" : String(directory), String(name))
 }
 
 /// `mkdir -p`: creates `path` and its missing parents.

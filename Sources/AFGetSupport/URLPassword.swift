@@ -3,7 +3,7 @@
 /// a log, a report or resume data (DESIGN.md §5). The request itself still carries it.
 public func removingPassword(from url: String) -> String {
     // Most URLs carry no user information at all: one byte scan.
-    guard url.utf8.contains(UInt8(ascii: "@")) else { return url }
+    guard url.containsByte(UInt8(ascii: "@")) else { return url }
     // Bytes, not characters: "@" followed by a combining mark is one Character that is not "@",
     // and the password before it would be shown (found by the redirect fuzz target).
     let bytes = Array(url.utf8)
@@ -18,19 +18,21 @@ public func removingPassword(from url: String) -> String {
 /// Whether `text` holds "://" (a URL rather than a path or a name), by bytes: String's own
 /// search is generic, and took 1 % of the CPU of a list whose every line asked it.
 public func holdsSchemeSeparator(_ text: String) -> Bool {
-    var last: (UInt8, UInt8) = (0, 0)
-    for byte in text.utf8 {
-        if byte == UInt8(ascii: "/") && last == (UInt8(ascii: ":"), UInt8(ascii: "/")) { return true }
-        last = (last.1, byte)
+    text.withUTF8Bytes { bytes in
+        var last: (UInt8, UInt8) = (0, 0)
+        for byte in bytes {
+            if byte == UInt8(ascii: "/") && last == (UInt8(ascii: ":"), UInt8(ascii: "/")) { return true }
+            last = (last.1, byte)
+        }
+        return false
     }
-    return false
 }
 
 /// A line of text with the password of every URL in it removed, wherever the URL stands and
 /// with or without its scheme: libcurl's own words quote the proxy it was given
 /// ("Uses proxy env variable http_proxy == 'http://user:pass@host:3128'").
 public func removingPasswords(inText text: String) -> String {
-    guard text.utf8.contains(UInt8(ascii: "@")) else { return text }
+    guard text.containsByte(UInt8(ascii: "@")) else { return text }
     // An optional scheme, the user, then ":password@" up to the last "@" before a space or a
     // quote: a password may hold "/" or "@" unescaped.
     // Matched by scalars: by characters, "@" followed by a combining mark is no "@".

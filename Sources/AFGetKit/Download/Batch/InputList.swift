@@ -218,7 +218,8 @@ public struct InputList: Sendable {
     /// fetched as part of an odd URL (spaces are sent as %20).
     fileprivate static func checkURLLine(_ line: String) throws(ItemFailure) {
         let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard line.utf8.contains(where: isBlank) else { return }  // one word, the usual case
+        // One word, the usual case.
+        guard line.containsByte(UInt8(ascii: " ")) || line.containsByte(UInt8(ascii: "\t")) else { return }
         let words = line.utf8.split(whereSeparator: isBlank).map(Substring.init)
         if let option = words.dropFirst().first(where: { word in optionKeys.contains { word.hasPrefix($0 + "=") } }) {
             throw ItemFailure(item: line, TransferFailure(.input(.optionBesideURL(String(option)))))
@@ -228,7 +229,7 @@ public struct InputList: Sendable {
     /// A URL line's sources: split at tabs (aria2c's mirrors), each without outer blanks, the
     /// first of each URL given twice. A line without a tab is one URL, spaces and all.
     static func sources(onLine line: String) -> [String] {
-        guard line.utf8.contains(UInt8(ascii: "\t")) else { return [line] }
+        guard line.containsByte(UInt8(ascii: "\t")) else { return [line] }
         var urls: [String] = []
         for piece in line.split(separator: "\t") {
             let url = piece.trimmingWhitespace()

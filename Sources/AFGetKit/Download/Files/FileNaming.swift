@@ -22,7 +22,7 @@ public enum FileNaming {
 
     /// The name for a download of `url`: the last segment of the path as given, percent-decoded.
     public static func name(forURLPath path: String) -> String {
-        let lastSegment = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[path.index(after: $0)...]) } ?? path
+        let lastSegment = path.suffix(afterLastByte: UInt8(ascii: "/")).map(String.init) ?? path
         return safeComponent(percentDecoded(lastSegment) ?? lastSegment)
     }
 
@@ -104,7 +104,7 @@ public enum FileNaming {
 
     /// Percent-decodes `text`; nil when an escape is malformed or the bytes are not UTF-8.
     static func percentDecoded(_ text: String) -> String? {
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        guard text.containsByte(UInt8(ascii: "%")) else { return text }
         guard let bytes = percentDecodedBytes(text.utf8) else { return nil }
         return String(validating: bytes, as: UTF8.self)
     }
