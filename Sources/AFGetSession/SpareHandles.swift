@@ -1,3 +1,4 @@
+import CCurl
 import CurlCore
 
 /// Easy handles of finished transfers, reset and kept for the next ones: a new handle costs
@@ -12,9 +13,17 @@ final class SpareHandles {
         self.limit = limit
     }
 
-    /// A handle as good as new: a spare if there is one.
-    func take() -> EasyHandle {
-        spares.popLast() ?? EasyHandle()
+    /// A handle as good as new, its receive buffer sized: a spare if there is one that takes
+    /// the size. libcurl (7.88) frees a transfer's buffer when it ends unless other transfers
+    /// still share its connection (HTTP/2), and refuses to size a buffer it holds; such a
+    /// spare is let go rather than read with the default 16 KiB.
+    func take(receiveBufferBytes: Int) -> EasyHandle {
+        while let spare = spares.popLast() {
+            if spare.accepts(CURLOPT_BUFFERSIZE, receiveBufferBytes) { return spare }
+        }
+        let handle = EasyHandle()
+        handle.set(CURLOPT_BUFFERSIZE, receiveBufferBytes)
+        return handle
     }
 
     /// Keeps the handle of a transfer that has ended, unless `mustGo`: it had a cookie engine

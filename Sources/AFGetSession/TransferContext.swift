@@ -134,7 +134,7 @@ final class TransferContext {
     ) {
         self.id = id
         self.spareHandles = spareHandles
-        easy = spareHandles.take()
+        easy = spareHandles.take(receiveBufferBytes: options.receiveBufferBytes)
         self.sockets = sockets
         self.runRate = runRate
         self.cancellation = cancellation
@@ -276,7 +276,6 @@ final class TransferContext {
         easy.set(CURLOPT_PROTOCOLS_STR, isRemoteFile ? request.url.scheme : "http,https")
         easy.set(CURLOPT_USERAGENT, "afget/\(AFGetVersion.current)")
         easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
-        easy.set(CURLOPT_BUFFERSIZE, options.receiveBufferBytes)
         easy.set(CURLOPT_WRITEFUNCTION, callback: receiveBodyCallback)
         easy.set(CURLOPT_WRITEDATA, pointer: context)
         easy.set(CURLOPT_HEADERFUNCTION, callback: receiveHeaderCallback)

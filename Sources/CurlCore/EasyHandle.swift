@@ -41,6 +41,12 @@ public final class EasyHandle {
         check(afc_easy_setopt_long(raw, option, value), "option \(option.rawValue)")
     }
 
+    /// Sets an option libcurl may refuse for the handle's state rather than for a mistake of
+    /// afget's: whether it took it.
+    public func accepts(_ option: CURLoption, _ value: Int) -> Bool {
+        afc_easy_setopt_long(raw, option, value) == CURLE_OK
+    }
+
     public func set(_ option: CURLoption, _ value: Bool) {
         set(option, value ? 1 : 0)
     }
