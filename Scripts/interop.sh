@@ -9,7 +9,7 @@
 # Not part of Scripts/test.sh: it installs servers the tests do not need (see docs/interop.md).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-SERVERS_ALL="nginx apache lighttpd caddy python twisted nghttpd pyftpdlib vsftpd vsftpd-tls sftp scp slowsink"
+SERVERS_ALL="nginx apache lighttpd caddy python twisted nghttpd pyftpdlib vsftpd vsftpd-tls sftp scp moto slowsink"
 SERVERS=$SERVERS_ALL
 SCENARIOS_ALL="download resume changed shrunk split split-changed upload gzip compressed checksum metalink weak-etag 8bit-etag stale-mirror slow-upload recursive list"
 SCENARIOS=$SCENARIOS_ALL
@@ -30,6 +30,7 @@ source "$root/Scripts/packages.sh"
 ensure_packages nginx-light apache2 lighttpd lighttpd-mod-webdav lighttpd-mod-deflate caddy nghttp2-server openssl curl gzip \
     python3-pyftpdlib vsftpd openssh-server openssh-client
 [[ " $SERVERS " != *" twisted "* ]] || python3 -c 'import twisted' 2>/dev/null || pip install -q twisted >&2
+[[ " $SERVERS " != *" moto "* ]] || python3 -c 'import moto.server, boto3' 2>/dev/null || pip install -q 'moto[server]' boto3 >&2
 if [ -z "${AFGET:-}" ]; then
     (cd "$root" && swift build --product afget >&2)
     AFGET="$(cd "$root" && swift build --show-bin-path)/afget"
@@ -244,6 +245,14 @@ EOF
     SCHEME=sftp BASEPATH=$www PROBE=tcp PUT=up/ GZIP=""
 }
 start_scp() { start_sftp; SCHEME=scp RANGES=""; }  # SCP cannot fetch part of a file: a continue starts over
+start_moto() {  # moto's S3 server (pip): objects in memory, so what a scenario writes under $www is put (S3)
+    python3 -m moto.server -p "$port" >>"$srv/log" 2>&1 & server_pid=$!
+    export AWS_ACCESS_KEY_ID=AKIDINTEROP AWS_SECRET_ACCESS_KEY=interop/secret AWS_REGION=us-east-1 \
+        AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_CONFIG_FILE=/nonexistent
+    S3="http://127.0.0.1:$port" SCHEME=s3 BASE=s3://interop PROBE=tcp PUT="" GZIP=""
+    TLS=(--s3-endpoint "$S3" --s3-path-style)
+    ONLY="download resume changed shrunk split split-changed checksum list"
+}
 start_slowsink() {  # reads a PUT body at 150 kB/s through a small receive buffer, records what it got
     SINK="$srv/received"
     python3 "$root/Scripts/interop/slow_sink.py" --port "$port" --record "$SINK" --rate 150000 --rcvbuf 16384 \
@@ -251,11 +260,11 @@ start_slowsink() {  # reads a PUT body at 150 kB/s through a small receive buffe
     PUT="" GZIP="" ONLY=slow-upload
 }
 start_server() {  # start_server NAME [PORT]: on a free port unless given one
-    RANGES=1 SCHEME=http TLS=() SETTLE="" ONLY="" SINK="" BASEPATH="" PROBE=http TAGGED="" LISTS=""
+    RANGES=1 SCHEME=http TLS=() SETTLE="" ONLY="" SINK="" BASEPATH="" PROBE=http TAGGED="" LISTS="" S3="" BASE=""
     srv="$work/$1"; www="$srv/www"; out="$srv/out"; mkdir -p "$www" "$out"
     port=${2:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
     "start_$1"
-    BASE="$SCHEME://127.0.0.1:$port$BASEPATH"
+    BASE=${BASE:-"$SCHEME://127.0.0.1:$port$BASEPATH"}
     local deadline=$((SECONDS + 20))
     # an FTP or SSH server is ready once it listens (curl would need afget's SSH options)
     until if [ "$PROBE" = tcp ]; then (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null
@@ -272,10 +281,12 @@ serve_etag() { [ "$ETAG" = "$1" ] || { ETAG=$1; stop_server; start_server "$serv
 # ---- helpers ----
 # publish NAME SOURCE: a fresh copy on the server, dated in the past so Last-Modified is a usable
 # validator (it must be a second older than Date). change NAME [SIZE]: new bytes, later mtime.
-publish() { cp "$2" "$www/$1"; touch -d '2024-01-01 00:00:00' "$www/$1"; }
+publish() { cp "$2" "$www/$1"; touch -d '2024-01-01 00:00:00' "$www/$1"; put "$1"; }
+# put NAME...: on an object store, sends what was written under $www there
+put() { [ -z "$S3" ] || python3 "$root/Scripts/interop/s3_put.py" "$S3" interop "$www" "$@"; }
 change() {
     head -c "${2:-$(stat -c %s "$www/$1")}" /dev/urandom >"$www/$1.new"
-    touch -d '2024-06-01 00:00:00' "$www/$1.new"; mv "$www/$1.new" "$www/$1"
+    touch -d '2024-06-01 00:00:00' "$www/$1.new"; mv "$www/$1.new" "$www/$1"; put "$1"
     [ -z "$SETTLE" ] || settle "$1"
 }
 # settle NAME: wait until the server describes the new file (its Last-Modified). A server that
@@ -599,6 +610,7 @@ scenario_list() {
     local name missing="" bad=""
     mkdir -p "$www/list"
     for name in $(seq 200); do head -c 16384 /dev/urandom >"$www/list/f$name.bin"; done
+    put list
     seq 200 | sed "s|.*|$BASE/list/f&.bin|" >"$srv/list.txt"
     run get -q -j 8 -d "$out/list" -i "$srv/list.txt"
     [ $rc -eq 0 ] || { defect "afget -j 8 -i (200 files of 16 KiB)"; return; }
