@@ -3,6 +3,7 @@ import AFGetRequest
 import AFGetSupport
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 
 /// Where `s3://` URLs go and who afget is there (downloads and `afget resume`); the rest comes
 /// from the environment and `~/.aws` as the AWS CLI reads them (`S3Access`).
@@ -48,5 +49,15 @@ struct S3Options: ParsableArguments {
                     endpoint: endpoint, pathStyle: pathStyle ? true : nil, profile: profile, unsigned: unsigned),
                 environment: environment, home: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 })
         }
+    }
+
+    /// Whether `--include` and `--exclude` keep an upload: its key's path below the prefix
+    /// `location` names, matched as a listing's keys are (fnmatch, `*` crossing `/`).
+    func chosen(relativePath upload: S3Upload, to location: S3Location) -> Bool {
+        let prefix = location.isPrefix ? location.key : location.key + "/"
+        let key = upload.location.key
+        let path = key.hasPrefix(prefix) ? String(key.dropFirst(prefix.count)) : key
+        let matches = { (pattern: String) in fnmatch(pattern, path, 0) == 0 }
+        return (include.isEmpty || include.contains(where: matches)) && !exclude.contains(where: matches)
     }
 }
