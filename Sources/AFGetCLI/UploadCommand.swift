@@ -55,8 +55,9 @@ struct UploadCommand: AsyncParsableCommand {
         let url = arguments.last!
         if url.lowercased().hasPrefix("s3://") { return try await runS3(url) }
         guard !s3Upload.anyGiven, s3.include.isEmpty, s3.exclude.isEmpty else {
-            throw UsageFailure(message: "-r, -s, --part-size, --multipart-threshold, --restart, --include and --exclude "
-                + "are for uploads to an s3:// URL")
+            throw UsageFailure(
+                message: "-r, -s, --part-size, --multipart-threshold, --restart, --include and --exclude "
+                    + "are for uploads to an s3:// URL")
         }
         var files: [String] = []
         var extraFields: [(name: String, value: String)] = []

@@ -49,13 +49,18 @@ final class S3UploadTests: XCTestCase {
 
     /// The parts moto took (a 200 to `PUT …?partNumber=`) in its log so far.
     private func partsTaken(_ moto: MotoServer) -> Int {
-        moto.server.logText.split(separator: "\n").filter { $0.contains("PUT /") && $0.contains("partNumber=") && $0.contains("\" 200 ") }
-            .count
+        moto.server.logText.split(separator: "\n").filter {
+            $0.contains("PUT /") && $0.contains("partNumber=") && $0.contains("\" 200 ")
+        }
+        .count
     }
 
     /// How many parts the one upload record holds, nil when there is none.
     private func recordedParts() -> Int? {
-        guard let name = try? FileManager.default.contentsOfDirectory(atPath: records.path).first(where: { $0.hasSuffix(".afresume") }),
+        guard
+            let name = try? FileManager.default.contentsOfDirectory(atPath: records.path).first(where: {
+                $0.hasSuffix(".afresume")
+            }),
             let text = try? String(contentsOf: records.appendingPathComponent(name), encoding: .utf8)
         else { return nil }
         return text.components(separatedBy: "<key>number</key>").count - 1
@@ -112,8 +117,10 @@ final class S3UploadTests: XCTestCase {
         try moto.createBucket("up-parts")
         let sha = try write("big.bin", count: 23_000_000)
         let result = try afget(
-            ["-v", "--progress", "line", "--multipart-threshold", "10M", "--part-size", "5M", "-s", "4", "big.bin",
-             "s3://up-parts/big.bin"], moto)
+            [
+                "-v", "--progress", "line", "--multipart-threshold", "10M", "--part-size", "5M", "-s", "4", "big.bin",
+                "s3://up-parts/big.bin",
+            ], moto)
         XCTAssertEqual(result.status, 0, result.stderr)
         let stored = try moto.object("up-parts", "big.bin")
         XCTAssertEqual(stored.sha256, sha)

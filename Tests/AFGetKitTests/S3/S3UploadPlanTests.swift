@@ -77,8 +77,10 @@ final class S3UploadPlanTests: XCTestCase {
             ("<string>s3://bkt/dir/big file.bin</string>", "<string>https://x/y</string>", "AFGetUploadURL"),
             ("<string>/home/u/big file.bin</string>", "<string>big file.bin</string>", "absolute"),
             ("<integer>5242880</integer>", "<integer>1024</integer>", "AFGetPartSize"),
-            ("<key>NSURLSessionResumeInfoVersion</key>\n\t<integer>1</integer>",
-             "<key>NSURLSessionResumeInfoVersion</key>\n\t<integer>2</integer>", "newer"),
+            (
+                "<key>NSURLSessionResumeInfoVersion</key>\n\t<integer>1</integer>",
+                "<key>NSURLSessionResumeInfoVersion</key>\n\t<integer>2</integer>", "newer"
+            ),
             ("<integer>2</integer>\n\t\t\t<key>sha256</key>", "<integer>1</integer>\n\t\t\t<key>sha256</key>", "twice"),
         ]
         for (from, to, said) in rows {
@@ -151,11 +153,13 @@ final class S3UploadPlanTests: XCTestCase {
                 nextMarker: 2))
         XCTAssertNil(MultipartAnswers.partsPage(Array(page.utf8), after: 2), "a marker that does not move on")
         XCTAssertEqual(
-            MultipartAnswers.partsPage(Array("<ListPartsResult><IsTruncated>false</IsTruncated></ListPartsResult>".utf8), after: 7),
+            MultipartAnswers.partsPage(
+                Array("<ListPartsResult><IsTruncated>false</IsTruncated></ListPartsResult>".utf8), after: 7),
             .init(parts: [], nextMarker: nil))
         XCTAssertNil(
             MultipartAnswers.partsPage(
-                Array("<ListPartsResult><Part><PartNumber>x</PartNumber><ETag>a</ETag><Size>1</Size></Part></ListPartsResult>".utf8),
+                Array(
+                    "<ListPartsResult><Part><PartNumber>x</PartNumber><ETag>a</ETag><Size>1</Size></Part></ListPartsResult>".utf8),
                 after: nil))
 
         XCTAssertEqual(
@@ -208,7 +212,8 @@ final class S3UploadPlanTests: XCTestCase {
         XCTAssertEqual(
             try S3Upload.targets([root + "/d/a.txt"], to: prefix, recursive: false).map(\.location.key), ["up/a.txt"])
         XCTAssertEqual(
-            try S3Upload.targets([root + "/d/a.txt"], to: S3Location(bucket: "b", key: "k"), recursive: false).map(\.location.key),
+            try S3Upload.targets([root + "/d/a.txt"], to: S3Location(bucket: "b", key: "k"), recursive: false).map(
+                \.location.key),
             ["k"])
         XCTAssertEqual(
             try S3Upload.targets([root + "/d"], to: S3Location(bucket: "b", key: "up"), recursive: true).first?.location.key,
