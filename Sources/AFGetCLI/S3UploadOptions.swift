@@ -42,12 +42,6 @@ struct S3UploadOptions: ParsableArguments {
         }
     }
 
-    /// Whether any option here was given a value of its own: they apply to `s3://` URLs only.
-    var anyGiven: Bool {
-        recursive || restart || split != S3UploadSettings.defaultConnections
-            || threshold.bytes != S3PartPlan.defaultThreshold || partSize.bytes != S3PartPlan.defaultPartSize
-    }
-
     var settings: S3UploadSettings {
         var settings = S3UploadSettings()
         settings.threshold = threshold.bytes

@@ -53,12 +53,9 @@ struct UploadCommand: AsyncParsableCommand {
 
     func run() async throws {
         let url = arguments.last!
+        // The S3 options (-r, -s, --part-size, ...) mean nothing to other URLs, and a config
+        // file written for downloads may set `split` or `recursive`: they are left unused.
         if url.lowercased().hasPrefix("s3://") { return try await runS3(url) }
-        guard !s3Upload.anyGiven, s3.include.isEmpty, s3.exclude.isEmpty else {
-            throw UsageFailure(
-                message: "-r, -s, --part-size, --multipart-threshold, --restart, --include and --exclude "
-                    + "are for uploads to an s3:// URL")
-        }
         var files: [String] = []
         var extraFields: [(name: String, value: String)] = []
         for argument in arguments.dropLast() {
