@@ -113,8 +113,9 @@ public struct S3UploadRunner: Sendable {
             store?.remove()
             earlier = nil
         }
-        renderer.handle(.queued(info))
+        // One PUT's exchange says its own `queued`; a multipart upload's requests report to relays.
         guard plan.isMultipart else { return await sendWhole(upload, info: info, identity: identity, failed: failed) }
+        renderer.handle(.queued(info))
         let multipart = MultipartSend(runner: self, upload: upload, info: info, plan: plan, identity: identity, store: store)
         return await multipart.run(continuing: earlier, failed: failed)
     }
