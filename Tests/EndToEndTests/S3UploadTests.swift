@@ -202,6 +202,25 @@ final class S3UploadTests: XCTestCase {
         XCTAssertEqual(try moto.unfinishedUploads("up-again").filter { !$0.isEmpty }, [])
     }
 
+    func testAnUnusableRecordIsAConflictThatRestartDiscards() throws {
+        let moto = try MotoServer()
+        try moto.createBucket("up-bad")
+        let sha = try write("big.bin", count: 12 * 1_048_576)
+        let command = ["--multipart-threshold", "10M", "--part-size", "5M", "big.bin", "s3://up-bad/big.bin"]
+        try interruptOnceAPartIsRecorded(command, moto)
+        let name = try XCTUnwrap(
+            try FileManager.default.contentsOfDirectory(atPath: records.path).first { $0.hasSuffix(".afresume") })
+        try Data("<plist>not one</plist>".utf8).write(to: records.appendingPathComponent(name))
+
+        let refused = try afget(command, moto)
+        XCTAssertEqual(refused.status, 9, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains(name) && refused.stderr.contains("--restart"), refused.stderr)
+        let restarted = try afget(["--restart"] + command, moto)
+        XCTAssertEqual(restarted.status, 0, restarted.stderr)
+        XCTAssertEqual(try moto.object("up-bad", "big.bin").sha256, sha)
+        XCTAssertEqual(recordedParts(), nil)
+    }
+
     func testADirectoryGoesToAPrefixWithRecursive() throws {
         let moto = try MotoServer()
         try moto.createBucket("up-tree")
