@@ -202,6 +202,72 @@ final class S3UploadTests: XCTestCase {
         XCTAssertEqual(try moto.unfinishedUploads("up-again").filter { !$0.isEmpty }, [])
     }
 
+    /// A store in front of `moto` that answers 503 to the first request whose path holds
+    /// `refusing`, and passes every other request on as it came (one at a time per connection,
+    /// so a reused connection's requests are seen too).
+    private func faultyFront(of moto: MotoServer, refusing: String) throws -> ServerProgram {
+        try ServerProgram("/usr/bin/env") { port, _ in
+            [
+                "python3", "-c",
+                """
+                import http.client, http.server, sys, threading
+                port, origin, refusing = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+                refused, lock = [], threading.Lock()
+                class Front(http.server.BaseHTTPRequestHandler):
+                    protocol_version = "HTTP/1.1"
+                    def relay(self):
+                        length = int(self.headers.get("Content-Length") or 0)
+                        body = self.rfile.read(length) if length else b""
+                        with lock:
+                            refuse = refusing in self.path and not refused
+                            if refuse:
+                                refused.append(self.path)
+                        if refuse:
+                            sys.stderr.write("refused " + self.path + "\\n")
+                            sys.stderr.flush()
+                            self.send_response(503)
+                            self.send_header("Content-Length", "0")
+                            self.end_headers()
+                            return
+                        connection = http.client.HTTPConnection("127.0.0.1", origin)
+                        headers = {k: v for k, v in self.headers.items() if k.lower() != "expect"}
+                        connection.request(self.command, self.path, body=body, headers=headers)
+                        answer = connection.getresponse()
+                        data = answer.read()
+                        self.send_response(answer.status)
+                        for name, value in answer.getheaders():
+                            if name.lower() not in ("content-length", "transfer-encoding", "connection", "server", "date"):
+                                self.send_header(name, value)
+                        self.send_header("Content-Length", str(len(data)))
+                        self.end_headers()
+                        self.wfile.write(data)
+                    do_GET = do_PUT = do_POST = do_DELETE = relay
+                    def log_message(self, *arguments):
+                        pass
+                http.server.ThreadingHTTPServer(("127.0.0.1", port), Front).serve_forever()
+                """, String(port), String(moto.server.port), refusing,
+            ]
+        }
+    }
+
+    func testAFailedPartIsSentAgainAlone() throws {
+        let moto = try MotoServer()
+        try moto.createBucket("up-retry")
+        let sha = try write("big.bin", count: 23_000_000)
+        let front = try faultyFront(of: moto, refusing: "partNumber=2&")
+        let result = try Afget.run(
+            [
+                "upload", "--s3-endpoint", "http://127.0.0.1:\(front.port)", "--progress", "line", "--retry-delay", "0.2",
+                "--multipart-threshold", "10M", "--part-size", "5M", "-s", "4", "big.bin", "s3://up-retry/big.bin",
+            ],
+            in: directory, environment: environment(moto))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(front.logText.contains("refused /up-retry/big.bin?partNumber=2&"), front.logText)
+        XCTAssertTrue(result.stderr.contains("part 2"), "the retry names its part: \(result.stderr)")
+        XCTAssertEqual(partsTaken(moto), 5, "part 2 once more, the others once")
+        XCTAssertEqual(try moto.object("up-retry", "big.bin").sha256, sha)
+    }
+
     func testAnUnusableRecordIsAConflictThatRestartDiscards() throws {
         let moto = try MotoServer()
         try moto.createBucket("up-bad")
