@@ -59,7 +59,7 @@ final class S3UploadTests: XCTestCase {
     private func recordedParts() -> Int? {
         guard
             let name = try? FileManager.default.contentsOfDirectory(atPath: records.path).first(where: {
-                $0.hasSuffix(".afresume")
+                $0.hasSuffix(".afupload")
             }),
             let text = try? String(contentsOf: records.appendingPathComponent(name), encoding: .utf8)
         else { return nil }
@@ -159,7 +159,7 @@ final class S3UploadTests: XCTestCase {
         XCTAssertLessThan(takenBefore, 5)
         let record = try String(
             contentsOf: records.appendingPathComponent(
-                FileManager.default.contentsOfDirectory(atPath: records.path).first { $0.hasSuffix(".afresume") }!),
+                FileManager.default.contentsOfDirectory(atPath: records.path).first { $0.hasSuffix(".afupload") }!),
             encoding: .utf8)
         XCTAssertFalse(record.contains(moto.secretKey), "no secret in the record")
 
@@ -275,7 +275,7 @@ final class S3UploadTests: XCTestCase {
         let command = ["--multipart-threshold", "10M", "--part-size", "5M", "big.bin", "s3://up-bad/big.bin"]
         try interruptOnceAPartIsRecorded(command, moto)
         let name = try XCTUnwrap(
-            try FileManager.default.contentsOfDirectory(atPath: records.path).first { $0.hasSuffix(".afresume") })
+            try FileManager.default.contentsOfDirectory(atPath: records.path).first { $0.hasSuffix(".afupload") })
         try Data("<plist>not one</plist>".utf8).write(to: records.appendingPathComponent(name))
 
         let refused = try afget(command, moto)

@@ -5,7 +5,8 @@ import Glibc
 /// Where a multipart upload's record lives: `$XDG_STATE_HOME/afget/uploads/` (else
 /// `~/.local/state/afget/uploads/`), named by a hash of the store, the object and the file's
 /// absolute path, so the same command finds it again from any directory, and a source
-/// directory (perhaps read-only, perhaps uploaded with `-r`) gets no files of afget's. Written
+/// directory (perhaps read-only, perhaps uploaded with `-r`) gets no files of afget's. Named
+/// `.afupload`, not `.afresume`, so `afget resume` never takes one for a download's. Written
 /// as a download's resume data is: a temporary name, fsynced, renamed over; mode 0600.
 public struct S3UploadRecordStore: Sendable {
     public let path: String
@@ -18,7 +19,7 @@ public struct S3UploadRecordStore: Sendable {
             bytes.withUnsafeBytes { digest.update($0.baseAddress!, $0.count) }
         }
         let name = String(digest.hex().prefix(32))
-        path = joinPath(directory, name + ".afresume")
+        path = joinPath(directory, name + ".afupload")
         temporaryPath = joinPath(directory, name + ".aftmp")
     }
 
