@@ -5,7 +5,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 
-/// Where `s3://` URLs go and who afget is there (downloads and `afget resume`); the rest comes
+/// Where `s3://` URLs go and who afget is there (downloads, `afget resume`, uploads); the rest comes
 /// from the environment and `~/.aws` as the AWS CLI reads them (`S3Access`).
 struct S3Options: ParsableArguments {
     @Option(

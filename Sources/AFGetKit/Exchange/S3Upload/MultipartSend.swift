@@ -47,6 +47,8 @@ struct MultipartSend: Sendable {
             do {
                 try store?.save(record)
             } catch {
+                // Unrecorded, the upload could never be continued: the store drops it now.
+                await runner.abort(record, upload: upload)
                 return failed(error)
             }
         }
