@@ -104,11 +104,13 @@ public struct S3UploadRunner: Sendable {
         // An upload that cannot go on is aborted, so the store drops its parts (they are
         // billed while they wait).
         if let old = earlier, settings.restart || !old.fits(identity, plan) {
-            renderer.handle(
-                .notice(
-                    settings.restart
-                        ? "\(file): --restart: aborting the earlier upload and starting over"
-                        : "\(file): changed since its upload began (size, time or inode): starting over"))
+            let why =
+                settings.restart
+                ? "--restart: aborting the earlier upload"
+                : old.identity != identity
+                    ? "changed since its upload began (size, time or inode)"
+                    : "cut otherwise now (--part-size, --multipart-threshold) than when its upload began"
+            renderer.handle(.notice("\(file): \(why); starting over"))
             await abort(old, upload: upload)
             store?.remove()
             earlier = nil
