@@ -10,8 +10,7 @@ struct S3UploadOptions: ParsableArguments {
 
     @Option(
         name: [.short, .customLong("split")],
-        help: ArgumentHelp(
-            "S3 parts sent at once (default: \(S3UploadSettings.defaultConnections)).", valueName: "n"))
+        help: ArgumentHelp("S3 parts sent at once.", valueName: "n"))
     var split = S3UploadSettings.defaultConnections
 
     @Option(
