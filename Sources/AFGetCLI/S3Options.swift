@@ -25,7 +25,9 @@ struct S3Options: ParsableArguments {
             "The AWS profile of ~/.aws/credentials and ~/.aws/config (default: AWS_PROFILE, else default).", valueName: "name"))
     var profile: String?
 
-    @Flag(name: .customLong("no-sign-request"), help: "Sign no S3 request (anonymous, as a public bucket is used), whatever credentials there are.")
+    @Flag(
+        name: .customLong("no-sign-request"),
+        help: "Sign no S3 request (anonymous, as a public bucket is used), whatever credentials there are.")
     var unsigned = false
 
     @Option(
