@@ -38,7 +38,7 @@ enum PeerHabits {
             )
         case .resume: (["L", "v", "k", "c", "q", "h"], ["j", "s", "H", "m", "x", "A", "u"])
         case .request: (["i", "L", "v", "k", "h"], ["d", "o", "H", "m", "x", "A", "u"])
-        case .upload: (["L", "v", "k", "q", "h"], ["H", "m", "x", "A", "u"])
+        case .upload: (["L", "v", "k", "q", "h", "r"], ["H", "m", "x", "A", "u", "s"])
         }
     }
 

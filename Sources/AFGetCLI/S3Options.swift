@@ -3,8 +3,9 @@ import AFGetRequest
 import AFGetSupport
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 
-/// Where `s3://` URLs go and who afget is there (downloads and `afget resume`); the rest comes
+/// Where `s3://` URLs go and who afget is there (downloads, `afget resume`, uploads); the rest comes
 /// from the environment and `~/.aws` as the AWS CLI reads them (`S3Access`).
 struct S3Options: ParsableArguments {
     @Option(
@@ -24,7 +25,9 @@ struct S3Options: ParsableArguments {
             "The AWS profile of ~/.aws/credentials and ~/.aws/config (default: AWS_PROFILE, else default).", valueName: "name"))
     var profile: String?
 
-    @Flag(name: .customLong("no-sign-request"), help: "Read S3 anonymously, whatever credentials there are.")
+    @Flag(
+        name: .customLong("no-sign-request"),
+        help: "Sign no S3 request (anonymous, as a public bucket is used), whatever credentials there are.")
     var unsigned = false
 
     @Option(
@@ -48,5 +51,15 @@ struct S3Options: ParsableArguments {
                     endpoint: endpoint, pathStyle: pathStyle ? true : nil, profile: profile, unsigned: unsigned),
                 environment: environment, home: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 })
         }
+    }
+
+    /// Whether `--include` and `--exclude` keep an upload: its key's path below the prefix
+    /// `location` names, matched as a listing's keys are (fnmatch, `*` crossing `/`).
+    func chosen(relativePath upload: S3Upload, to location: S3Location) -> Bool {
+        let prefix = location.isPrefix ? location.key : location.key + "/"
+        let key = upload.location.key
+        let path = key.hasPrefix(prefix) ? String(key.dropFirst(prefix.count)) : key
+        let matches = { (pattern: String) in fnmatch(pattern, path, 0) == 0 }
+        return (include.isEmpty || include.contains(where: matches)) && !exclude.contains(where: matches)
     }
 }

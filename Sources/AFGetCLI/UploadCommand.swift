@@ -13,7 +13,9 @@ struct UploadCommand: AsyncParsableCommand {
         abstract: "Upload files (PUT by default); a URL ending in / gets each file's name appended.",
         discussion: """
             "-" uploads standard input (streamed, not retried). With --field NAME each file is sent \
-            in a multipart form under NAME, with any name=value arguments as extra fields.
+            in a multipart form under NAME, with any name=value arguments as extra fields. To an \
+            s3://BUCKET/KEY URL a file is one signed PUT, or from --multipart-threshold on a multipart \
+            upload whose parts go -s at a time; the same command continues an interrupted one.
             """
     )
 
@@ -33,6 +35,8 @@ struct UploadCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "TLS") var tls: TLSOptions
     @OptionGroup(title: "FTP and SSH") var remoteFiles: RemoteFileOptions
+    @OptionGroup(title: "S3") var s3: S3Options
+    @OptionGroup(title: "S3 uploads") var s3Upload: S3UploadOptions
     @OptionGroup(title: "Retry") var retry: RetryOptions
     @OptionGroup(title: "Progress") var progress: ProgressOptions
     @OptionGroup(title: "Config file") var config: ConfigFileOptions
@@ -49,6 +53,9 @@ struct UploadCommand: AsyncParsableCommand {
 
     func run() async throws {
         let url = arguments.last!
+        // The S3 options (-r, -s, --part-size, ...) mean nothing to other URLs, and a config
+        // file written for downloads may set `split` or `recursive`: they are left unused.
+        if url.lowercased().hasPrefix("s3://") { return try await runS3(url) }
         var files: [String] = []
         var extraFields: [(name: String, value: String)] = []
         for argument in arguments.dropLast() {
@@ -84,6 +91,47 @@ struct UploadCommand: AsyncParsableCommand {
             remoteFiles: remoteFiles.settings(createsDirectories: createsDirectories))
         let runner = UploadRunner(manager: setup.manager, renderer: renderer, options: setup.options, retry: retry.policy)
         let summary = await runner.run(files, to: url, plan: plan)
+        renderer.finish()
+        setup.manager.invalidate()
+        if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
+    }
+
+    /// Files (or, with -r, directories' files) to an S3 object or prefix: signed as the
+    /// downloads are, whole or in parts.
+    private func runS3(_ url: String) async throws {
+        let files = Array(arguments.dropLast())
+        let uploads = try reportingFailures {
+            let parsed = try RequestSerializer.parseURL(url, for: .download)
+            guard let location = S3Location(parsed) else {
+                throw ItemFailure(item: url, TransferFailure(.input(.s3URLMalformed)))
+            }
+            if method.uppercased() != "PUT" || field != nil {
+                throw UsageFailure(message: "\(url): an S3 object is stored as it is (no --method or --field)")
+            }
+            if files.contains(UploadPlan.standardInputName) {
+                throw UsageFailure(message: "\(url): standard input (-) cannot go to S3: its length is not known up front")
+            }
+            if files.count > 1 && !location.isPrefix && !s3Upload.recursive {
+                throw UsageFailure(
+                    message: "\(files.count) files would all be PUT to \(url), each replacing the one before; end the URL "
+                        + "with / to upload each under its own name")
+            }
+            return try S3Upload.targets(files, to: location, recursive: s3Upload.recursive)
+                .filter { s3.chosen(relativePath: $0, to: location) }
+        }
+        let access: S3Access
+        switch s3.access() {
+        case .success(let found): access = found
+        case .failure(let failure): throw failure
+        }
+        let renderer = SharedRenderer(
+            progress.style.makeRenderer(stdoutCarriesData: true, showsSummary: uploads.count > 1))
+        let setup = try ExchangeSetup(connection: connection, auth: auth, tls: tls, retry: retry)
+        if setup.options.verbose { renderer.handle(.notice("S3: \(access.summary)")) }
+        let runner = S3UploadRunner(
+            manager: setup.manager, renderer: renderer, options: setup.options, retry: retry.policy, access: access,
+            settings: s3Upload.settings, headers: try reportingFailures { try connection.headers() })
+        let summary = await runner.run(uploads)
         renderer.finish()
         setup.manager.invalidate()
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }

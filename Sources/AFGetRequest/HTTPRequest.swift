@@ -70,5 +70,8 @@ public enum RequestBody: Sendable, Equatable {
 public enum BodyPart: Sendable, Equatable {
     case bytes([UInt8])
     case file(path: String)
+    /// `length` bytes of a file from `offset` on: one part of an S3 multipart upload, read
+    /// where it lies rather than copied out.
+    case fileRange(path: String, offset: Int64, length: Int64)
     case standardInput
 }

@@ -34,14 +34,18 @@ extension EasyHandle {
     /// The request's header lines. libcurl 7.88 waits for `100 Continue` before every upload
     /// body, and a server that ignores `Expect` costs a second; as curl 8 does, a body under
     /// 1 MiB is sent at once (an early refusal of it wastes little). The request's own
-    /// Expect header wins.
-    func applyHeaders(_ headers: [HTTPHeader], uploadLength: Int64?) {
+    /// Expect header wins. A signed request (S3) cannot say `Expect:`: libcurl 7.88 signs that
+    /// line as a header though it sends none, and the store refuses the signature; it waits
+    /// no time for the `100 Continue` instead.
+    func applyHeaders(_ headers: [HTTPHeader], uploadLength: Int64?, signed: Bool = false) {
         var lines = headers.map(\.line)
+        var waitsForContinue = 1000
         if let uploadLength, uploadLength < 1 << 20,
             !headers.contains(where: { $0.name.isSameHeaderName(as: "Expect") })
         {
-            lines.append("Expect:")
+            if signed { waitsForContinue = 0 } else { lines.append("Expect:") }
         }
+        set(CURLOPT_EXPECT_100_TIMEOUT_MS, waitsForContinue)
         set(CURLOPT_HTTPHEADER, headers: lines)
     }
 

@@ -242,7 +242,8 @@ final class TransferContext {
             sendPacer = options.rateLimit.map { RatePacer(bytesPerSecond: $0) }
         }
         easy.applyMethod(request.method, sending: upload)
-        easy.applyHeaders(headersToSend, uploadLength: upload?.length)
+        easy.applyHeaders(
+            headersToSend, uploadLength: upload?.length, signed: request.url.origin == firstOrigin && request.signing != nil)
         easy.applyIdentity(options, sameOrigin: request.url.origin == firstOrigin)
         easy.applySigning(request.url.origin == firstOrigin ? request.signing : nil)
         if isRemoteFile { prepareRemoteAttempt() }

@@ -13,15 +13,15 @@ import Glibc
 final class UploadSource {
     private enum Piece {
         case bytes([UInt8])
-        /// Opened when reached.
-        case file(path: String, size: Int)
+        /// Opened when reached, read from `start` on.
+        case file(path: String, start: Int, size: Int)
         /// `size` when the request's Content-Length says how much of it to send.
         case standardInput(size: Int?)
 
         var size: Int? {
             switch self {
             case .bytes(let data): data.count
-            case .file(_, let size): size
+            case .file(_, _, let size): size
             case .standardInput(let size): size
             }
         }
@@ -50,7 +50,14 @@ final class UploadSource {
         for part in Self.parts(of: body) {
             switch part {
             case .bytes(let data): pieces.append(.bytes(data))
-            case .file(let path): pieces.append(.file(path: path, size: try Self.size(of: path)))
+            case .file(let path): pieces.append(.file(path: path, start: 0, size: try Self.size(of: path)))
+            case .fileRange(let path, let offset, let length):
+                // A file shorter than the range now would run dry mid-part: refused before sending.
+                let size = try Self.size(of: path)
+                guard Int64(size) >= offset + length else {
+                    throw TransferFailure(.file(.shrank(path: path, sent: 0, size: offset + length)))
+                }
+                pieces.append(.file(path: path, start: Int(offset), size: Int(length)))
             case .standardInput: pieces.append(.standardInput(size: nil))
             }
         }
@@ -107,8 +114,8 @@ final class UploadSource {
                         UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress! + offset, byteCount: wanted)
                     }
                     count = wanted
-                case .file(let path, let size):
-                    count = try readFile(path, into: buffer, wanted)
+                case .file(let path, let start, let size):
+                    count = try readFile(path, at: start + offset, into: buffer, wanted)
                     if count == 0 {
                         throw TransferFailure(.file(.shrank(path: path, sent: Int64(offset), size: Int64(size))))
                     }
@@ -137,13 +144,14 @@ final class UploadSource {
         return 0
     }
 
-    private func readFile(_ path: String, into buffer: UnsafeMutablePointer<CChar>, _ wanted: Int) throws(TransferFailure) -> Int
+    private func readFile(_ path: String, at position: Int, into buffer: UnsafeMutablePointer<CChar>, _ wanted: Int)
+        throws(TransferFailure) -> Int
     {
         if descriptor < 0 {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw fileFailure(.read, path, errno: errno) }
         }
-        let count = readRetrying(descriptor, buffer, wanted)
+        let count = preadRetrying(descriptor, buffer, wanted, at: position)
         guard count >= 0 else { throw fileFailure(.read, path, errno: errno) }
         return count
     }
@@ -167,6 +175,16 @@ final class UploadSource {
             if ready > 0 || (ready < 0 && errno != EINTR) { return true }  // ready, ended, or an error read() reports
         }
         return false
+    }
+
+    private func preadRetrying(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<CChar>, _ capacity: Int, at position: Int)
+        -> Int
+    {
+        while true {
+            let count = pread(descriptor, buffer, capacity, off_t(position))
+            if count < 0 && errno == EINTR { continue }
+            return count
+        }
     }
 
     private func readRetrying(_ descriptor: Int32, _ buffer: UnsafeMutablePointer<CChar>, _ capacity: Int) -> Int {

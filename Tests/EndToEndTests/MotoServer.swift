@@ -77,6 +77,62 @@ final class MotoServer {
             """, [endpoint, accessKey, secretKey, bucket, directory.path, prefix, publicRead ? "public" : "private"])
     }
 
+    /// Makes `bucket`, empty.
+    func createBucket(_ bucket: String) throws {
+        _ = try Self.python(
+            Self.client + "s3.create_bucket(Bucket=sys.argv[4])\n", [endpoint, accessKey, secretKey, bucket])
+    }
+
+    /// An object as boto3 reads it back: the SHA-256 of its bytes, the checksum the store kept
+    /// (`ChecksumSHA256`, "" when none) and its ETag.
+    func object(_ bucket: String, _ key: String) throws -> (sha256: String, checksum: String, entityTag: String) {
+        let said = try Self.python(
+            Self.client + """
+                import hashlib
+                o = s3.get_object(Bucket=sys.argv[4], Key=sys.argv[5], ChecksumMode="ENABLED")
+                print(hashlib.sha256(o["Body"].read()).hexdigest(), o.get("ChecksumSHA256") or "-", o["ETag"])
+                """, [endpoint, accessKey, secretKey, bucket, key]
+        ).split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        return (said[0], said[1] == "-" ? "" : said[1], said[2])
+    }
+
+    /// Every key in `bucket` below `prefix` with the SHA-256 of its bytes.
+    func objects(_ bucket: String, prefix: String) throws -> [String: String] {
+        let said = try Self.python(
+            Self.client + """
+                import hashlib
+                for page in s3.get_paginator("list_objects_v2").paginate(Bucket=sys.argv[4], Prefix=sys.argv[5]):
+                    for item in page.get("Contents", []):
+                        body = s3.get_object(Bucket=sys.argv[4], Key=item["Key"])["Body"].read()
+                        print(item["Key"] + "\\t" + hashlib.sha256(body).hexdigest())
+                """, [endpoint, accessKey, secretKey, bucket, prefix])
+        var found: [String: String] = [:]
+        for line in said.split(separator: "\n") {
+            let fields = line.split(separator: "\t")
+            if fields.count == 2 { found[String(fields[0])] = String(fields[1]) }
+        }
+        return found
+    }
+
+    /// The ids of the multipart uploads `bucket` holds unfinished.
+    func unfinishedUploads(_ bucket: String) throws -> [String] {
+        try Self.python(
+            Self.client + """
+                for upload in s3.list_multipart_uploads(Bucket=sys.argv[4]).get("Uploads", []):
+                    print(upload["UploadId"])
+                """, [endpoint, accessKey, secretKey, bucket]
+        ).split(separator: "\n").map(String.init)
+    }
+
+    /// A boto3 client from argv's endpoint, key and secret, path style.
+    private static let client = """
+        import boto3, sys
+        from botocore.config import Config
+        s3 = boto3.client("s3", endpoint_url=sys.argv[1], region_name="us-east-1", aws_access_key_id=sys.argv[2],
+                          aws_secret_access_key=sys.argv[3], config=Config(s3={"addressing_style": "path"}))
+
+        """
+
     /// Runs `script` with python3 and `arguments`; its standard output, or a failure with its errors.
     private static func python(_ script: String, _ arguments: [String]) throws -> String {
         let process = Process()

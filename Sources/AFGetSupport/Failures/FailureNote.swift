@@ -32,6 +32,9 @@ public indirect enum FailureNote: Sendable, Equatable {
     case notDownloading(url: String)
     /// A Metalink file's sources all failed; the failure is the last one's.
     case everySourceFailed(count: Int)
+    /// A multipart upload to S3 that stopped with `parts` of its `count` in the store, its
+    /// record kept (`record`, nil when there is nowhere to keep one) for the next run.
+    case uploadKept(parts: Int, of: Int, record: String?)
 
     /// `words`, with this note said of them.
     func around(_ words: String) -> String {
@@ -60,6 +63,12 @@ public indirect enum FailureNote: Sendable, Equatable {
         case .notUsing(let url): "\(words); not using \(url)"
         case .notDownloading(let url): "\(words); not downloading \(url)"
         case .everySourceFailed(let count): "every source failed (\(count) of them); the last: \(words)"
+        case .uploadKept(let parts, let count, let record?):
+            "\(words); \(parts) of \(count) parts are in the store and recorded in \(record): run the same command "
+                + "again to continue (--restart aborts the upload)"
+        case .uploadKept(let parts, let count, nil):
+            "\(words); \(parts) of \(count) parts were sent, but with no HOME or XDG_STATE_HOME there is nowhere to "
+                + "record them: the next run starts over"
         }
     }
 }

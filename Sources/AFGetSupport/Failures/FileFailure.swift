@@ -36,6 +36,9 @@ public enum FileFailure: Sendable, Equatable {
     case shrank(path: String, sent: Int64, size: Int64)
     /// The request body (a file, standard input) could not be read.
     case unreadableRequestBody(errno: Int32)
+    /// A file sent to S3 in parts changed (size or time) before its last part went: the parts
+    /// already sent are of another version, so the object would be a splice.
+    case changedWhileUploading(path: String)
     /// Fewer descriptors may be open than one transfer needs (`ulimit -n`).
     case tooFewDescriptors(limit: Int, open: Int, needed: Int)
     /// Another afget holds the part file's lock: it is downloading the same file.
@@ -72,6 +75,7 @@ public enum FileFailure: Sendable, Equatable {
         case .unreadableDirectory: "cannot-read-directory"
         case .unreadableForChecksum: "cannot-read-for-checksum"
         case .shrank: "file-shrank"
+        case .changedWhileUploading: "file-changed"
         case .unreadableRequestBody: "cannot-read-request-body"
         case .tooFewDescriptors: "too-few-descriptors"
         case .lockedByAnother, .appearedMeanwhile: "busy"
@@ -104,6 +108,8 @@ public enum FileFailure: Sendable, Equatable {
         case .unreadableDirectory(let code): "cannot read the directory: \(describeErrno(code))"
         case .unreadableForChecksum(let path): "cannot read \(path) to check its checksum"
         case .shrank(let path, let sent, let size): "\(path) shrank while being sent: it ended after \(sent) of its \(size) bytes"
+        case .changedWhileUploading(let path):
+            "\(path) changed while its parts were sent: run the same command again to send it from the start"
         case .unreadableRequestBody(let code): "cannot read the request body: \(describeErrno(code))"
         case .tooFewDescriptors(let limit, let open, let needed):
             "too few files may be open (ulimit -n \(limit)): \(open) are open already and a transfer needs \(needed) more"

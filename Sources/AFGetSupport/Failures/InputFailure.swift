@@ -129,6 +129,8 @@ public enum InputFailure: Sendable, Equatable {
     case s3PrefixInList
     /// `--s3-endpoint` or `AWS_ENDPOINT_URL` that is not an http(s) URL of a host alone.
     case s3EndpointMalformed(String)
+    /// A file larger than S3 takes in one object (10 000 parts of at most 5 GiB).
+    case s3ObjectTooLarge(size: Int64, limit: Int64)
     /// A line of `~/.aws/credentials` or `~/.aws/config` that is no section, setting or comment.
     case awsFileLine(path: String, line: Int)
     /// `--profile` or `AWS_PROFILE` names a profile neither file has.
@@ -238,6 +240,7 @@ public enum InputFailure: Sendable, Equatable {
         case .s3URLMalformed: "s3-url-malformed"
         case .s3PrefixInList: "s3-prefix-in-list"
         case .s3EndpointMalformed: "s3-endpoint-malformed"
+        case .s3ObjectTooLarge: "s3-object-too-large"
         case .awsFileLine: "aws-file-line"
         case .awsProfileMissing: "aws-profile-missing"
         case .awsKeyHalf: "aws-key-half"
@@ -356,6 +359,8 @@ public enum InputFailure: Sendable, Equatable {
             "not an S3 object: write s3://BUCKET/KEY, the key as a URL path (? as %3F, # as %23, % as %25)"
         case .s3PrefixInList: "an s3:// prefix (ending in /) is listed from the command line: afget s3://BUCKET/PREFIX/"
         case .s3EndpointMalformed(let given): "S3 endpoint \"\(given)\" is not an http:// or https:// URL of a host alone"
+        case .s3ObjectTooLarge(let size, let limit):
+            "\(size) bytes is more than an S3 object holds (\(limit) bytes: 10 000 parts of 5 GiB)"
         case .awsFileLine(let path, let line): "\(path):\(line): not a [section], a name = value line or a comment"
         case .awsProfileMissing(let profile):
             "AWS profile \"\(profile)\" is in neither ~/.aws/credentials nor ~/.aws/config"

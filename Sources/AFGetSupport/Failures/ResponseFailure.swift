@@ -70,6 +70,9 @@ public enum ResponseFailure: Sendable, Equatable {
     case loginRefused(said: String)
     /// An S3 store's answer to ListObjectsV2 that is no `<ListBucketResult>`.
     case notAListing
+    /// An S3 store's answer to a multipart upload's request that lacks what it must hold
+    /// (`expected`: `<UploadId>`, an ETag, `<ListPartsResult>`, ...).
+    case storeAnswerUnusable(expected: String)
     /// An S3 store's error, its `<Code>` and `<Message>` as it wrote them.
     case storeError(status: Int, phrase: String, code: String, message: String)
 
@@ -122,6 +125,7 @@ public enum ResponseFailure: Sendable, Equatable {
         case .loginRefused: "login-refused"
         case .storeError: "store-error"
         case .notAListing: "not-a-listing"
+        case .storeAnswerUnusable: "store-answer-unusable"
         }
     }
 
@@ -203,6 +207,7 @@ public enum ResponseFailure: Sendable, Equatable {
         case .fileExists(let said): "the server already has a file of that name (\(said))"
         case .loginRefused(let said): "the server refused the login (\(said))"
         case .notAListing: "the answer is no ListObjectsV2 listing (<ListBucketResult>)"
+        case .storeAnswerUnusable(let expected): "the store's answer lacks \(expected)"
         case .storeError(let status, let phrase, let code, let message):
             "\(Self.statusLine(status, phrase)): \(code)\(message.isEmpty ? "" : " (\(message))")"
                 + (Self.storeCredentialCodes.contains(code) ? Self.credentialHint(code) : "")
