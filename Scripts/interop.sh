@@ -251,7 +251,7 @@ start_moto() {  # moto's S3 server (pip): objects in memory, so what a scenario 
         AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_CONFIG_FILE=/nonexistent
     S3="http://127.0.0.1:$port" SCHEME=s3 BASE=s3://interop PROBE=tcp PUT="" GZIP=""
     TLS=(--s3-endpoint "$S3" --s3-path-style)
-    ONLY="download resume changed shrunk split split-changed checksum list"
+    ONLY="download resume changed shrunk split split-changed upload checksum list"
 }
 start_slowsink() {  # reads a PUT body at 150 kB/s through a small receive buffer, records what it got
     SINK="$srv/received"
@@ -407,6 +407,18 @@ scenario_split-changed() {
     expect_file "$out/t.bin" "$(sha "$www/t.bin")" "$old"; resumed
 }
 scenario_upload() {
+    if [ -n "$S3" ]; then  # one signed PUT (20 MiB), then 64 MiB in four parts at once, each read back
+        local name got
+        for name in big huge; do
+            run "put-$name" upload -q -s 4 "$work/src/$name.bin" "$BASE/up/"
+            [ $rc -eq 0 ] || { defect "upload of $name.bin to the bucket"; continue; }
+            got=$(python3 -c 'import boto3, hashlib, sys
+s3 = boto3.client("s3", endpoint_url=sys.argv[1], region_name="us-east-1")
+print(hashlib.sha256(s3.get_object(Bucket="interop", Key=sys.argv[2])["Body"].read()).hexdigest())' "$S3" "up/$name.bin" 2>&1)
+            [ "$got" = "$(sha "$work/src/$name.bin")" ] || defect "the stored up/$name.bin differs (read back: ${got:0:80})"
+        done
+        return
+    fi
     if [ -z "$PUT" ]; then  # no PUT here: afget must still fail as an HTTP error (exit 8)
         run put upload -q "$work/src/big.bin" "$BASE/"
         verdict=n/a; [ $rc -eq 8 ] || defect "upload to a server without PUT: want exit 8"; return
