@@ -52,6 +52,25 @@ final class S3Tests: XCTestCase {
         XCTAssertTrue(missing.stderr.contains("NoSuchKey"), missing.stderr)
     }
 
+    /// `s3://` URLs in a list, with `out=`, and as the other sources of a line: a source that
+    /// is an object goes to the store, signed, like the line's first. Before, a mirror's
+    /// `s3://` URL went to libcurl as it was ("Protocol "s3" not supported").
+    func testObjectsInAListAndAsItsOtherSourcesComeFromTheStore() throws {
+        let moto = try MotoServer()
+        let first = try write("a.bin", count: 300_000)
+        let second = try write("b.bin", count: 2_000)
+        try moto.upload(files, bucket: "data")
+        let dead = "http://127.0.0.1:\(try freePort())/gone.bin"
+        try "s3://data/a.bin\n  out=a-copy.bin\ns3://data/gone.bin\t\(dead)\ts3://data/b.bin\n".write(
+            to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
+
+        let result = try afget(["-q", "--retry", "0", "-i", "list.txt"], moto)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("a-copy.bin").path), first)
+        XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("gone.bin").path), second)
+        XCTAssertFalse(result.stderr.contains("not supported"), result.stderr)
+    }
+
     func testAPrefixOf2000KeysInNestedDirectoriesIsExact() throws {
         let moto = try MotoServer()
         var expected: [String: String] = [:]

@@ -73,4 +73,23 @@ extension DownloadSettings {
         }
         return try RequestSerializer(headers: headers).request(url: url)
     }
+
+    /// `request` sent to the mirror at `url` instead: the same method, headers and body. An
+    /// `s3://` mirror becomes its store's URL, signed; any other goes unsigned, as the store's
+    /// signature is for the store alone.
+    func request(_ request: HTTPRequest, at url: CurlURL, for item: DownloadItem) throws(ItemFailure) -> HTTPRequest {
+        var mirrored = request
+        if url.scheme == "s3" {
+            switch s3 {
+            case .success(let access):
+                let signed = try access.request(for: url, headers: request.headers)
+                (mirrored.url, mirrored.signing) = (signed.url, signed.signing)
+            case .failure(let failure):
+                throw ItemFailure(item: item.source, failure, url: url.absoluteString)
+            }
+        } else {
+            (mirrored.url, mirrored.signing) = (url, nil)
+        }
+        return mirrored
+    }
 }

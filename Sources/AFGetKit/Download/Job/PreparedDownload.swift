@@ -69,7 +69,8 @@ struct PreparedDownload {
     }
 
     private init(
-        _ item: DownloadItem, path: String, request: HTTPRequest, output: Output, checksum: Checksum?,
+        _ item: DownloadItem, path: String, request: HTTPRequest, settings: DownloadSettings, output: Output,
+        checksum: Checksum?,
         resumeData: ResumeData? = nil, updatedSize: Int64? = nil, takesServerName: Bool = false
     ) {
         info = item.info(path: path)
@@ -87,9 +88,7 @@ struct PreparedDownload {
             [request]
             + item.mirrors.compactMap { mirror in
                 guard let url = try? RequestSerializer.parseURL(mirror, for: .download) else { return nil }
-                var copy = request
-                copy.url = url
-                return copy
+                return try? settings.request(request, at: url, for: item)
             }
     }
 
@@ -116,7 +115,7 @@ struct PreparedDownload {
             case .standardOutput:
                 return .ready(
                     PreparedDownload(
-                        item, path: "-", request: request,
+                        item, path: "-", request: request, settings: settings,
                         output: .stream(.standardOutput, closesWhenDone: false), checksum: checksum))
             case .stream(let device):
                 path = device
@@ -129,7 +128,7 @@ struct PreparedDownload {
                 let sink = FileDescriptorSink(descriptor: descriptor, name: device, isStream: true)
                 return .ready(
                     PreparedDownload(
-                        item, path: device, request: request,
+                        item, path: device, request: request, settings: settings,
                         output: .stream(sink, closesWhenDone: true), checksum: checksum))
             case .skip(let existing, let reason):
                 path = existing
@@ -218,7 +217,8 @@ struct PreparedDownload {
         {
             return .ready(
                 PreparedDownload(
-                    item, path: path, request: request, output: .part(anonymous), checksum: checksum, resumeData: nil,
+                    item, path: path, request: request, settings: settings, output: .part(anonymous), checksum: checksum,
+                    resumeData: nil,
                     updatedSize: updating, takesServerName: takesServerName))
         }
         // The lock first: a destination another afget is downloading is busy (exit 12) whatever
@@ -236,7 +236,7 @@ struct PreparedDownload {
         if settings.discardsResumeData { store.remove() }
         return .ready(
             PreparedDownload(
-                item, path: path, request: request, output: .part(part), checksum: checksum,
+                item, path: path, request: request, settings: settings, output: .part(part), checksum: checksum,
                 resumeData: resumeData, updatedSize: updating, takesServerName: takesServerName))
     }
 
