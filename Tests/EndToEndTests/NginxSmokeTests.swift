@@ -60,7 +60,8 @@ final class NginxSmokeTests: XCTestCase {
         let directory = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let list = directory.appendingPathComponent("list.txt")
-        try (1...120).map { nginx.tlsURL("/small/f\($0).bin") }.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+        try (1...120).map { nginx.tlsURL("/small/f\($0).bin") }.joined(separator: "\n").write(
+            to: list, atomically: true, encoding: .utf8)
         let result = try Afget.run(
             ["-q", "-j", "8", "--cacert", TestCertificates.shared.caPath, "-d", "out", "-i", list.path], in: directory)
 

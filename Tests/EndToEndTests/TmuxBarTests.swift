@@ -473,7 +473,9 @@ final class TmuxBarTests: ServerTestCase {
 
     /// After the run neither the screen nor the scrollback holds a line of the live block.
     private func assertNothingLeft(_ run: Run, columns: Int, file: StaticString = #filePath, line: UInt = #line) {
-        let left = run.final.filter { isItemRow($0) || $0.range(of: #"^\[\d+(/\d+| done)\]"#, options: .regularExpression) != nil }
+        let left = run.final.filter {
+            isItemRow($0) || $0.range(of: #"^\[\d+(/\d+| done)\]"#, options: .regularExpression) != nil
+        }
         XCTAssertEqual(left, [], "\(columns): a frame left behind: \(run.final)", file: file, line: line)
     }
 }

@@ -31,7 +31,9 @@ public struct DocumentLine: Sendable, Equatable {
         }
         guard looksLikeOne else { return nil }
         if isURL {
-            guard try RequestSerializer.parseURL(location, for: .download).path.withUTF8Bytes(Self.namesDocument) else { return nil }
+            guard try RequestSerializer.parseURL(location, for: .download).path.withUTF8Bytes(Self.namesDocument) else {
+                return nil
+            }
         }
         guard locations.count == 1 else {
             throw ItemFailure(
