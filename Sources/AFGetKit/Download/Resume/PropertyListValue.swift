@@ -1,3 +1,4 @@
+import AFGetRequest
 import FoundationEssentials
 
 /// A property list read without expecting types in advance, so a reader can check each value's
@@ -89,5 +90,30 @@ indirect enum PropertyListValue: Decodable, Equatable {
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
+    }
+}
+
+/// Resume data and upload records: afget's own property lists, written from strings and
+/// integers and read back as a dictionary whose every value is checked.
+extension PropertyListValue {
+    /// `members` as an XML property list, keys in order. Strings and integers only: every one
+    /// has a property-list form, so this cannot fail.
+    static func xmlData(_ members: [Parameter.Member]) -> Data {
+        let text = (try? PropertyListText.xml(.dictionary(members.sorted { $0.key < $1.key }))) ?? ""
+        return Data(text.utf8)
+    }
+
+    /// The dictionary `data` holds, or what is wrong with it.
+    static func dictionary(in data: Data) throws(ResumeDataError) -> [String: PropertyListValue] {
+        let root: PropertyListValue
+        do {
+            root = try parse(data)
+        } catch let unreadable as Unreadable {
+            throw ResumeDataError(unreadable.reason)
+        } catch {
+            throw ResumeDataError("not a property list")
+        }
+        guard case .dictionary(let dictionary) = root else { throw ResumeDataError("not a dictionary") }
+        return dictionary
     }
 }

@@ -133,22 +133,12 @@ public struct ResumeData: Sendable, Equatable {
                             ])
                         })))
         }
-        // Strings and integers only: every one has a property-list form, so this cannot fail.
-        let text = (try? PropertyListText.xml(.dictionary(members.sorted { $0.key < $1.key }))) ?? ""
-        return Data(text.utf8)
+        return PropertyListValue.xmlData(members)
     }
 
     /// Reads and checks resume data; the error says what is wrong with it.
     public init(propertyList data: Data) throws(ResumeDataError) {
-        let root: PropertyListValue
-        do {
-            root = try PropertyListValue.parse(data)
-        } catch let unreadable as PropertyListValue.Unreadable {
-            throw ResumeDataError(unreadable.reason)
-        } catch {
-            throw ResumeDataError("not a property list")
-        }
-        guard case .dictionary(let dictionary) = root else { throw ResumeDataError("not a dictionary") }
+        let dictionary = try PropertyListValue.dictionary(in: data)
 
         func string(_ key: String, required: Bool = true) throws(ResumeDataError) -> String? {
             guard let value = dictionary[key] else {

@@ -50,9 +50,16 @@ public struct ResumeStore: Sendable {
     /// `durable: false` skips the fsync, for resume data that counts no bytes: losing it
     /// loses nothing, and it saves a disk flush per file in a batch of small files.
     public func save(_ data: ResumeData, durable: Bool = true) throws(TransferFailure) {
+        try Self.replace(path, through: temporaryPath, with: data.propertyList(), durable: durable)
+    }
+
+    /// Writes `bytes` to `temporaryPath` (mode 0600, never through a symlink), then renames it
+    /// over `path`: a reader finds the old file or the new one whole, never part of one.
+    /// `durable`: synced before the rename.
+    static func replace(_ path: String, through temporaryPath: String, with bytes: Data, durable: Bool) throws(TransferFailure) {
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw fileFailure(.write, temporaryPath, errno: errno) }
-        if let code = OutputStream(descriptor: descriptor).write(bytes: [UInt8](data.propertyList())) {
+        if let code = OutputStream(descriptor: descriptor).write(bytes: [UInt8](bytes)) {
             close(descriptor)
             unlink(temporaryPath)
             throw fileFailure(.write, temporaryPath, errno: code)

@@ -122,21 +122,12 @@ public struct S3UploadRecord: Sendable, Equatable {
                         ])
                     })),
         ]
-        let text = (try? PropertyListText.xml(.dictionary(members.sorted { $0.key < $1.key }))) ?? ""
-        return Data(text.utf8)
+        return PropertyListValue.xmlData(members)
     }
 
     /// Reads and checks a record; the error says what is wrong with it.
     public init(propertyList data: Data) throws(ResumeDataError) {
-        let root: PropertyListValue
-        do {
-            root = try PropertyListValue.parse(data)
-        } catch let unreadable as PropertyListValue.Unreadable {
-            throw ResumeDataError(unreadable.reason)
-        } catch {
-            throw ResumeDataError("not a property list")
-        }
-        guard case .dictionary(let dictionary) = root else { throw ResumeDataError("not a dictionary") }
+        let dictionary = try PropertyListValue.dictionary(in: data)
         func string(_ key: String) throws(ResumeDataError) -> String {
             guard case .string(let text)? = dictionary[key], !text.isEmpty else {
                 throw ResumeDataError("\(key) is missing or not a string")

@@ -57,18 +57,7 @@ public struct S3UploadRecordStore: Sendable {
     /// Replaces the record, durably: a part it counts is one the store acknowledged.
     public func save(_ record: S3UploadRecord) throws(TransferFailure) {
         try makeDirectories(splitPath(path).directory)
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw fileFailure(.write, temporaryPath, errno: errno) }
-        if let code = OutputStream(descriptor: descriptor).write(bytes: [UInt8](record.propertyList())) {
-            close(descriptor)
-            unlink(temporaryPath)
-            throw fileFailure(.write, temporaryPath, errno: code)
-        }
-        let synced = fsync(descriptor) == 0
-        let code = errno
-        close(descriptor)
-        guard synced else { throw fileFailure(.sync, temporaryPath, errno: code) }
-        guard rename(temporaryPath, path) == 0 else { throw fileFailure(.replace, path, errno: errno) }
+        try ResumeStore.replace(path, through: temporaryPath, with: record.propertyList(), durable: true)
     }
 
     public func remove() {
