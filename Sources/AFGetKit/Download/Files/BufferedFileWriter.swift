@@ -2,17 +2,19 @@ import AFGetSupport
 import CPlatform
 import Glibc
 
-/// Gathers a download's body into large writes. libcurl hands the write callback at most
+/// Gathers a download's body into larger writes. libcurl hands the write callback at most
 /// 16 KiB at a time (CURL_MAX_WRITE_SIZE) whatever its receive buffer, and a system call per
-/// piece costs more than one copy into this buffer and a write per MiB. Owned by the curl
-/// thread; the buffer is allocated once per task, at its first byte, no larger than the
-/// announced body, so a small file does not map and unmap a whole MiB. The measurements behind
-/// these sizes are in docs/performance.md (the write path).
+/// piece costs more than one copy into this buffer and a write per 128 KiB. Not larger: ext4
+/// gives the page cache folios as large as the write, and on Linux 6.18 a MiB's folio cost
+/// several times a 128 KiB one to fill, for one large file as for many 1 MiB ones. Owned by
+/// the curl thread; the buffer is taken once per task, at its first byte: a small file's no
+/// larger than its announced body, a larger one's kept from an earlier task (`WriteBuffers`),
+/// so neither maps and unmaps a fresh buffer. The measurements behind these sizes are in
+/// docs/performance.md (the write path).
 final class BufferedFileWriter {
-    /// One stream's buffer; a segment (one of several connections for a file) takes less, so
-    /// memory stays flat however many connections there are.
-    static let streamCapacity = 1 << 20
-    static let segmentCapacity = 256 << 10
+    /// A writer's buffer at most, whatever its connections: memory stays flat however many
+    /// there are.
+    static let capacity = 128 << 10
 
     let sink: FileDescriptorSink
     private var capacity: Int
@@ -46,27 +48,34 @@ final class BufferedFileWriter {
 
     /// Flushes the file ahead of its end, when there is one.
     private let disk: DiskThread?
+    /// Where the buffer comes from and goes back to, when the run keeps them.
+    private let buffers: WriteBuffers?
 
-    /// `offset` is where in the file writing starts.
-    init(sink: FileDescriptorSink, offset: Int64, disk: DiskThread?, capacity: Int = streamCapacity) {
+    /// `offset` is where in the file writing starts; `isSegment`: one of several connections
+    /// writing the file.
+    init(sink: FileDescriptorSink, offset: Int64, isSegment: Bool, disk: DiskThread?, buffers: WriteBuffers?) {
         self.sink = sink
         self.disk = disk
-        self.capacity = capacity
-        writebackStretch = capacity == Self.streamCapacity ? 4 << 20 : 1 << 20
-        flushAheadStretch = capacity == Self.streamCapacity ? 16 << 20 : 4 << 20
+        self.buffers = buffers
+        capacity = Self.capacity
+        writebackStretch = isSegment ? 1 << 20 : 4 << 20
+        flushAheadStretch = isSegment ? 4 << 20 : 16 << 20
         position = offset
         unsyncedStart = offset
         isPositioned = !sink.isStream
     }
 
     deinit {
-        buffer?.deallocate()
+        guard let buffer else { return }
+        if let buffers { buffers.giveBack(buffer, size: capacity) } else { buffer.deallocate() }
     }
 
-    /// The response announced `length` bytes of body: a smaller buffer holds all of it.
+    /// The response announced `length` bytes of body: a smaller buffer holds all of it, unless
+    /// a kept buffer of the full size is there to be taken instead of a fresh mapping.
     func expectBody(length: Int64) {
         guard buffer == nil, length > 0 else { return }
-        capacity = min(capacity, Int((length + 4095) & ~4095))
+        let fitted = min(capacity, Int((length + 4095) & ~4095))
+        if buffers == nil || fitted < WriteBuffers.keptFrom { capacity = fitted }
     }
 
     /// Takes `count` bytes; false once a write has failed.
@@ -82,7 +91,7 @@ final class BufferedFileWriter {
     }
 
     private func allocateBuffer() -> UnsafeMutableRawPointer {
-        let allocated = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 4096)
+        let allocated = buffers?.take(size: capacity) ?? .allocate(byteCount: capacity, alignment: 4096)
         buffer = allocated
         return allocated
     }

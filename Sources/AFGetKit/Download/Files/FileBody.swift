@@ -46,6 +46,8 @@ struct FileBody: ResponseBodyHandler {
     let segment: LiveSegment?
     /// Flushes a large file's data ahead of its end (none: only at the end).
     let disk: DiskThread?
+    /// The run's kept write buffers (none: each task allocates its own).
+    var buffers: WriteBuffers?
     /// An error's body is kept (its first 64 KiB) for the caller to read: an S3 store says
     /// why in XML (`S3ErrorDocument`). Never written to the file, never counted as written.
     var keepsErrorBody = false
@@ -76,8 +78,7 @@ struct FileBody: ResponseBodyHandler {
             guard head.isSuccess else { return passing() }
         }
         let writer = BufferedFileWriter(
-            sink: sink, offset: offset, disk: disk,
-            capacity: segment == nil ? BufferedFileWriter.streamCapacity : BufferedFileWriter.segmentCapacity)
+            sink: sink, offset: offset, isSegment: segment != nil, disk: disk, buffers: buffers)
         if let announcedLength { writer.expectBody(length: announcedLength) }
         return .take(Writing(writer: writer, segment: head.status == 206 ? segment : nil))
     }
@@ -164,12 +165,14 @@ extension TaskManager {
 
 extension TaskPosting {
     /// As above, for a task of the curl thread's work, with `disk` flushing the file's data
-    /// while the body still arrives.
+    /// while the body still arrives and the write buffer taken from `buffers`.
     func downloadTask(
         with request: HTTPRequest, to sink: FileDescriptorSink, resume: ResumeExpectation?,
-        segment: LiveSegment?, options: TransferOptions, disk: DiskThread?, keepsErrorBody: Bool = false
+        segment: LiveSegment?, options: TransferOptions, disk: DiskThread?, buffers: WriteBuffers?,
+        keepsErrorBody: Bool = false
     ) -> TaskID {
         var body = FileBody(sink: sink, resume: resume, segment: segment, disk: disk)
+        body.buffers = buffers
         body.keepsErrorBody = keepsErrorBody
         return task(with: request, body: body, options: options.forSegment(segment))
     }

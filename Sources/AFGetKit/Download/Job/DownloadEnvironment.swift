@@ -18,6 +18,8 @@ struct DownloadEnvironment: Sendable {
     let commits: GroupCommit
     /// Empty files with no name left by items that ended without a body, for the next ones.
     let spares: SpareFiles
+    /// Write buffers of finished transfers, for the next ones.
+    let buffers: WriteBuffers
     /// The destination directories' names, listed once many items go into one.
     let listings = DirectoryListings()
     /// Whether an item's redirect is followed (a crawl's scope); nil follows every one.
@@ -25,7 +27,7 @@ struct DownloadEnvironment: Sendable {
 
     /// `itemsAhead`: how many items may hold a part file before their transfer ends (those
     /// transferring and those waiting at the gate): as many spare files as that replace them
-    /// without going past the limit on open files.
+    /// without going past the limit on open files, and as many write buffers of a size are kept.
     init(manager: TaskManager, renderer: SharedRenderer, settings: DownloadSettings, itemsAhead: Int) {
         self.manager = manager
         self.renderer = renderer
@@ -33,6 +35,7 @@ struct DownloadEnvironment: Sendable {
         disk = DiskThread()
         commits = GroupCommit(disk: disk)
         spares = SpareFiles(limit: itemsAhead)
+        buffers = WriteBuffers(limit: itemsAhead)
     }
 
     var cancellation: Cancellation { manager.cancellation }

@@ -204,7 +204,7 @@ extension DownloadJob {
         options.origin = download.hostKey
         let task = tasks.downloadTask(
             with: request, to: sink, resume: resume, segment: range, options: options, disk: environment.disk,
-            keepsErrorBody: download.isObjectStore)
+            buffers: environment.buffers, keepsErrorBody: download.isObjectStore)
         tasks.resume(task)
         startAttempt()
         return task

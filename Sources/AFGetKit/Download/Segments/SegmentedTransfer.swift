@@ -228,7 +228,7 @@ final class SegmentedTransfer {
         let target = FileDescriptorSink(descriptor: context.part.descriptor, name: context.part.path)
         let task = tasks.downloadTask(
             with: request, to: target, resume: expectation, segment: live,
-            options: settings.transfer, disk: context.environment.disk)
+            options: settings.transfer, disk: context.environment.disk, buffers: context.environment.buffers)
         running[task] = RunningSegment(segment: segment.start, from: segment.position, live: live, source: source)
         posted.append(task)
         tasks.resume(task)
