@@ -173,13 +173,14 @@ enum HumanMessages {
         return lines
     }
 
-    /// "https://example.org:443: asked to wait (Retry-After) once, 12 items held back".
+    /// "https://example.org:443: asked to wait once, 12 items held back" (Retry-After, or an S3
+    /// store's SlowDown).
     static func hostNote(_ note: HostNote) -> String {
         func items(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
         var said: [String] = []
         if note.holds > 0 {
             let times = note.holds == 1 ? "once" : "\(note.holds) times"
-            said.append("asked to wait (Retry-After) \(times), \(items(note.itemsHeld)) held back")
+            said.append("asked to wait \(times), \(items(note.itemsHeld)) held back")
         }
         if let reason = note.givenUp {
             said.append("given up (\(reason.hostFailureWords)), \(items(note.notTried)) not tried")

@@ -74,7 +74,8 @@ public struct CurlURL: Sendable, Equatable {
         }
         port = part(CURLUPART_PORT, CURLU_DEFAULT_PORT).flatMap { Int($0) } ?? 0
         hasUser = part(CURLUPART_USER).map { !$0.isEmpty } ?? false
-        origin = "\(self.scheme)://\(self.host):\(port)"
+        // A scheme libcurl knows no port for (s3://, a bucket) is named without one.
+        origin = port == 0 ? "\(self.scheme)://\(self.host)" : "\(self.scheme)://\(self.host):\(port)"
     }
 
     /// Whether `string` holds a NUL and a space, in one look at its bytes: each URL of a

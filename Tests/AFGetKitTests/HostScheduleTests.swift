@@ -126,7 +126,7 @@ final class HostScheduleTests: XCTestCase {
         XCTAssertFalse(schedule.hold("A", until: 10, now: 0, sayNow: false), "not told as its item ends")
         XCTAssertNil(schedule.holdToSay("B", now: 1))
         XCTAssertEqual(schedule.arrive("a2", host: "A", now: 4), .setAside)
-        XCTAssertEqual(schedule.holdToSay("A", now: 4), 6, "told as a2 waits for it, with the time left")
+        XCTAssertEqual(schedule.holdToSay("A", now: 4)?.seconds, 6, "told as a2 waits for it, with the time left")
         XCTAssertNil(schedule.holdToSay("A", now: 5), "once")
         XCTAssertEqual(schedule.nextReady(now: 10)?.item, "a2")
         XCTAssertTrue(schedule.hold("A", until: 20, now: 12), "a new hold is told at once")

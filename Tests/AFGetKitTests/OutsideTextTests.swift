@@ -214,7 +214,7 @@ final class OutsideTextTests: XCTestCase {
             .notice(DownloadNotices.fetchingAgain(h, bytes: 1, servedBy: h)),
             .notice(DownloadNotices.culpritFound(h, h, because: h)),
             .notice(DownloadNotices.pieceAgain(h, mismatch)),
-            .notice(HostMessages.held(h, seconds: 3)),
+            .notice(HostMessages.held(h, seconds: 3, cause: .retryAfter)),
             .notice(HostMessages.takes(h, 2)),
             .notice(HostMessages.givenUp(h, .connection(.connectFailed(said: h)), inARow: 3)),
             .summary(summary),

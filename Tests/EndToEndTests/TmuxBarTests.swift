@@ -130,6 +130,52 @@ final class TmuxBarTests: ServerTestCase {
         }
     }
 
+    /// A multipart upload to moto's S3 server with one part at a time and with eight, at
+    /// 4 MiB/s: the parts are summed into one row for the file, which lines up and keeps its
+    /// shape at every width; no frame is left, the file says done once, and the object read back
+    /// is the file.
+    func testAMultipartUploadsRowHoldsStillWithOneAndEightParts() throws {
+        let moto = try MotoServer()
+        try moto.createBucket("bars")
+        let random = try XCTUnwrap(FileHandle(forReadingAtPath: "/dev/urandom"))
+        let data = try XCTUnwrap(try random.read(upToCount: 21_000_000))
+        try random.close()
+        // In each width's directory, so that its row names the file as given.
+        for columns in widths {
+            let file = directory.appendingPathComponent("w\(columns)/photos-2026.tar")
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: file)
+        }
+        let environment = moto.signingEnvironment.merging(
+            ["XDG_STATE_HOME": directory.appendingPathComponent("state").path]) { $1 }
+        for (parts, rate) in [(1, "4M"), (8, "1M")] {
+            let runs = try runAtEveryWidth(rows: 10, environment: environment) { columns in
+                "photos-2026.tar s3://bars/w\(columns)-s\(parts).tar"
+            } arguments: { _ in
+                "upload --s3-endpoint \(moto.endpoint) --multipart-threshold 10M --part-size 5M -s \(parts) --limit-rate \(rate)"
+            }
+            for (columns, run) in runs {
+                XCTAssertEqual(run.status, 0, "\(columns) -s \(parts): \(run.final)")
+                let rows = run.frames.flatMap { $0.filter(isItemRow) }
+                XCTAssertGreaterThanOrEqual(rows.count, 2, "\(columns) -s \(parts): \(run.frames)")
+                XCTAssertEqual(Set(rows.map(shape)).count, 1, "\(columns) -s \(parts): one shape: \(rows)")
+                if columns >= 120 {
+                    XCTAssertEqual(Set(rows.map(name)), ["photos-2026.tar"], "\(columns) -s \(parts): one row: \(rows)")
+                }
+                assertFits(run, columns: columns)
+                assertNothingLeft(run, columns: columns)
+                let joined = try tmux.capture("w\(columns)", history: true, joined: true)
+                XCTAssertEqual(
+                    joined.filter { $0.hasPrefix("photos-2026.tar: done, 20.0 MiB") }.count, 1,
+                    "\(columns) -s \(parts): \(joined)")
+                XCTAssertEqual(try moto.object("bars", "w\(columns)-s\(parts).tar").sha256, sha256Hex(data))
+            }
+            tmux.kill()
+            tmux = Tmux()
+        }
+    }
+
     /// Items continuing where an earlier run stopped: at 120 and 38 columns each says so on
     /// one line, its name whole: the URL is shortened in its middle, then left out, then the
     /// sizes.
@@ -368,10 +414,11 @@ final class TmuxBarTests: ServerTestCase {
 
     /// Runs afget in a session per width at once (`only` widths, else every one), each in a
     /// directory of its own (`wCOLUMNS`) with the URLs `urls` gives for its width and the
-    /// options `arguments` gives, capturing every pane until each run has ended. The session at
-    /// 80 columns has colour, the others NO_COLOR: the bar's colour must take no columns.
+    /// options `arguments` gives, with `environment` beside its own, capturing every pane until
+    /// each run has ended. The session at 80 columns has colour, the others NO_COLOR: the bar's
+    /// colour must take no columns.
     private func runAtEveryWidth(
-        rows: Int, only: [Int]? = nil, _ urls: (Int) throws -> String,
+        rows: Int, only: [Int]? = nil, environment: [String: String] = [:], _ urls: (Int) throws -> String,
         arguments: (Int) -> String = { _ in "" }
     ) throws -> [(Int, Run)] {
         let chosen = only ?? widths
@@ -384,7 +431,7 @@ final class TmuxBarTests: ServerTestCase {
             try tmux.start(
                 command, session: "w\(columns)", columns: columns, rows: rows,
                 in: directory.appendingPathComponent("w\(columns)"),
-                environment: columns == 80 ? [:] : ["NO_COLOR": "1"])
+                environment: environment.merging(columns == 80 ? [:] : ["NO_COLOR": "1"]) { $1 })
         }
         var runs = Dictionary(uniqueKeysWithValues: chosen.map { ($0, Run()) })
         try waitUntil(timeout: 60, "every run to end") {

@@ -23,7 +23,8 @@ import Foundation
 ///   If-Modified-Since at or after `lastModified` gets a 304.
 /// - `/flaky/NAME?size=N&fail=K&mode=M`: the first K requests for NAME fail, the rest behave as
 ///   `/file`: `mode=drop` (half the body, then close), `reset` (half, then a TCP reset), `503` or
-///   `429` (with `retryafter=S` as Retry-After, `ratelimit=S` as `RateLimit: "default";r=0;t=S`); `after=N` cuts after N bytes instead of half;
+///   `429` (with `retryafter=S` as Retry-After, `ratelimit=S` as `RateLimit: "default";r=0;t=S`),
+///   `slowdown` (an S3 store's 503 SlowDown error document); `after=N` cuts after N bytes instead of half;
 ///   `rangedonly=1` counts only ranged requests.
 /// - `/status/CODE?reason=TEXT`: that status (with that reason phrase) and a small error document.
 /// - `/redirect?to=URL&code=302`: a redirect (URL percent-encoded; without `to`, to itself).

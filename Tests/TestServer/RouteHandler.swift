@@ -281,6 +281,15 @@ final class RouteHandler: ChannelInboundHandler {
             sendBytes(context, Array("busy\n".utf8), then: .end)
             return
         }
+        if mode == "slowdown" {
+            // An S3 store asking for fewer requests: a 503 with its error document, no Retry-After.
+            let document = Array(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>"
+                    .utf8)
+            sendHead(context, .serviceUnavailable, ["Content-Type": "application/xml", "Content-Length": "\(document.count)"])
+            sendBytes(context, document, then: .end)
+            return
+        }
         if let mode, mode == "503" || mode == "429" {
             var failure: HTTPHeaders = ["Content-Length": "5"]
             if let after = target.query["retryafter"] { failure.add(name: "Retry-After", value: after) }

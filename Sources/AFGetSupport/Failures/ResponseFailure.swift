@@ -76,6 +76,12 @@ public enum ResponseFailure: Sendable, Equatable {
     /// An S3 store's error, its `<Code>` and `<Message>` as it wrote them.
     case storeError(status: Int, phrase: String, code: String, message: String)
 
+    /// S3's SlowDown: the store asks for fewer requests to the bucket, seldom with Retry-After.
+    public var asksToSlowDown: Bool {
+        if case .storeError(_, _, "SlowDown", _) = self { return true }
+        return false
+    }
+
     var failureClass: FailureClass {
         switch self {
         case .bodyShort, .rangeShort: .network

@@ -266,10 +266,10 @@ final class DownloadDriver: CurlThreadWork {
             if isTransferring { transferring.insert(key) } else { transferring.remove(key) }
             hosts.transferring(entry.host, isTransferring)
         }
-        if let seconds = entry.job.takeHostWait() {
+        if let wait = entry.job.takeHostWait() {
             var itemEnded = false
             if case .ended = step { itemEnded = true }
-            hostAsked(entry.host, toWait: seconds, itemEnded: itemEnded)
+            hostAsked(entry.host, toWait: wait.seconds, cause: wait.cause, itemEnded: itemEnded)
         }
         switch step {
         case .awaitingTask(let task):
@@ -371,13 +371,14 @@ extension DownloadDriver {
         after(until - now) { _ in .checkAgain }
     }
 
-    /// A server answered with Retry-After: every item of its host waits as long (one notice).
-    /// `itemEnded`: the answer ended its item (its failure line says it), so the hold is told
-    /// once it keeps another item waiting.
-    private func hostAsked(_ host: String, toWait seconds: Double, itemEnded: Bool) {
+    /// A server answered with Retry-After (or a store with SlowDown): every item of its host
+    /// waits as long (one notice). `itemEnded`: the answer ended its item (its failure line says
+    /// it), so the hold is told once it keeps another item waiting.
+    private func hostAsked(_ host: String, toWait seconds: Double, cause: HoldCause, itemEnded: Bool) {
         let now = monotonicSeconds()
-        if hosts.hold(host, until: now + seconds, now: now, sayNow: !itemEnded || hosts.hasSetAside(host)) {
-            renderer.handle(.notice(HostMessages.held(host, seconds: seconds)))
+        let sayNow = !itemEnded || hosts.hasSetAside(host)
+        if hosts.hold(host, until: now + seconds, now: now, cause: cause, sayNow: sayNow) {
+            renderer.handle(.notice(HostMessages.held(host, seconds: seconds, cause: cause)))
         }
         // Items set aside for the host look again when the hold ends (those set aside later
         // arrange it as they arrive); a hold no item waits for keeps nothing waiting, so an
@@ -387,7 +388,9 @@ extension DownloadDriver {
 
     /// A hold not told as it began, as it first keeps an item waiting.
     private func sayHold(of host: String, now: Double) {
-        if let seconds = hosts.holdToSay(host, now: now) { renderer.handle(.notice(HostMessages.held(host, seconds: seconds))) }
+        if let (seconds, cause) = hosts.holdToSay(host, now: now) {
+            renderer.handle(.notice(HostMessages.held(host, seconds: seconds, cause: cause)))
+        }
     }
 
     /// Whether a job whose retry is due waits longer for its host, or ends because the host was

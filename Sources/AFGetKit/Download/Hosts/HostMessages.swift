@@ -2,8 +2,12 @@ import AFGetSupport
 
 /// The words of the host rules (`HostSchedule`), in one place.
 enum HostMessages {
-    static func held(_ host: String, seconds: Double) -> String {
-        "afget: \(host) asked to wait \(Int(seconds.rounded())) s (Retry-After): its items wait until then"
+    static func held(_ host: String, seconds: Double, cause: HoldCause) -> String {
+        let wait = Int(seconds.rounded())
+        return switch cause {
+        case .retryAfter: "afget: \(host) asked to wait \(wait) s (Retry-After): its items wait until then"
+        case .slowDown: "afget: \(host) asked for fewer requests (SlowDown): its items wait \(wait) s"
+        }
     }
 
     /// The server turned connections away beside the ones it served: its items go on that

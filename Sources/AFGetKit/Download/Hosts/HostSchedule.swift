@@ -33,8 +33,9 @@ struct HostSchedule<Item> {
         var saidTakes: Int?
         /// Until when its waiting items wait after a refusal that showed no limit (`turnedAway`).
         var pausedUntil: Double?
-        /// Until when (monotonic seconds) its items wait, as the host asked.
+        /// Until when (monotonic seconds) its items wait, as the host asked, and how it asked.
         var heldUntil: Double?
+        var holdCause = HoldCause.retryAfter
         /// Seconds between the starts of its items (Crawl-delay), and when the next may start.
         var pace: Double?
         var nextStartAt: Double?
@@ -204,30 +205,33 @@ struct HostSchedule<Item> {
         hosts[host]?.heldUntil.flatMap { $0 > now ? $0 : nil }
     }
 
-    /// `host` asked to wait until `until` (a 429 or 503 with Retry-After): true for a new hold
-    /// the driver tells now; a later end than a hold's extends it, untold. Without `sayNow` (the
-    /// answer ended its item, which said it, and nothing of the host waits yet) a new hold is
-    /// told only once it keeps an item waiting (`holdToSay`): after a single item, or the last
-    /// of its host, "its items wait" would promise a wait of nothing.
-    mutating func hold(_ host: String, until: Double, now: Double, sayNow: Bool = true) -> Bool {
+    /// `host` asked to wait until `until` (a 429 or 503 with Retry-After, or S3's SlowDown): true
+    /// for a new hold the driver tells now; a later end than a hold's extends it, untold. Without
+    /// `sayNow` (the answer ended its item, which said it, and nothing of the host waits yet) a
+    /// new hold is told only once it keeps an item waiting (`holdToSay`): after a single item, or
+    /// the last of its host, "its items wait" would promise a wait of nothing.
+    mutating func hold(
+        _ host: String, until: Double, now: Double, cause: HoldCause = .retryAfter, sayNow: Bool = true
+    ) -> Bool {
         var state = hosts[host, default: Host()]
         defer { hosts[host] = state }
         let isNew = state.heldUntil.map { $0 <= now } ?? true
         if isNew {
             state.holds += 1
             state.holdUnsaid = !sayNow
+            state.holdCause = cause
         }
         state.heldUntil = max(state.heldUntil ?? until, until)
         return isNew && sayNow
     }
 
-    /// The seconds left of `host`'s hold, once, when it was not told as it began and an item
-    /// now waits for it.
-    mutating func holdToSay(_ host: String, now: Double) -> Double? {
+    /// The seconds left of `host`'s hold and its cause, once, when it was not told as it began
+    /// and an item now waits for it.
+    mutating func holdToSay(_ host: String, now: Double) -> (seconds: Double, cause: HoldCause)? {
         guard var state = hosts[host], state.holdUnsaid else { return nil }
         state.holdUnsaid = false
         hosts[host] = state
-        return state.heldUntil.flatMap { $0 > now ? $0 - now : nil }
+        return state.heldUntil.flatMap { $0 > now ? ($0 - now, state.holdCause) : nil }
     }
 
     /// How an item of `host` that was running ended.

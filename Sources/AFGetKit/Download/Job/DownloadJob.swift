@@ -68,9 +68,9 @@ final class DownloadJob {
     var hasResumeData = false
     /// How many times the job waited for a place at its host (`JobStep.waitForHostPlace`).
     var hostPlaceWaits = 0
-    /// How long the server last asked the host to wait (Retry-After), until the driver takes
-    /// it (`takeHostWait`): it holds the host's other items too.
-    private var hostWait: Double?
+    /// How long the server last asked the host to wait (Retry-After, SlowDown), until the
+    /// driver takes it (`takeHostWait`): it holds the host's other items too.
+    private var hostWait: (seconds: Double, cause: HoldCause)?
     /// Where the next attempt asks the body to start.
     var offset: Int64 = 0
     /// What the job waits for: its driver's next call answers it.
@@ -363,7 +363,7 @@ final class DownloadJob {
     }
 
     /// How long the server asked the item's host to wait since the driver last asked, if it did.
-    func takeHostWait() -> Double? {
+    func takeHostWait() -> (seconds: Double, cause: HoldCause)? {
         defer { hostWait = nil }
         return hostWait
     }
@@ -379,16 +379,21 @@ final class DownloadJob {
     private func retry(after problem: RetryLoop.Problem) -> JobStep {
         phases.move(to: .waitingToRetry)
         let asked = problem.retryAfter.flatMap { RetryAfter.seconds($0, now: Int64(time(nil))) }
+        // S3's SlowDown asks the bucket for fewer requests, and seldom says for how long: the
+        // host's other items wait as long as this one.
+        var slowDown = false
+        if case .response(let response) = problem.failure.reason { slowDown = response.asksToSlowDown }
+        let cause: HoldCause = asked == nil ? .slowDown : .retryAfter
         switch retries.decide(after: problem, item: info) {
         case .wait(let seconds):
             awaiting = .retry
             // The host is held as long as this item waits (which `--max-time` may shorten).
-            if asked != nil { hostWait = seconds }
+            if asked != nil || slowDown { hostWait = (seconds, cause) }
             return .waitToRetry(seconds: seconds)
         case .giveUp(.exhausted(let failure)):
             // The item tries no more, but the server still asked its host to wait: the host's
             // other items wait as they would after any other answer of the kind.
-            hostWait = asked.map { min($0, RetryAfter.longestWait) }
+            hostWait = asked.map { (min($0, RetryAfter.longestWait), .retryAfter) }
             return end(fail(failure))
         case .giveUp(.waitTooLong(let failure)):
             // Longer than afget waits for anything: the host's other items are not held for it

@@ -241,7 +241,12 @@ struct DownloadMachine {
             response: head, failure: head == nil ? failure : nil, sentCredentials: rules.sendsCredentials)
         guard let problem else { return .fail(failure) }
         if let refusal = streamCannotGoOn(failure) { return .fail(refusal, afterRetries: false) }
-        return .retry(problem.failure, retryAfter: problem.retryAfter)
+        // The status decides the retry; the words stay those of the body when it said more (an
+        // S3 store's SlowDown), and with them the host's hold.
+        let said =
+            failure.reason == problem.failure.reason
+            ? problem.failure : TransferFailure(failure.reason, transient: problem.failure.isTransient)
+        return .retry(said, retryAfter: problem.retryAfter)
     }
 
     /// A stream (`-o -`) cannot take back what it was given, so it is tried again only before
