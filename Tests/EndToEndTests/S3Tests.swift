@@ -64,11 +64,17 @@ final class S3Tests: XCTestCase {
         try "s3://data/a.bin\n  out=a-copy.bin\ns3://data/gone.bin\t\(dead)\ts3://data/b.bin\n".write(
             to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
 
-        let result = try afget(["-q", "--retry", "0", "-i", "list.txt"], moto)
+        let result = try afget(["-q", "--retry", "0", "--report", "report.json", "-i", "list.txt"], moto)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("a-copy.bin").path), first)
         XCTAssertEqual(sha256Hex(ofFile: directory.appendingPathComponent("gone.bin").path), second)
         XCTAssertFalse(result.stderr.contains("not supported"), result.stderr)
+        // The report names each source as the list gave it, the store's objects as s3:// URLs.
+        let report = try String(contentsOf: directory.appendingPathComponent("report.json"), encoding: .utf8)
+        let line = try XCTUnwrap(report.split(separator: "\n").first { $0.contains("gone.bin") })
+        let item = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let sources = try XCTUnwrap(item["sources"] as? [[String: Any]], "\(line)")
+        XCTAssertEqual(sources.map { $0["url"] as? String }, ["s3://data/gone.bin", dead, "s3://data/b.bin"], "\(line)")
     }
 
     func testAPrefixOf2000KeysInNestedDirectoriesIsExact() throws {

@@ -105,7 +105,7 @@ final class DownloadJob {
             validators: download.resumeData?.validators ?? EntityValidators(),
             expectedTotal: download.resumeData?.expectedLength)
         hasResumeData = download.resumeData != nil
-        sources = MirrorSources(download.sources, hashDecides: download.checksum != nil)
+        sources = MirrorSources(download.sources, urls: download.sourceURLs, hashDecides: download.checksum != nil)
         // Resume data holds the first URL's file: the others are checked against it.
         if let resumeData = download.resumeData {
             sources.fixEntity(by: 0)

@@ -28,6 +28,9 @@ struct PreparedDownload {
     let absentIsNoFailure: Bool
     /// The file's sources: `request`, then the same request to each mirror.
     let sources: [HTTPRequest]
+    /// Their URLs as messages, reports and resume data name them: an `s3://` source names its
+    /// object, not the store's address its request goes to.
+    let sourceURLs: [String]
     /// An `s3://` object: its store's error bodies are read, and a single-part upload's ETag
     /// (its MD5) checked.
     let isObjectStore: Bool
@@ -84,12 +87,20 @@ struct PreparedDownload {
         hostKey = item.hostKey
         absentIsNoFailure = item.absentIsNoFailure
         isObjectStore = (try? item.parsedURL.get().scheme) == "s3"
-        sources =
-            [request]
-            + item.mirrors.compactMap { mirror in
-                guard let url = try? RequestSerializer.parseURL(mirror, for: .download) else { return nil }
-                return try? settings.request(request, at: url, for: item)
-            }
+        let mirrors = item.mirrors.compactMap { mirror -> (String, HTTPRequest)? in
+            guard let url = try? RequestSerializer.parseURL(mirror, for: .download),
+                let mirrored = try? settings.request(request, at: url, for: item)
+            else { return nil }
+            return (Self.named(url, requestedAs: mirrored), mirrored)
+        }
+        sources = [request] + mirrors.map(\.1)
+        let first = (try? item.parsedURL.get()).map { Self.named($0, requestedAs: request) } ?? request.url.absoluteString
+        sourceURLs = [first] + mirrors.map(\.0)
+    }
+
+    /// How a source is named: an `s3://` URL as given, any other as its request has it.
+    private static func named(_ url: CurlURL, requestedAs request: HTTPRequest) -> String {
+        url.scheme == "s3" ? url.absoluteString : request.url.absoluteString
     }
 
     /// Parses the URL, resolves the destination under `--on-exists`, and opens the part file.

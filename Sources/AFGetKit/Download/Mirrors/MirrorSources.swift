@@ -41,8 +41,10 @@ struct MirrorSources {
     /// The file's checksum is known before its first byte: it, not the first answer, decides.
     let hashDecides: Bool
 
-    init(_ requests: [HTTPRequest], hashDecides: Bool = false) {
-        sources = requests.map { Source(url: removingPassword(from: $0.url.absoluteString), request: $0) }
+    /// `urls`: how each source is named (its request's URL when not given).
+    init(_ requests: [HTTPRequest], urls: [String]? = nil, hashDecides: Bool = false) {
+        let urls = urls ?? requests.map(\.url.absoluteString)
+        sources = zip(urls, requests).map { Source(url: removingPassword(from: $0), request: $1) }
         self.hashDecides = hashDecides
     }
 
